@@ -1,0 +1,217 @@
+"""Shared PettingZoo AEC bookkeeping for every game, written once.
+
+A game env is this class plus a rules object and a renderer. The base owns:
+
+* the agent <-> seat mapping (``player_<seat>``), with ``agent_selection`` derived from
+  ``rules.current_player`` after every step (turn order need not be cyclic);
+* the seeded generator (Gymnasium semantics: ``reset(seed=s)`` reseeds, ``reset()`` continues
+  the stream, ``seed=0`` is a seed like any other);
+* the observation dict ``{"observation": float32, "action_mask": int8}``;
+* rewards: ``rules.returns`` paid once, on the step that ends the game, to every agent;
+  termination vs truncation from ``rules.is_terminal`` / ``rules.is_truncated``;
+* dead steps after the end, so ``observe`` and ``last()`` keep working until every agent has
+  stepped ``None``;
+* the illegal-action policy (see :class:`RulesAECEnv`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.protocol import Rules
+from maya_envs.core.rng import make_rng
+
+ILLEGAL_ACTION_POLICIES = ("terminate", "raise")
+
+Renderer = Callable[[Any, "int | None"], str]
+
+
+def check_action_id(action: Any, num_actions: int) -> int:
+    """Return ``action`` as an int if it is an integer id in ``[0, num_actions)``.
+
+    Raises:
+        ValueError: ``action`` is not an integer or is out of range; the message names the
+            value and the allowed range.
+    """
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise ValueError(
+            f"action must be an int in [0, {num_actions - 1}], got {action!r} "
+            f"of type {type(action).__name__}"
+        )
+    if not 0 <= int(action) < num_actions:
+        raise ValueError(f"action {int(action)} is out of range: allowed ids are 0..{num_actions - 1}")
+    return int(action)
+
+
+class RulesAECEnv(AECEnv):
+    """PettingZoo AEC env over a :class:`~maya_envs.core.protocol.Rules` object.
+
+    Args:
+        rules: the game's rules at one config.
+        renderer: ``renderer(state, observer_seat_or_None) -> str``, used by ``render``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
+            (prints it).
+        illegal_action: what a legal-range but illegal action does.
+            ``"terminate"`` (default, as PettingZoo's ``TerminateIllegalWrapper``): a warning
+            names the action and the legal ids, the game ends, the offender gets
+            ``illegal_reward`` and everyone else 0, and every ``info`` holds
+            ``"illegal_action"``. ``"raise"``: :class:`IllegalActionError` and no change.
+            An id outside ``[0, num_actions)`` always raises ``ValueError``.
+        illegal_reward: the offender's reward under ``"terminate"``.
+        render_observer: seat whose view ``render`` shows; ``None`` shows everything.
+
+    Raises:
+        ValueError: an unknown ``render_mode`` or ``illegal_action``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: Rules,
+        renderer: Renderer,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_observer: int | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode={render_mode!r} is not supported; allowed: None, "
+                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+            )
+        if illegal_action not in ILLEGAL_ACTION_POLICIES:
+            raise ValueError(f"illegal_action={illegal_action!r}; allowed: {ILLEGAL_ACTION_POLICIES}")
+        self.rules = rules
+        self._over = False
+        self.spec_card = rules.spec
+        self._renderer = renderer
+        self.render_mode = render_mode
+        self.render_observer = render_observer
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        spec = rules.spec
+        self.possible_agents = list(spec.agents)
+        self.agents = []
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, spec.observation_shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(spec.num_actions) for agent in self.possible_agents}
+        self._rng: np.random.Generator | None = None
+        self.game_state: Any = None
+
+    # -- PettingZoo API -------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = make_rng(seed)
+        self.game_state = self.rules.initial_state(self._rng)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self._over = False
+        self.agent_selection = self.possible_agents[self.rules.current_player(self.game_state)]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        state = self.game_state
+        to_move = not self._over and self.rules.current_player(state) == seat
+        mask = self.rules.legal_mask(state) if to_move else np.zeros(self.spec_card.num_actions, np.int8)
+        return {"observation": self.rules.observe(state, seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = check_action_id(action, self.spec_card.num_actions)
+        state = self.game_state
+        legal = self.rules.legal_actions(state)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if action not in legal:
+            message = (
+                f"{agent} chose illegal action {action} ({self.rules.action_to_string(action)}); "
+                f"legal ids: {legal}"
+            )
+            if self.illegal_action == "raise":
+                raise IllegalActionError(message)
+            warnings.warn(message + "; the game ends with the illegal-action penalty", stacklevel=2)
+            self._end_for_illegal_action(agent, message)
+        else:
+            self.game_state = self.rules.apply_action(state, action, self._rng)
+            self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self._renderer(self.game_state, self.render_observer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- bookkeeping ----------------------------------------------------------------------
+
+    def seat_of(self, agent: str) -> int:
+        """Seat index of ``agent`` (``player_<seat>``)."""
+        return self._seat[agent]
+
+    def _after_move(self) -> None:
+        rules, state = self.rules, self.game_state
+        terminated = rules.is_terminal(state)
+        truncated = not terminated and rules.is_truncated(state)
+        if terminated or truncated:
+            self._over = True
+            returns = rules.returns(state)
+            info = rules.final_info(state)
+            for agent in self.agents:
+                self.rewards[agent] = float(returns[self._seat[agent]])
+                self.terminations[agent] = terminated
+                self.truncations[agent] = truncated
+                self.infos[agent] = dict(info)
+            # Any agent may be selected once the game is over; keep seat order from the mover.
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[rules.current_player(state)]
+
+    def _end_for_illegal_action(self, offender: str, message: str) -> None:
+        for agent in self.agents:
+            self.rewards[agent] = self.illegal_reward if agent == offender else 0.0
+            self.terminations[agent] = True
+            self.infos[agent] = {"illegal_action": message, "offender": offender}
+        self._over = True

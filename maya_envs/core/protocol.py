@@ -1,0 +1,66 @@
+"""The rules protocol every game implements (OpenSpiel/Pgx vocabulary).
+
+A rules object is built from a validated game config and is immutable afterwards. States
+are plain values: ``apply_action`` returns a new state and never changes its argument, so
+bots, search and tests can branch from any state for free.
+
+Seats are ints ``0 .. num_players-1``; envs map them to agents ``player_<seat>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from maya_envs.core.spec import GameSpec
+
+State = TypeVar("State")
+
+
+class Rules(Protocol[State]):
+    """Pure rules of one game at one config.
+
+    Every method is side-effect free except through the ``rng`` it is handed.
+    """
+
+    spec: GameSpec
+
+    def initial_state(self, rng: np.random.Generator) -> State:
+        """Return the state before the first decision, drawing the setup from ``rng``."""
+
+    def current_player(self, state: State) -> int:
+        """Seat that must decide next; ``-1`` once the game is over."""
+
+    def legal_actions(self, state: State) -> list[int]:
+        """Sorted legal action ids for the current player; empty once the game is over."""
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        """``int8`` array of shape ``(spec.num_actions,)``, 1 exactly at ``legal_actions``."""
+
+    def apply_action(self, state: State, action: int, rng: np.random.Generator) -> State:
+        """Return the state after the current player takes ``action``.
+
+        Raises:
+            IllegalActionError: ``action`` is not in ``legal_actions(state)``.
+        """
+
+    def is_terminal(self, state: State) -> bool:
+        """Whether the game has ended by its rules (or a rule-like house limit)."""
+
+    def is_truncated(self, state: State) -> bool:
+        """Whether the episode was cut by a time limit with no outcome (Gymnasium truncation)."""
+
+    def returns(self, state: State) -> np.ndarray:
+        """``float64`` array ``(num_players,)``: each seat's reward for the episode; zeros
+        before the end and after a truncation."""
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        """``float32`` array of ``spec.observation_shape`` from ``seat``'s point of view,
+        holding only what that seat may know."""
+
+    def action_to_string(self, action: int) -> str:
+        """Readable notation of an action id."""
+
+    def final_info(self, state: State) -> dict[str, Any]:
+        """JSON-able facts about a finished game (scores, tie-breaks) for every agent's ``info``."""

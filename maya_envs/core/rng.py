@@ -1,0 +1,30 @@
+"""Random-generator helpers: one explicit ``numpy.random.Generator`` per owner, never a global."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def make_rng(seed: int | np.random.Generator | None = None) -> np.random.Generator:
+    """Return a generator for ``seed``.
+
+    Args:
+        seed: ``None`` (fresh OS entropy), a non-negative int (``0`` is a seed like any
+            other), or an existing generator, returned unchanged so that callers can share
+            one stream.
+
+    Raises:
+        ValueError: ``seed`` is a negative int or of another type.
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        return np.random.default_rng()
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        return np.random.default_rng(int(seed))
+    raise ValueError(f"seed must be None, a non-negative int or a numpy Generator, got {seed!r}")
+
+
+def spawn_seed(rng: np.random.Generator) -> int:
+    """Draw a 63-bit int from ``rng`` to seed a dependent generator (a bot, a sub-env)."""
+    return int(rng.integers(0, 2**63 - 1))

@@ -1,0 +1,42 @@
+"""Declarative metadata for one game at one player count (OpenSpiel's GameType/GameInfo)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What an env, a test loop or the README table needs to know about a game.
+
+    Attributes:
+        name: PettingZoo-style module name, e.g. ``"maya2012_v0"``.
+        title: human title, e.g. ``"Maya (2012)"``.
+        version: env version; bumped whenever behaviour changes.
+        num_players: seats in this instance (agents ``player_0 .. player_{n-1}``).
+        num_actions: size of the single ``Discrete`` action space shared by all agents.
+        observation_shape: shape of the ``"observation"`` array (float32).
+        max_game_length: upper bound on agent steps in one episode (loops in tests use it).
+        reward_range: (min, max) of the final reward of one agent.
+        chance: whether the rules draw from the generator after ``initial_state``.
+        information: ``"perfect"`` or ``"imperfect"``.
+        simultaneous: whether some decisions are simultaneous (collected one agent at a time
+            in AEC, hidden until all are in).
+    """
+
+    name: str
+    title: str
+    version: int
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    max_game_length: int
+    reward_range: tuple[float, float]
+    chance: bool
+    information: str
+    simultaneous: bool = False
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """Agent names in seat order."""
+        return tuple(f"player_{seat}" for seat in range(self.num_players))
