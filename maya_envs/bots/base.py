@@ -1,0 +1,48 @@
+"""The bot protocol.
+
+A bot decides for the seat to move in a rules state: ``bot.act(state) -> action id``. It is
+built for one rules object and owns its own generator, so two bots never share a stream and
+no bot touches the env's generator.
+
+Information discipline: a bot for a hidden-information game reads only what the acting seat
+may know (its own private data and the public state); each game's bot module says which
+fields it reads.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+import numpy as np
+
+from maya_envs.core.protocol import Rules
+
+BOT_NAMES = ("random", "heuristic")
+
+
+class Bot(Protocol):
+    """Anything that picks a legal action for the current player of a state."""
+
+    def act(self, state: Any) -> int:
+        """Return a legal action id for ``rules.current_player(state)``."""
+
+
+def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = None) -> Bot:
+    """Build the bot called ``name`` for ``rules``.
+
+    ``"random"`` works for every game; ``"heuristic"`` loads ``HeuristicBot`` from the
+    game's ``bots`` module (the package that defines ``type(rules)``).
+
+    Raises:
+        ValueError: an unknown name; the message lists the known names.
+    """
+    if name == "random":
+        from maya_envs.bots.random_bot import RandomBot
+
+        return RandomBot(rules, seed)
+    if name == "heuristic":
+        game_package = type(rules).__module__.rsplit(".", 1)[0]
+        module = importlib.import_module(f"{game_package}.bots")
+        return module.HeuristicBot(rules, seed)
+    raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
