@@ -44,8 +44,7 @@ def check_action_id(action: Any, num_actions: int) -> int:
         action = action.item()
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
         raise ValueError(
-            f"action must be an int in [0, {num_actions - 1}], got {action!r} "
-            f"of type {type(action).__name__}"
+            f"action must be an int in [0, {num_actions - 1}], got {action!r} of type {type(action).__name__}"
         )
     if not 0 <= int(action) < num_actions:
         raise ValueError(f"action {int(action)} is out of range: allowed ids are 0..{num_actions - 1}")

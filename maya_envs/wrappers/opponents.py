@@ -1,0 +1,71 @@
+"""Turn an opponent spec (a bot name, a bot, a policy, a callable) into one interface.
+
+An opponent chooses for ``agent`` in an AEC env over a rules engine:
+``opponent.choose(env, agent) -> action id``.
+
+Accepted specs:
+
+* ``"random"``, ``"heuristic"``: the game's bots (:func:`maya_envs.bots.make_bot`); they read
+  the rules state, restricted by each bot to what its seat may know;
+* a bot object (has ``act(state)``);
+* an object with ``predict(obs, action_masks=..., deterministic=...)`` such as an SB3
+  ``MaskablePPO`` model: it gets the agent's ``"observation"`` array and mask;
+* any other callable: ``f(observation_dict) -> int`` where the dict is the agent's
+  ``{"observation", "action_mask"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from maya_envs.bots.base import BOT_NAMES, make_bot
+
+
+class OpponentPolicy:
+    """A resolved opponent; see the module docstring for the accepted specs."""
+
+    def __init__(self, spec: Any, rules, seed: int | np.random.Generator | None = None) -> None:
+        self.spec = spec
+        if isinstance(spec, str):
+            self._bot = make_bot(spec, rules, seed)
+            self._kind = "bot"
+        elif hasattr(spec, "act"):
+            self._bot, self._kind = spec, "bot"
+        elif hasattr(spec, "predict"):
+            self._kind = "model"
+        elif callable(spec):
+            self._kind = "callable"
+        else:
+            raise ValueError(
+                f"opponent {spec!r} is not usable; allowed: one of {list(BOT_NAMES)}, a bot with "
+                "act(state), a model with predict(obs, action_masks=...), or a callable(obs_dict)"
+            )
+
+    def reseed(self, seed: int) -> None:
+        """Restart the opponent's own generator (bots only; models and callables keep theirs)."""
+        if self._kind == "bot" and hasattr(self._bot, "rng"):
+            self._bot.rng = np.random.default_rng(seed)
+
+    def choose(self, env, agent: str) -> int:
+        if self._kind == "bot":
+            return int(self._bot.act(env.game_state))
+        observation = env.observe(agent)
+        if self._kind == "model":
+            action, _ = self.spec.predict(
+                observation["observation"],
+                action_masks=observation["action_mask"].astype(bool),
+                deterministic=True,
+            )
+            return int(action)
+        return int(self.spec(observation))
+
+
+def make_opponent(spec: Any, rules, seed: int | np.random.Generator | None = None) -> OpponentPolicy:
+    """Resolve ``spec`` (see the module docstring) for ``rules``.
+
+    Raises:
+        ValueError: an unknown bot name or an unusable object.
+    """
+    return spec if isinstance(spec, OpponentPolicy) else OpponentPolicy(spec, rules, seed)

@@ -1,0 +1,145 @@
+"""Single-agent Gymnasium view of any of our AEC envs: one learner seat, the other seats
+played by opponents inside ``step``.
+
+* Observation: the learner's ``"observation"`` array (``Box``, float32); the mask is
+  returned by :meth:`SingleAgentEnv.action_masks` (what sb3-contrib's ``MaskablePPO``
+  calls) and in ``info["action_mask"]``.
+* Reward: always the learner's own (its team's where the game has teams), summed over
+  everything that happened since its last decision, so a game ended by an opponent's move
+  still pays the learner on that same step.
+* Seats: ``learner_seat`` is a seat index, ``"first"`` (0), ``"second"`` (1) or ``"random"``
+  (drawn every episode from the env's generator).
+* Seeding: ``reset(seed=s)`` reseeds the game and every bot opponent; ``reset()`` continues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from maya_envs.aec_base import RulesAECEnv
+from maya_envs.core.rng import spawn_seed
+from maya_envs.wrappers.opponents import make_opponent
+
+SEAT_NAMES = {"first": 0, "second": 1}
+
+
+class SingleAgentEnv(gym.Env):
+    """Gymnasium env for one learner against opponents.
+
+    Args:
+        aec_env: the multi-agent env (any :class:`~maya_envs.aec_base.RulesAECEnv`).
+        opponents: one opponent spec for every other seat, or a sequence with one spec per
+            other seat in seat order (see :mod:`maya_envs.wrappers.opponents`).
+        learner_seat: seat index, ``"first"``, ``"second"`` or ``"random"``.
+        reward_fn: optional ``reward_fn(aec_env, learner_agent) -> float`` replacing the
+            learner's own reward (used for team rewards).
+
+    Raises:
+        ValueError: a bad ``learner_seat`` or opponent spec, or a wrong number of opponents.
+    """
+
+    def __init__(
+        self,
+        aec_env: RulesAECEnv,
+        opponents: Any = "random",
+        learner_seat: int | str = "random",
+        reward_fn: Callable[[RulesAECEnv, str], float] | None = None,
+    ) -> None:
+        self.aec_env = aec_env
+        self.rules = aec_env.rules
+        n = self.rules.spec.num_players
+        self._seat_choice = _parse_seat(learner_seat, n)
+        specs = list(opponents) if _is_spec_list(opponents) else [opponents] * (n - 1)
+        if len(specs) != n - 1:
+            raise ValueError(f"expected {n - 1} opponent specs for {n} players, got {len(specs)}: {specs!r}")
+        self.opponents = [make_opponent(spec, self.rules) for spec in specs]
+        agent0 = aec_env.possible_agents[0]
+        self.observation_space = aec_env.observation_space(agent0)["observation"]
+        self.action_space = aec_env.action_space(agent0)
+        self.render_mode = aec_env.render_mode
+        self.metadata = {"render_modes": list(aec_env.metadata["render_modes"]), "render_fps": 1}
+        self._reward_fn = reward_fn
+        self.learner = agent0
+        self._opponent_of: dict[str, Any] = {}
+
+    # -- gymnasium API ----------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        env = self.aec_env
+        env.reset(seed=spawn_seed(rng))
+        for opponent in self.opponents:
+            opponent.reseed(spawn_seed(rng))
+        n = self.rules.spec.num_players
+        seat = int(rng.integers(n)) if self._seat_choice is None else self._seat_choice
+        self.learner = env.possible_agents[seat]
+        others = [agent for agent in env.possible_agents if agent != self.learner]
+        self._opponent_of = dict(zip(others, self.opponents, strict=True))
+        env.render_observer = seat
+        self._play_opponents()
+        return self._observation(), self._info()
+
+    def step(self, action: Any):
+        env = self.aec_env
+        if self._over():
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        env.step(action)
+        self._play_opponents()
+        terminated = env.terminations[self.learner]
+        truncated = env.truncations[self.learner]
+        reward = (
+            self._reward_fn(env, self.learner) if self._reward_fn else env._cumulative_rewards[self.learner]
+        )
+        return self._observation(), float(reward), bool(terminated), bool(truncated), self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """``bool`` array ``(num_actions,)``: the learner's legal actions now."""
+        return self.aec_env.observe(self.learner)["action_mask"].astype(bool)
+
+    def render(self):
+        return self.aec_env.render()
+
+    def close(self) -> None:
+        self.aec_env.close()
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _over(self) -> bool:
+        env = self.aec_env
+        return env.terminations[self.learner] or env.truncations[self.learner]
+
+    def _play_opponents(self) -> None:
+        env = self.aec_env
+        while not self._over() and env.agent_selection != self.learner:
+            agent = env.agent_selection
+            env.step(self._opponent_of[agent].choose(env, agent))
+
+    def _observation(self) -> np.ndarray:
+        return self.aec_env.observe(self.learner)["observation"]
+
+    def _info(self) -> dict[str, Any]:
+        info = dict(self.aec_env.infos[self.learner])
+        info["action_mask"] = self.aec_env.observe(self.learner)["action_mask"]
+        info["learner"] = self.learner
+        return info
+
+
+def _parse_seat(choice: int | str, num_players: int) -> int | None:
+    if choice == "random":
+        return None
+    seat = SEAT_NAMES.get(choice, choice) if isinstance(choice, str) else choice
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
+        raise ValueError(
+            f"learner_seat={choice!r} is not allowed; allowed: 0..{num_players - 1}, "
+            "'first', 'second' or 'random'"
+        )
+    return int(seat)
+
+
+def _is_spec_list(opponents: Any) -> bool:
+    return isinstance(opponents, Sequence) and not isinstance(opponents, str)
