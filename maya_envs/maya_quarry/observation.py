@@ -1,0 +1,168 @@
+"""Observation encoder of Maya (Abacusspiele 2003), from one seat's point of view.
+
+A flat ``float32`` vector in ``[0, 1]``. Seats are *relative* to the observer (``rel 0`` = me,
+``rel k`` = ``k`` seats clockwise). Sizes: ``n`` players, ``Q`` quarries, ``S`` = the largest
+``max_cards``, ``P`` pyramids, ``H`` = the tallest pyramid's level count (all from the
+component table; default 3p: 612 values, 4p: 774, 5p: 1,061).
+
+==========================  ==============  =================================================
+slice (in order)            size            meaning
+==========================  ==============  =================================================
+phase                       11              one-hot of :data:`~.rules.state.PHASE_NAMES`
+round                       3               one-hot, rounds 1-3
+start player                n               one-hot, relative seat
+actor                       n               one-hot, relative seat (zeros once over)
+own hand                    7               my cards in hand per type / copies owned
+per seat (rel 0..n-1)       n x 12          gold/200 (clipped at 1), held/blocks_per_color,
+                                            pool/blocks_per_color, passed, cards in hand/8,
+                                            low in hand/4, high in hand/4, holds
+                                            TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE_MOVE,
+                                            -3 points taken in the quarry being resolved/12,
+                                            still to choose a -3 target there
+per quarry (q0..q{Q-1})     Q x (16 + n +   revealed, being resolved, protected seat one-hot
+                            S x (10 + n))   (n), max_cards/8, ranks (5, /10, zero-padded),
+                                            marker one-hot (7), cards placed/S; then per
+                                            slot: present, owner one-hot (n), high back,
+                                            value known, value one-hot (7; zeros unless
+                                            known)
+per pyramid level (p, l)    P x H x (6+n)   exists, spaces/30, gold_first/20, gold_second/20,
+                                            full, ever full, blocks per seat/spaces (n)
+relocation source           P x H           one-hot of the chosen source (p, l)
+double move                 1               placements still owed / 2
+==========================  ==============  =================================================
+
+Hidden information: a card's value is set only if its quarry is revealed or the observer owns
+it; the owner, position and low/high back are public (rules file section 6). Hand contents
+of other seats appear only as counts of low and high cards, which follow from public backs.
+
+Pure: numpy only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, MAX_LEVELS, NUM_CARD_TYPES
+from maya_envs.maya_quarry.rules.config import FREE_DOUBLE, FREE_PASS, TRANSPORT_PLUS_2
+from maya_envs.maya_quarry.rules.state import PHASE_NAMES, MayaQuarryState
+
+if TYPE_CHECKING:
+    from maya_envs.maya_quarry.rules.engine import MayaQuarryRules
+
+SEAT_FEATURES = 12
+QUARRY_HEAD = 16
+SLOT_BASE = 10
+LEVEL_BASE = 6
+GOLD_NORM = 200.0
+
+
+def _sizes(rules: MayaQuarryRules) -> tuple[int, int, int, int, int]:
+    comp = rules.components
+    slots = max(q.max_cards for q in comp.quarries)
+    return rules.num_players, len(comp.quarries), slots, len(comp.pyramids), comp.num_levels
+
+
+def observation_shape(rules: MayaQuarryRules) -> tuple[int]:
+    """``(size,)`` of the observation for ``rules`` (see the index table)."""
+    n, q, slots, p, h = _sizes(rules)
+    size = len(PHASE_NAMES) + 3 + 2 * n + NUM_CARD_TYPES + n * SEAT_FEATURES
+    size += q * (QUARRY_HEAD + n + slots * (SLOT_BASE + n))
+    size += p * h * (LEVEL_BASE + n) + p * h + 1
+    return (size,)
+
+
+def encode_observation(rules: MayaQuarryRules, state: MayaQuarryState, seat: int) -> np.ndarray:
+    """The observation of ``seat`` (shape ``observation_shape(rules)``, float32 in [0, 1]).
+
+    Raises:
+        ValueError: ``seat`` is not in ``0 .. n-1``.
+    """
+    n, nq, slots, npyr, height = _sizes(rules)
+    if not 0 <= seat < n:
+        raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
+    comp = rules.components
+    blocks = comp.blocks_per_color
+    obs = np.zeros(observation_shape(rules), np.float32)
+    rel = [(seat + k) % n for k in range(n)]  # rel index -> absolute seat
+    pos = len(PHASE_NAMES)
+    obs[state.phase] = 1.0
+    obs[pos + state.round] = 1.0
+    pos += 3
+    obs[pos + (state.start - seat) % n] = 1.0
+    pos += n
+    if state.actor >= 0:
+        obs[pos + (state.actor - seat) % n] = 1.0
+    pos += n
+    hand = state.hand(seat)
+    for card in range(NUM_CARD_TYPES):
+        obs[pos + card] = hand[card] / CARD_COUNTS[card]
+    pos += NUM_CARD_TYPES
+    resolving = state.resolving
+    for k in range(n):
+        other = rel[k]
+        h = state.hand(other)
+        low = sum(c for c, is_low in zip(h, CARD_IS_LOW, strict=True) if is_low)
+        total = sum(h)
+        obs[pos : pos + SEAT_FEATURES] = (
+            min(state.gold[other] / GOLD_NORM, 1.0),
+            state.held[other] / blocks,
+            state.pool[other] / blocks,
+            state.passed[other],
+            total / 8,
+            low / 4,
+            (total - low) / 4,
+            state.holder[TRANSPORT_PLUS_2] == other,
+            state.holder[FREE_PASS] == other,
+            state.holder[FREE_DOUBLE] == other,
+            min(state.deduct[other] / 12, 1.0),
+            other in state.pending,
+        )
+        pos += SEAT_FEATURES
+    for q, quarry in enumerate(comp.quarries):
+        revealed = resolving < 0 or q >= resolving
+        column = state.columns[q]
+        obs[pos] = revealed and bool(column)
+        obs[pos + 1] = q == resolving
+        if state.protect_q == q:
+            obs[pos + 2 + (state.protect_seat - seat) % n] = 1.0
+        head = pos + 2 + n
+        obs[head] = quarry.max_cards / 8
+        for i, count in enumerate(quarry.ranks[:5]):
+            obs[head + 1 + i] = min(count / 10, 1.0)
+        if quarry.marker >= 0:
+            obs[head + 6 + quarry.marker] = 1.0
+        obs[head + 13] = len(column) / slots
+        pos = head + 14
+        for owner, card in column:
+            obs[pos] = 1.0
+            obs[pos + 1 + (owner - seat) % n] = 1.0
+            obs[pos + 1 + n] = not CARD_IS_LOW[card]
+            if revealed or owner == seat:
+                obs[pos + 2 + n] = 1.0
+                obs[pos + 3 + n + card] = 1.0
+            pos += SLOT_BASE + n
+        pos += (slots - len(column)) * (SLOT_BASE + n)
+    for p, pyramid in enumerate(comp.pyramids):
+        for level in range(height):
+            if level < len(pyramid.levels):
+                spaces, first, second = pyramid.levels[level]
+                counts = state.level_counts(p, level)
+                obs[pos : pos + LEVEL_BASE] = (
+                    1.0,
+                    spaces / 30,
+                    min(first / 20, 1.0),
+                    min(second / 20, 1.0),
+                    sum(counts) >= spaces,
+                    state.ever_full[p * MAX_LEVELS + level],
+                )
+                for k in range(n):
+                    obs[pos + LEVEL_BASE + k] = counts[rel[k]] / spaces
+            pos += LEVEL_BASE + n
+    if state.reloc_src >= 0:
+        src_p, src_l = divmod(state.reloc_src, MAX_LEVELS)
+        obs[pos + src_p * height + src_l] = 1.0
+    pos += npyr * height
+    obs[pos] = state.double_left / 2
+    return obs

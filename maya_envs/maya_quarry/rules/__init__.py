@@ -1,0 +1,71 @@
+"""Rules engine of Maya (Abacusspiele 2003), 3-5 players, basic game (pure: stdlib + numpy).
+
+Sources: the seed rulebook ``shared/seeds/001_c7015b41d4dc8a5b.txt`` (everything except the
+"Variation for Advanced Players") and ``shared/rules/maya_quarry.md``. Split by phase:
+:mod:`.config` (options, component table), :mod:`.state`, :mod:`.quarry` (phase 1),
+:mod:`.building` (phase 2), :mod:`.scoring` (phase 3, game end), :mod:`.engine` (flow).
+
+Component table: the numbers the rulebook omits are the rules file's section 4 PROPOSAL,
+**non-canonical**, in ``configs/maya_quarry/components.json`` (``components=`` replaces it).
+
+Rule decisions, in one place (config option and default in brackets):
+
+* **Setup.** From the start player, each seat places its 2 starting blocks on level 1, one
+  per turn, never two of its colour in one pyramid. Start player: seat 0
+  [``first_start_player=0``; ``"random"`` draws it].
+* **Worker placement.** One card or a permanent pass per turn; first card at a quarry low;
+  quarry limits. Action ids name the card *type* (value), so the mover chooses which card.
+* **-3 targets.** Each -3 owner in the quarry being resolved, in turn order from the (current)
+  start player, picks another seat with cards there that is not protected there, or no target
+  [``minus3_no_target=True``, INFERENCE from "can"]. A -3 owner with no possible target has no
+  decision.
+* **Ranks.** Score = own positive cards - deductions; score <= 0 takes no rank; ties go to the
+  earlier first card. Short pool [``pool_shortfall="partial"``, PROPOSAL].
+* **Markers.** Rank 1 takes the marker. PROTECT_FROM_MINUS3: placed at once in an unrevealed
+  quarry that holds cards (none: no effect). RELOCATE_TO_LEVEL1 and FREE_BLOCK_FROM_POOL: at
+  once, optional ("may"): a decline action; relocation is two decisions (source, then a level-1
+  target; a level-1 source cannot go back to its own pyramid) [``relocate_unsupported=
+  "forbid"``, section 6 DECISION]; the free block goes to the lowest level of the chosen
+  pyramid with a free space where the holder may build (section 6). FIRST_PLAYER: the winner
+  appoints a start player at once (self allowed); it applies to the remaining -3 orders, the
+  building phase and later rounds, and the marker is won again at its quarry every round
+  (DECISION: the seed's "retains it" is read as the start player keeping that role until the
+  next appointment). TRANSPORT_PLUS_2 at transport; FREE_PASS / FREE_DOUBLE_MOVE once in this
+  round's building phase. All markers return to their quarries at the start of a round.
+* **Transport.** Keep at most the points on unplayed cards (-3 = 0) (+2); the rest goes to the
+  pool. Held counts are public.
+* **Building.** From the start player, seats with blocks take turns: place a block, double
+  move (pay 1 block; or free with the marker; needs 3 blocks, 2 if free), pass (pay 1; or
+  free), or - only when no placement is legal - the involuntary pass (pay 1, +1 gold).
+  DECISION: a double move is two placement decisions; if no placement is legal for the
+  second one, the double move ends after the first. Global level rule
+  [``global_level_rule="current"``, INFERENCE]; shorter pyramids count as full
+  [``missing_levels_full=True``, PROPOSAL]. Bonus block: to the placer with the strict
+  plurality [``bonus_block_recipient="placer"``: the seed's rule text and the rules file;
+  ``"majority"`` follows the seed's Copan example, where Red gets the bonus for Blue's
+  completing block]; also for completions by FREE_BLOCK, RELOCATE and bonus blocks
+  [``bonus_on_special_placements=True``, INFERENCE]; a bonus block that completes its level
+  can chain.
+* **Scoring.** Per level (incomplete too): most blocks -> gold_first to all tied; the next
+  count -> gold_second to all tied; everyone tied for most -> no second. Erosion after rounds
+  1 and 2 with the cascade (order-independent, DERIVED).
+* **End.** After round 3's scoring; most gold wins, then fewest blocks in the pool; remaining
+  ties share the win. Rewards (section 6): ``win_loss`` (+1/w, -1/(n-w)) or ``gold_diff``
+  [``reward_scheme="win_loss"``, ``gold_diff_scale=50``].
+* **Forced decisions.** A decision with exactly one legal action is taken by the engine
+  [``skip_forced=True``].
+"""
+
+from maya_envs.maya_quarry.rules.config import MARKERS, Components, MayaQuarryConfig, load_components
+from maya_envs.maya_quarry.rules.engine import MayaQuarryRules
+from maya_envs.maya_quarry.rules.state import PHASE_NAMES, MayaQuarryState
+
+__all__ = [
+    "MARKERS",
+    "PHASE_NAMES",
+    "Components",
+    "MayaQuarryConfig",
+    "MayaQuarryRules",
+    "MayaQuarryState",
+    "load_components",
+]

@@ -1,0 +1,241 @@
+"""State of Maya (Abacusspiele 2003) and its versioned dict schema.
+
+A state is a small dataclass of ints and flat lists. The rules never change a state they
+were handed: every transition works on :meth:`MayaQuarryState.clone` (a shallow copy of each
+list, no ``deepcopy``) and returns it, so callers may treat states as values (``==``
+compares them; the legal-action cache is excluded).
+
+Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from maya_envs.core.errors import ConfigError
+from maya_envs.maya_quarry.actions import CARD_COUNTS, MAX_LEVELS, NUM_CARD_TYPES
+
+# Phases. Out-of-turn decisions (MINUS3 .. APPOINT) belong to ``actor``, not ``turn``.
+SETUP, WORKERS, MINUS3, PROTECT_CHOICE, RELOCATE_SRC, RELOCATE_DST, FREE_BLOCK_CHOICE, APPOINT, BUILD, DOUBLE, OVER = (
+    range(11)
+)
+PHASE_NAMES = (
+    "setup",
+    "workers",
+    "minus3",
+    "protect",
+    "relocate_src",
+    "relocate_dst",
+    "free_block",
+    "appoint",
+    "build",
+    "double",
+    "over",
+)
+NUM_ROUNDS = 3
+STATE_SCHEMA = "maya_quarry.state/1"
+
+
+@dataclass(eq=True)
+class MayaQuarryState:
+    """A full game state (all seats' private data included; observers see a projection).
+
+    Indexing: ``board[(p * MAX_LEVELS + l) * n + seat]`` is the number of ``seat``'s blocks on
+    level ``l`` (0 = bottom) of pyramid ``p``; ``hands[seat * 7 + t]`` counts card type ``t``
+    (see :data:`~maya_envs.maya_quarry.actions.CARD_VALUES`) still in ``seat``'s hand.
+
+    Attributes:
+        num_players: ``n``.
+        round: 0, 1 or 2.
+        phase: one of the phase constants (:data:`PHASE_NAMES`).
+        start: start player seat (carried over between rounds).
+        turn: seat whose turn it is in the cyclic phases (setup, workers, building).
+        actor: seat that must decide now (``-1`` once the game is over).
+        gold, pool, held: per seat: gold, blocks in the pool, blocks in front of the player
+            (starting blocks in setup, quarried blocks, then transported blocks).
+        board: block counts, see above.
+        hands: worker cards in hand, see above (private).
+        passed: per seat, passed in this round's worker placement.
+        columns: per quarry, the cards placed there in order as ``(seat, card type)`` (card
+            types private until the quarry is revealed).
+        resolving: index of the quarry being resolved; quarries ``>= resolving`` are revealed;
+            the number of quarries before the reveal starts, ``-1`` after transport.
+        deduct: -3 points deducted from each seat in the quarry being resolved.
+        pending: -3 owners still to choose a target there, in order.
+        protect_q, protect_seat: where the PROTECT marker lies and for whom (``-1`` if not).
+        holder: per green marker, the seat holding it for later use this round, else ``-1``.
+        ever_full: per ``p * MAX_LEVELS + l``, the level has been full at some point.
+        reloc_src: ``p * MAX_LEVELS + l`` of the chosen relocation source, else ``-1``.
+        double_left: placements still owed in a double move (0, 1 or 2).
+    """
+
+    num_players: int
+    round: int
+    phase: int
+    start: int
+    turn: int
+    actor: int
+    gold: list[int]
+    pool: list[int]
+    held: list[int]
+    board: list[int]
+    hands: list[int]
+    passed: list[bool]
+    columns: list[list[tuple[int, int]]]
+    resolving: int
+    deduct: list[int]
+    pending: list[int]
+    protect_q: int
+    protect_seat: int
+    holder: list[int]
+    ever_full: list[bool]
+    reloc_src: int = -1
+    double_left: int = 0
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def clone(self) -> MayaQuarryState:
+        """An independent copy (lists copied one level deep; column entries are tuples)."""
+        return MayaQuarryState(
+            self.num_players,
+            self.round,
+            self.phase,
+            self.start,
+            self.turn,
+            self.actor,
+            self.gold[:],
+            self.pool[:],
+            self.held[:],
+            self.board[:],
+            self.hands[:],
+            self.passed[:],
+            [col[:] for col in self.columns],
+            self.resolving,
+            self.deduct[:],
+            self.pending[:],
+            self.protect_q,
+            self.protect_seat,
+            self.holder[:],
+            self.ever_full[:],
+            self.reloc_src,
+            self.double_left,
+        )
+
+    def count(self, pyramid: int, level: int, seat: int) -> int:
+        """Blocks of ``seat`` on ``level`` of ``pyramid``."""
+        return self.board[(pyramid * MAX_LEVELS + level) * self.num_players + seat]
+
+    def level_counts(self, pyramid: int, level: int) -> list[int]:
+        """Per-seat block counts on ``level`` of ``pyramid`` (a new list)."""
+        start = (pyramid * MAX_LEVELS + level) * self.num_players
+        return self.board[start : start + self.num_players]
+
+    def hand(self, seat: int) -> list[int]:
+        """Card-type counts in ``seat``'s hand (a new list of 7)."""
+        return self.hands[seat * NUM_CARD_TYPES : (seat + 1) * NUM_CARD_TYPES]
+
+    # -- versioned dict schema -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict in schema ``maya_quarry.state/1``.
+
+        Keys: ``schema``, every attribute above (lists of ints/bools; ``columns`` as lists of
+        ``[seat, card]`` pairs; ``phase`` as its name). The cache is not included.
+        """
+        out: dict[str, Any] = {"schema": STATE_SCHEMA}
+        for f in fields(self):
+            if f.name == "_cache":
+                continue
+            value = getattr(self, f.name)
+            if f.name == "phase":
+                value = PHASE_NAMES[value]
+            elif f.name == "columns":
+                value = [[[seat, card] for seat, card in col] for col in value]
+            elif isinstance(value, list):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any, num_quarries: int, num_pyramids: int) -> MayaQuarryState:
+        """Rebuild a state from :meth:`to_dict` output, validating every field.
+
+        Args:
+            data: the dict.
+            num_quarries, num_pyramids: sizes from the component table the state belongs to.
+
+        Raises:
+            ConfigError: wrong schema, a missing or unknown key, or a value of the wrong type,
+                length or range (the message names the key).
+        """
+        if not isinstance(data, dict):
+            raise ConfigError(f"state: must be a dict, got {type(data).__name__}")
+        if data.get("schema") != STATE_SCHEMA:
+            raise ConfigError(f"state.schema: must be {STATE_SCHEMA!r}, got {data.get('schema')!r}")
+        names = [f.name for f in fields(cls) if f.name != "_cache"]
+        missing = [k for k in names if k not in data]
+        unknown = sorted(set(data) - set(names) - {"schema"})
+        if missing or unknown:
+            raise ConfigError(f"state: missing keys {missing}, unknown keys {unknown}")
+        n = data["num_players"]
+        _int("num_players", n, 3, 5)
+        _int("round", data["round"], 0, NUM_ROUNDS - 1)
+        if data["phase"] not in PHASE_NAMES:
+            raise ConfigError(f"state.phase: {data['phase']!r} is not one of {list(PHASE_NAMES)}")
+        for key in ("start", "turn"):
+            _int(key, data[key], 0, n - 1)
+        _int("actor", data["actor"], -1, n - 1)
+        for key in ("gold", "pool", "held", "deduct"):
+            _int_list(key, data[key], n, 0, 10**6)
+        _int_list("board", data["board"], num_pyramids * MAX_LEVELS * n, 0, 10**6)
+        hands = data["hands"]
+        _int_list("hands", hands, n * NUM_CARD_TYPES, 0, 2)
+        for index, value in enumerate(hands):
+            if value > CARD_COUNTS[index % NUM_CARD_TYPES]:
+                raise ConfigError(
+                    f"state.hands[{index}]: {value} exceeds the {CARD_COUNTS[index % NUM_CARD_TYPES]} owned"
+                )
+        _bool_list("passed", data["passed"], n)
+        _bool_list("ever_full", data["ever_full"], num_pyramids * MAX_LEVELS)
+        columns = data["columns"]
+        if not isinstance(columns, list) or len(columns) != num_quarries:
+            raise ConfigError(f"state.columns: must be a list of {num_quarries} quarry columns")
+        parsed = []
+        for q, col in enumerate(columns):
+            if not isinstance(col, list):
+                raise ConfigError(f"state.columns[{q}]: must be a list of [seat, card] pairs")
+            for index, pair in enumerate(col):
+                if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+                    raise ConfigError(f"state.columns[{q}][{index}]: must be a [seat, card] pair, got {pair!r}")
+                _int(f"columns[{q}][{index}].seat", pair[0], 0, n - 1)
+                _int(f"columns[{q}][{index}].card", pair[1], 0, NUM_CARD_TYPES - 1)
+            parsed.append([(int(s), int(c)) for s, c in col])
+        _int("resolving", data["resolving"], -1, num_quarries)
+        _int_list("pending", data["pending"], None, 0, n - 1)
+        _int("protect_q", data["protect_q"], -1, num_quarries - 1)
+        _int("protect_seat", data["protect_seat"], -1, n - 1)
+        _int_list("holder", data["holder"], 7, -1, n - 1)
+        _int("reloc_src", data["reloc_src"], -1, num_pyramids * MAX_LEVELS - 1)
+        _int("double_left", data["double_left"], 0, 2)
+        values = {k: (list(data[k]) if isinstance(data[k], list) else data[k]) for k in names}
+        values["phase"] = PHASE_NAMES.index(data["phase"])
+        values["columns"] = parsed
+        return cls(**values)
+
+
+def _int(key: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"state.{key}: must be an int in {low}..{high}, got {value!r}")
+
+
+def _int_list(key: str, value: Any, length: int | None, low: int, high: int) -> None:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        size = f"{length} " if length is not None else ""
+        raise ConfigError(f"state.{key}: must be a list of {size}ints in {low}..{high}, got {value!r}")
+    for index, item in enumerate(value):
+        _int(f"{key}[{index}]", item, low, high)
+
+
+def _bool_list(key: str, value: Any, length: int) -> None:
+    if not isinstance(value, list) or len(value) != length or not all(isinstance(v, bool) for v in value):
+        raise ConfigError(f"state.{key}: must be a list of {length} bools, got {value!r}")
