@@ -1,0 +1,687 @@
+"""Yaxha (Helvetiq, 2024; Baptiste Vaiana), 2-4 players: the pure rules engine.
+
+Sources: the seed ``003_a36c3e71ea12bb08.txt`` and ``shared/rules/yaxha.md`` (sections cited
+as "section n"; the project decisions are section 11). Pure: standard library and numpy.
+
+Rule decisions implemented here (every option is a :class:`YaxhaConfig` field):
+
+* **Components** (section 3): 5 colours x ``cubes_per_colour=24`` (BGA value) in a bag drawn
+  from the env's generator; ``N = num_players`` market tiles of 3 cubes; initiative 1..N
+  dealt as a random permutation; 3 bonus cards; 10 rounds.
+* **Round** (section 4): draw 3 cubes per tile; every seat picks a tile, hidden and
+  simultaneous (collected one seat at a time, in seat order, never revealed before all are
+  in); a tile chosen by one seat goes to it; a clash goes to the lowest initiative, the
+  other clashing seats become *pending* and, in ascending initiative over all clash groups,
+  pick an untaken tile; the last pending pick is forced and made by the rules (no
+  decision). Then each clash group swaps initiative by rank: ``i <-> k-1-i`` (2: swap;
+  3: lowest <-> highest, middle keeps; 4: 1<->4 and 2<->3), using the initiative held when
+  choosing.
+* **Building** (section 5, decision 11): every seat places its 3 cubes as 3 micro-actions
+  (colour, cell), in any colour order. Seats build round-robin (seat 0, 1, .., N-1, three
+  times): building is independent, and a seat's cubes placed this round stay hidden from the
+  other seats' observations until the round's building is over (simultaneous building).
+  Base cubes: the first anywhere (``floating``: at the anchor ``(3,3,0)`` of the 7 x 7
+  virtual grid; ``fixed``: any of the 16 cells), later ones orthogonally adjacent to a base
+  cube, with the base's bounding box within 4 x 4. Upper cubes: all 4 supporting cubes
+  present, and a same-colour cube among the 4 same-level orthogonal neighbours or the 4
+  supports. A colour may be discarded only when it has no legal cell.
+* **Scoring** (sections 6-8): see :mod:`maya_envs.yaxha.scoring`. Highest total wins; ties
+  share the win (no tie-breaker).
+* **Bonus cards** (decision 11): ``bonus_cards="random"`` draws 3 of the 18 (5-9 excluded
+  with 2 players), ``"first_game"`` 3 of {0-4, 10, 11, 12}, ``"bga_random"`` 3 of 0-11
+  (the BGA snapshot's random pool, 5-9 excluded with 2 players), or an explicit list of 3
+  distinct ids (5-9 refused with 2 players). ``bonus_zero_ties_score=False`` (PROPOSAL,
+  non-canonical): a competitive card needs a best value of at least 1; ``True`` is BGA.
+* **Rewards** (decision 11, as the quarry game): ``reward_scheme="win_loss"``: the w
+  winners get +1/w each, the others -1/(n-w) each, all 0 if everyone ties;
+  ``"score_diff"``: (own score - mean of the others' scores) / :data:`SCORE_SCALE`.
+  Rewards sum to 0 and lie in [-1, 1].
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.spec import GameSpec
+from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, ActionTable
+from maya_envs.yaxha.scoring import FIRST_GAME_CARDS, NUM_BONUS_CARDS, PAIRWISE_CARDS, score_pyramids
+
+NUM_ROUNDS = 10
+CUBES_PER_TILE = 3
+NUM_BONUS_IN_PLAY = 3
+SCORE_SCALE = 100.0
+"""Divisor of ``score_diff`` rewards: a score is at most 73 colour points + 15 bonus points."""
+BONUS_MODES = ("random", "first_game", "bga_random")
+REWARD_SCHEMES = ("win_loss", "score_diff")
+
+SELECT, PENDING, BUILD, OVER = 0, 1, 2, 3
+PHASES = ("select", "pending", "build", "over")
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class YaxhaConfig:
+    """A validated Yaxha config (decision 11). Build it with keywords or :meth:`from_dict`.
+
+    Attributes:
+        num_players: 2, 3 or 4.
+        footprint: ``"floating"`` (default, the published game) or ``"fixed"`` (4 x 4 board
+            variant).
+        bonus_cards: ``"random"`` (default), ``"first_game"``, ``"bga_random"`` or a list of
+            3 distinct card ids in 0..17.
+        bonus_zero_ties_score: whether a competitive card scores for a 0 = 0 tie (default
+            ``False``, PROPOSAL; ``True`` = BGA).
+        reward_scheme: ``"win_loss"`` (default) or ``"score_diff"``.
+        cubes_per_colour: cubes of each colour in the bag (default 24, BGA's count; at least
+            ``6 * num_players`` so that 10 rounds can be drawn).
+
+    Raises:
+        ConfigError: a value outside its allowed set; the message names value and set.
+    """
+
+    num_players: int = 2
+    footprint: str = "floating"
+    bonus_cards: Any = "random"
+    bonus_zero_ties_score: bool = False
+    reward_scheme: str = "win_loss"
+    cubes_per_colour: int = 24
+
+    def __post_init__(self) -> None:
+        n = self.num_players
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n not in (2, 3, 4):
+            raise ConfigError(f"num_players={n!r} is not supported; allowed: 2, 3, 4")
+        object.__setattr__(self, "num_players", int(n))
+        if self.footprint not in FOOTPRINTS:
+            raise ConfigError(f"footprint={self.footprint!r}; allowed: {', '.join(map(repr, FOOTPRINTS))}")
+        if not isinstance(self.bonus_zero_ties_score, bool):
+            raise ConfigError(f"bonus_zero_ties_score={self.bonus_zero_ties_score!r}; allowed: True, False")
+        if self.reward_scheme not in REWARD_SCHEMES:
+            raise ConfigError(f"reward_scheme={self.reward_scheme!r}; allowed: {REWARD_SCHEMES}")
+        c = self.cubes_per_colour
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 6 * n:
+            raise ConfigError(f"cubes_per_colour={c!r}; allowed: an int >= {6 * n} (10 rounds draw {30 * n} cubes)")
+        cards = self.bonus_cards
+        if isinstance(cards, str):
+            if cards not in BONUS_MODES:
+                raise ConfigError(f"bonus_cards={cards!r}; allowed: {BONUS_MODES} or a list of 3 card ids")
+        else:
+            try:
+                ids = tuple(int(c) for c in cards if not isinstance(c, bool))
+            except (TypeError, ValueError):
+                ids = ()
+            if (
+                len(ids) != NUM_BONUS_IN_PLAY
+                or len(set(ids)) != NUM_BONUS_IN_PLAY
+                or len(ids) != len(list(cards))
+                or not all(0 <= i < NUM_BONUS_CARDS for i in ids)
+            ):
+                raise ConfigError(
+                    f"bonus_cards={cards!r}; allowed: {BONUS_MODES} or 3 distinct ids in 0..{NUM_BONUS_CARDS - 1}"
+                )
+            if n == 2 and any(i in PAIRWISE_CARDS for i in ids):
+                raise ConfigError(f"bonus_cards={cards!r}: cards 5-9 are excluded with 2 players (section 9)")
+            object.__setattr__(self, "bonus_cards", tuple(sorted(ids)))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> YaxhaConfig:
+        """Config from a mapping (a YAML section, env kwargs).
+
+        Raises:
+            ConfigError: an unknown key (the message lists the known keys) or a bad value.
+        """
+        known = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ConfigError(f"unknown Yaxha config key(s) {unknown}; known keys: {known}")
+        return cls(**data)
+
+    def bonus_pool(self) -> tuple[int, ...]:
+        """Card ids a random setup draws from (decision 11; 5-9 out with 2 players)."""
+        if self.bonus_cards == "first_game":
+            return FIRST_GAME_CARDS
+        top = 12 if self.bonus_cards == "bga_random" else NUM_BONUS_CARDS
+        return tuple(i for i in range(top) if not (self.num_players == 2 and i in PAIRWISE_CARDS))
+
+
+@dataclass(frozen=True)
+class YaxhaState:
+    """One Yaxha position. Immutable; every field is an int or a tuple.
+
+    Attributes:
+        round: 0..9 (10 rounds), ``NUM_ROUNDS`` once over.
+        phase: ``SELECT``, ``PENDING``, ``BUILD`` or ``OVER`` (names in :data:`PHASES`).
+        bag: cubes left per colour, shape (5,).
+        market: this round's tiles, ``N`` tuples of 5 colour counts (3 cubes each).
+        initiative: initiative number 1..N per seat (lower picks first).
+        choices: tile chosen by each seat this round, -1 not yet; hidden until all are in.
+        owner: seat holding each tile, -1 while untaken.
+        pending: seats still to pick after a clash, in pick order.
+        hands: cubes each seat still has to place this round, N x 5 counts.
+        build_step: micro-steps done in this round's building, 0..3N-1.
+        pyramids: per seat, one colour per cell (-1 empty), ``num_cells`` long.
+        fresh: per seat, cells placed this round (hidden from the others until the round ends).
+        discarded: cubes each seat has discarded so far.
+        bonus_cards: the 3 cards in play, sorted.
+    """
+
+    round: int
+    phase: int
+    bag: tuple[int, ...]
+    market: tuple[tuple[int, ...], ...]
+    initiative: tuple[int, ...]
+    choices: tuple[int, ...]
+    owner: tuple[int, ...]
+    pending: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    build_step: int
+    pyramids: tuple[tuple[int, ...], ...]
+    fresh: tuple[tuple[int, ...], ...]
+    discarded: tuple[int, ...]
+    bonus_cards: tuple[int, ...]
+
+
+def _swap_initiative(initiative: tuple[int, ...], choices: tuple[int, ...]) -> tuple[int, ...]:
+    """Section 4.4: in each clash group sorted by initiative, rank i swaps with rank k-1-i."""
+    new = list(initiative)
+    for tile in set(choices):
+        group = sorted((s for s, c in enumerate(choices) if c == tile), key=initiative.__getitem__)
+        k = len(group)
+        for i in range(k // 2):
+            a, b = group[i], group[k - 1 - i]
+            new[a], new[b] = initiative[b], initiative[a]
+    return tuple(new)
+
+
+def _draw_market(
+    bag: tuple[int, ...], num_tiles: int, rng: np.random.Generator
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Draw 3 cubes per tile without replacement from ``bag``; returns (market, new bag)."""
+    left = list(bag)
+    total = sum(left)
+    market = []
+    for _ in range(num_tiles):
+        tile = [0] * NUM_COLOURS
+        for _ in range(CUBES_PER_TILE):
+            r = int(rng.integers(total))
+            colour = 0
+            while r >= left[colour]:
+                r -= left[colour]
+                colour += 1
+            left[colour] -= 1
+            tile[colour] += 1
+            total -= 1
+        market.append(tuple(tile))
+    return tuple(market), tuple(left)
+
+
+class YaxhaRules:
+    """Yaxha rules at one config (implements :class:`maya_envs.core.protocol.Rules`).
+
+    Args:
+        config: a :class:`YaxhaConfig`, or ``None`` to build one from ``kwargs``.
+        **kwargs: config fields (``num_players=3, footprint="fixed", ...``).
+
+    Raises:
+        ConfigError: an unknown key or a bad value.
+    """
+
+    def __init__(self, config: YaxhaConfig | None = None, **kwargs: Any) -> None:
+        if config is None:
+            config = YaxhaConfig.from_dict(kwargs)
+        elif kwargs:
+            raise ConfigError(f"pass either a YaxhaConfig or keywords, not both (got {sorted(kwargs)})")
+        self.config = config
+        n = config.num_players
+        self.num_players = n
+        self.table = ActionTable(n, config.footprint)
+        self.geometry = self.table.geometry
+        from maya_envs.yaxha.observation import observation_size
+
+        self.spec = GameSpec(
+            name="yaxha_v0",
+            title="Yaxha",
+            version=0,
+            num_players=n,
+            num_actions=self.table.num_actions,
+            observation_shape=(observation_size(n, self.geometry.num_cells),),
+            max_game_length=NUM_ROUNDS * (n + max(n - 2, 0) + CUBES_PER_TILE * n),
+            reward_range=(-1.0, 1.0),
+            chance=True,
+            information="imperfect",
+            simultaneous=True,
+        )
+        g = self.geometry
+        self._empty_pyramid = (-1,) * g.num_cells
+        self._all_base = g.base_cells
+        self._base_xy = {i: g.coords[i][:2] for i in g.base_cells}
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def initial_state(self, rng: np.random.Generator) -> YaxhaState:
+        """Deal bonus cards, then initiative, then draw round 1's market (in that order)."""
+        n, cfg = self.num_players, self.config
+        if isinstance(cfg.bonus_cards, tuple):
+            bonus = cfg.bonus_cards
+        else:
+            pool = cfg.bonus_pool()
+            bonus = tuple(sorted(int(pool[i]) for i in rng.choice(len(pool), NUM_BONUS_IN_PLAY, replace=False)))
+        initiative = tuple(int(i) + 1 for i in rng.permutation(n))
+        market, bag = _draw_market((cfg.cubes_per_colour,) * NUM_COLOURS, n, rng)
+        return YaxhaState(
+            round=0,
+            phase=SELECT,
+            bag=bag,
+            market=market,
+            initiative=initiative,
+            choices=(-1,) * n,
+            owner=(-1,) * n,
+            pending=(),
+            hands=((0,) * NUM_COLOURS,) * n,
+            build_step=0,
+            pyramids=(self._empty_pyramid,) * n,
+            fresh=((),) * n,
+            discarded=(0,) * n,
+            bonus_cards=bonus,
+        )
+
+    # -- whose turn -------------------------------------------------------------------------
+
+    def current_player(self, state: YaxhaState) -> int:
+        """Seat to decide: first seat without a choice (select), the first pending seat, or
+        ``build_step % N`` (round-robin building); -1 when over."""
+        phase = state.phase
+        if phase == SELECT:
+            return state.choices.index(-1)
+        if phase == PENDING:
+            return state.pending[0]
+        if phase == BUILD:
+            return state.build_step % self.num_players
+        return -1
+
+    def parallel_seats(self, state: YaxhaState) -> tuple[int, ...]:
+        """Seats acting in the next parallel step, in the order their actions are applied:
+        the seats still to choose (select), the first pending seat, or the rest of the
+        current building micro-round. Each one's legal actions do not depend on the others'
+        actions in the same step (see :meth:`legal_actions_for`)."""
+        phase = state.phase
+        if phase == SELECT:
+            return tuple(s for s, c in enumerate(state.choices) if c < 0)
+        if phase == PENDING:
+            return (state.pending[0],)
+        if phase == BUILD:
+            return tuple(range(state.build_step % self.num_players, self.num_players))
+        return ()
+
+    # -- legality ---------------------------------------------------------------------------
+
+    def base_candidates(self, pyramid: tuple[int, ...]) -> list[int]:
+        """Empty base cells where any cube may go (section 5), sorted."""
+        g = self.geometry
+        occupied = [i for i in g.base_cells if pyramid[i] >= 0]
+        if not occupied:
+            return [g.anchor] if g.anchor is not None else list(g.base_cells)
+        xy = self._base_xy
+        xs = [xy[i][0] for i in occupied]
+        ys = [xy[i][1] for i in occupied]
+        lo_x, hi_x, lo_y, hi_y = max(xs) - 3, min(xs) + 3, max(ys) - 3, min(ys) + 3
+        orth = g.orth
+        out = []
+        for i in g.base_cells:
+            if pyramid[i] < 0:
+                x, y = xy[i]
+                if lo_x <= x <= hi_x and lo_y <= y <= hi_y and any(pyramid[j] >= 0 for j in orth[i]):
+                    out.append(i)
+        return out
+
+    def upper_candidates(self, pyramid: tuple[int, ...]) -> list[int]:
+        """Empty cells above level 1 with all 4 supporting cubes present (section 5 a), sorted."""
+        sup = self.geometry.supports
+        return [i for i in self.geometry.upper_cells if pyramid[i] < 0 and all(pyramid[j] >= 0 for j in sup[i])]
+
+    def legal_cells(self, pyramid: tuple[int, ...], colour: int) -> list[int]:
+        """Sorted cells where a ``colour`` cube may go now (section 5: base adjacency and
+        4 x 4 bounding box; upper: full support and same-colour contact below or beside)."""
+        touch = self.geometry.touch
+        upper = [i for i in self.upper_candidates(pyramid) if any(pyramid[j] == colour for j in touch[i])]
+        return self.base_candidates(pyramid) + upper
+
+    def legal_actions_for(self, state: YaxhaState, seat: int) -> list[int]:
+        """Sorted legal ids of ``seat`` if it acts in the current parallel step, else ``[]``."""
+        phase, t = state.phase, self.table
+        if phase == SELECT:
+            return list(range(self.num_players)) if state.choices[seat] < 0 else []
+        if phase == PENDING:
+            if seat != state.pending[0]:
+                return []
+            return [tile for tile, o in enumerate(state.owner) if o < 0]
+        if phase == BUILD:
+            if seat < state.build_step % self.num_players:
+                return []
+            hand, pyramid = state.hands[seat], state.pyramids[seat]
+            places, discards = [], []
+            base = None
+            for colour in range(NUM_COLOURS):
+                if hand[colour]:
+                    if base is None:
+                        base = self.base_candidates(pyramid)
+                        upper = self.upper_candidates(pyramid)
+                    touch = self.geometry.touch
+                    cells = base + [i for i in upper if any(pyramid[j] == colour for j in touch[i])]
+                    if cells:
+                        places.extend(t.place(colour, c) for c in cells)
+                    else:
+                        discards.append(t.discard(colour))
+            return places + discards
+        return []
+
+    def legal_actions(self, state: YaxhaState) -> list[int]:
+        """Sorted legal ids of the current player; ``[]`` when over."""
+        if state.phase == OVER:
+            return []
+        return self.legal_actions_for(state, self.current_player(state))
+
+    def legal_mask(self, state: YaxhaState) -> np.ndarray:
+        """``int8`` array ``(num_actions,)``, 1 exactly at :meth:`legal_actions`."""
+        mask = np.zeros(self.table.num_actions, np.int8)
+        mask[self.legal_actions(state)] = 1
+        return mask
+
+    def _illegal(self, state: YaxhaState, action: int) -> IllegalActionError:
+        name = self.table.to_string(action) if 0 <= action < self.table.num_actions else "out of range"
+        return IllegalActionError(
+            f"action {action} ({name}) is illegal for seat {self.current_player(state)} in phase "
+            f"{PHASES[state.phase]!r}; legal ids: {self.legal_actions(state)}"
+        )
+
+    # -- transitions ------------------------------------------------------------------------
+
+    def apply_action(self, state: YaxhaState, action: int, rng: np.random.Generator) -> YaxhaState:
+        """Return the state after the current player's ``action`` (section 4-5).
+
+        ``rng`` is drawn from only when a round ends (the next market).
+
+        Raises:
+            IllegalActionError: ``action`` is not legal now; the message names the action, the
+                phase and the legal ids.
+        """
+        t, phase = self.table, state.phase
+        action = int(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else -1
+        if phase == SELECT and 0 <= action < t.place_start:
+            seat = state.choices.index(-1)
+            choices = state.choices[:seat] + (action,) + state.choices[seat + 1 :]
+            if -1 in choices:
+                return dataclasses.replace(state, choices=choices)
+            return self._resolve(state, choices)
+        if phase == PENDING and 0 <= action < t.place_start and state.owner[action] < 0:
+            seat = state.pending[0]
+            owner = state.owner[:action] + (seat,) + state.owner[action + 1 :]
+            return self._after_picks(state, state.choices, owner, state.pending[1:])
+        if phase == BUILD and t.place_start <= action < t.num_actions:
+            seat = state.build_step % self.num_players
+            hand, pyramid = state.hands[seat], state.pyramids[seat]
+            if action < t.discard_start:
+                colour, cell = divmod(action - t.place_start, t.num_cells)
+                if hand[colour] and cell in self.legal_cells(pyramid, colour):
+                    pyramid = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
+                    fresh = state.fresh[seat] + (cell,)
+                    return self._after_build(state, seat, colour, pyramid, fresh, 0, rng)
+            else:
+                colour = action - t.discard_start
+                if hand[colour] and not self.legal_cells(pyramid, colour):
+                    return self._after_build(state, seat, colour, pyramid, state.fresh[seat], 1, rng)
+        raise self._illegal(state, action)
+
+    def _resolve(self, state: YaxhaState, choices: tuple[int, ...]) -> YaxhaState:
+        """All choices are in: uncontested tiles and clash winners take theirs (section 4.3)."""
+        init = state.initiative
+        owner = [-1] * self.num_players
+        pending = []
+        for seat in sorted(range(self.num_players), key=init.__getitem__):
+            tile = choices[seat]
+            if owner[tile] < 0:
+                owner[tile] = seat
+            else:
+                pending.append(seat)
+        return self._after_picks(state, choices, tuple(owner), tuple(pending))
+
+    def _after_picks(
+        self, state: YaxhaState, choices: tuple[int, ...], owner: tuple[int, ...], pending: tuple[int, ...]
+    ) -> YaxhaState:
+        """Force the last pending pick; once every tile is taken, swap initiative and build."""
+        if len(pending) == 1:
+            tile = owner.index(-1)
+            owner = owner[:tile] + (pending[0],) + owner[tile + 1 :]
+            pending = ()
+        if pending:
+            return dataclasses.replace(state, phase=PENDING, choices=choices, owner=owner, pending=pending)
+        hands = [None] * self.num_players
+        for tile, seat in enumerate(owner):
+            hands[seat] = state.market[tile]
+        return dataclasses.replace(
+            state,
+            phase=BUILD,
+            choices=choices,
+            owner=owner,
+            pending=(),
+            initiative=_swap_initiative(state.initiative, choices),
+            hands=tuple(hands),
+            build_step=0,
+        )
+
+    def _after_build(
+        self,
+        state: YaxhaState,
+        seat: int,
+        colour: int,
+        pyramid: tuple[int, ...],
+        fresh: tuple[int, ...],
+        discarded: int,
+        rng: np.random.Generator,
+    ) -> YaxhaState:
+        """One cube placed or discarded; after the last one, the next round's market (or the end)."""
+        hand = state.hands[seat]
+        hand = hand[:colour] + (hand[colour] - 1,) + hand[colour + 1 :]
+
+        def put(values, value):
+            return values[:seat] + (value,) + values[seat + 1 :]
+
+        step = state.build_step + 1
+        pyramids = put(state.pyramids, pyramid)
+        disc = put(state.discarded, state.discarded[seat] + discarded) if discarded else state.discarded
+        if step < CUBES_PER_TILE * self.num_players:
+            return dataclasses.replace(
+                state,
+                hands=put(state.hands, hand),
+                build_step=step,
+                pyramids=pyramids,
+                fresh=put(state.fresh, fresh),
+                discarded=disc,
+            )
+        n = self.num_players
+        common = dict(
+            choices=(-1,) * n,
+            owner=(-1,) * n,
+            hands=((0,) * NUM_COLOURS,) * n,
+            build_step=0,
+            pyramids=pyramids,
+            fresh=((),) * n,
+            discarded=disc,
+        )
+        if state.round + 1 == NUM_ROUNDS:
+            return dataclasses.replace(state, round=NUM_ROUNDS, phase=OVER, **common)
+        market, bag = _draw_market(state.bag, n, rng)
+        return dataclasses.replace(state, round=state.round + 1, phase=SELECT, market=market, bag=bag, **common)
+
+    # -- end ----------------------------------------------------------------------------------
+
+    def is_terminal(self, state: YaxhaState) -> bool:
+        """True after the 10th round's building."""
+        return state.phase == OVER
+
+    def is_truncated(self, state: YaxhaState) -> bool:
+        """Always False: the game has a fixed length of 10 rounds."""
+        return False
+
+    def scores(self, state: YaxhaState) -> list[dict[str, Any]]:
+        """Per-seat score breakdown of the current pyramids (see
+        :func:`maya_envs.yaxha.scoring.score_pyramids`); meaningful at any time."""
+        return score_pyramids(self.geometry, state.pyramids, state.bonus_cards, self.config.bonus_zero_ties_score)
+
+    def returns(self, state: YaxhaState) -> np.ndarray:
+        """``float64 (N,)``: zeros before the end; then the ``reward_scheme`` (decision 11)."""
+        n = self.num_players
+        out = np.zeros(n, np.float64)
+        if state.phase != OVER:
+            return out
+        totals = np.array([s["total"] for s in self.scores(state)], np.float64)
+        if self.config.reward_scheme == "score_diff":
+            return (totals - (totals.sum() - totals) / (n - 1)) / SCORE_SCALE
+        winners = totals == totals.max()
+        w = int(winners.sum())
+        if w < n:
+            out[winners] = 1.0 / w
+            out[~winners] = -1.0 / (n - w)
+        return out
+
+    def winners(self, state: YaxhaState) -> list[int]:
+        """Seats with the highest total (shared wins); meaningful once over."""
+        totals = [s["total"] for s in self.scores(state)]
+        return [seat for seat, t in enumerate(totals) if t == max(totals)]
+
+    def final_info(self, state: YaxhaState) -> dict[str, Any]:
+        """JSON-able: ``scores`` (totals), ``winners``, ``breakdown`` (per seat: colour points,
+        largest groups, bonus points per card), ``bonus_cards`` and ``discarded``."""
+        scores = self.scores(state)
+        totals = [s["total"] for s in scores]
+        return {
+            "scores": totals,
+            "winners": [seat for seat, t in enumerate(totals) if t == max(totals)],
+            "breakdown": scores,
+            "bonus_cards": list(state.bonus_cards),
+            "discarded": list(state.discarded),
+        }
+
+    # -- serialisation ----------------------------------------------------------------------
+
+    def state_to_dict(self, state: YaxhaState) -> dict[str, Any]:
+        """JSON-able dict of ``state`` (version :data:`STATE_VERSION`).
+
+        Keys: ``version``, ``game`` (``"yaxha"``), ``num_players``, ``footprint``, then every
+        :class:`YaxhaState` field as ints and lists, with ``phase`` as its name.
+        """
+        out: dict[str, Any] = {
+            "version": STATE_VERSION,
+            "game": "yaxha",
+            "num_players": self.num_players,
+            "footprint": self.config.footprint,
+        }
+        for field in dataclasses.fields(YaxhaState):
+            value = getattr(state, field.name)
+            if field.name == "phase":
+                value = PHASES[value]
+            elif isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[field.name] = value
+        return out
+
+    def state_from_dict(self, data: dict[str, Any]) -> YaxhaState:
+        """Inverse of :meth:`state_to_dict`, validated against this rules object.
+
+        Raises:
+            ValueError: a wrong version, game, player count or footprint, a missing or unknown
+                key, or a field of the wrong length or out of range (the message names it).
+        """
+
+        def fail(msg: str) -> ValueError:
+            return ValueError(f"invalid Yaxha state dict: {msg}")
+
+        if not isinstance(data, dict):
+            raise fail(f"expected a dict, got {type(data).__name__}")
+        fields = [f.name for f in dataclasses.fields(YaxhaState)]
+        expected = {"version", "game", "num_players", "footprint", *fields}
+        if set(data) != expected:
+            raise fail(f"missing keys {sorted(expected - set(data))}, unknown keys {sorted(set(data) - expected)}")
+        if data["version"] != STATE_VERSION:
+            raise fail(f"version {data['version']!r}; supported: {STATE_VERSION}")
+        if data["game"] != "yaxha":
+            raise fail(f"game {data['game']!r}; expected 'yaxha'")
+        n, cells = self.num_players, self.geometry.num_cells
+        if data["num_players"] != n or data["footprint"] != self.config.footprint:
+            raise fail(
+                f"num_players={data['num_players']!r}, footprint={data['footprint']!r}; "
+                f"this rules object has {n}, {self.config.footprint!r}"
+            )
+        if data["phase"] not in PHASES:
+            raise fail(f"phase {data['phase']!r}; allowed: {PHASES}")
+
+        def ints(name, value, length, lo, hi):
+            if not isinstance(value, (list, tuple)) or len(value) != length:
+                raise fail(f"{name} must be a list of length {length}, got {value!r}")
+            for v in value:
+                if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                    raise fail(f"{name} holds {v!r}; allowed ints in {lo}..{hi}")
+            return tuple(value)
+
+        def nested(name, length, inner, lo, hi):
+            value = data[name]
+            if not isinstance(value, (list, tuple)) or len(value) != length:
+                raise fail(f"{name} must be a list of length {length}, got {value!r}")
+            return tuple(ints(f"{name}[{i}]", v, inner, lo, hi) for i, v in enumerate(value))
+
+        def scalar(name, lo, hi):
+            v = data[name]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise fail(f"{name}={v!r}; allowed ints in {lo}..{hi}")
+            return v
+
+        fresh = data["fresh"]
+        if not isinstance(fresh, (list, tuple)) or len(fresh) != n:
+            raise fail(f"fresh must be a list of length {n}, got {fresh!r}")
+        pending = data["pending"]
+        state = YaxhaState(
+            round=scalar("round", 0, NUM_ROUNDS),
+            phase=PHASES.index(data["phase"]),
+            bag=ints("bag", data["bag"], NUM_COLOURS, 0, self.config.cubes_per_colour),
+            market=nested("market", n, NUM_COLOURS, 0, CUBES_PER_TILE),
+            initiative=ints("initiative", data["initiative"], n, 1, n),
+            choices=ints("choices", data["choices"], n, -1, n - 1),
+            owner=ints("owner", data["owner"], n, -1, n - 1),
+            pending=ints("pending", pending, len(pending) if isinstance(pending, list) else -1, 0, n - 1),
+            hands=nested("hands", n, NUM_COLOURS, 0, CUBES_PER_TILE),
+            build_step=scalar("build_step", 0, CUBES_PER_TILE * n - 1),
+            pyramids=nested("pyramids", n, cells, -1, NUM_COLOURS - 1),
+            fresh=tuple(
+                ints(f"fresh[{i}]", f, len(f) if isinstance(f, list) else -1, 0, cells - 1) for i, f in enumerate(fresh)
+            ),
+            discarded=ints("discarded", data["discarded"], n, 0, CUBES_PER_TILE * NUM_ROUNDS),
+            bonus_cards=ints("bonus_cards", data["bonus_cards"], NUM_BONUS_IN_PLAY, 0, NUM_BONUS_CARDS - 1),
+        )
+        if sorted(state.initiative) != list(range(1, n + 1)):
+            raise fail(f"initiative {list(state.initiative)} is not a permutation of 1..{n}")
+        if any(sum(tile) != CUBES_PER_TILE for tile in state.market):
+            raise fail(f"every market tile holds {CUBES_PER_TILE} cubes, got {data['market']}")
+        if (state.phase == OVER) != (state.round == NUM_ROUNDS):
+            raise fail(f"phase {data['phase']!r} does not match round {state.round}")
+        if state.phase == SELECT and -1 not in state.choices:
+            raise fail("phase 'select' with every choice already made")
+        if state.phase == PENDING and not state.pending:
+            raise fail("phase 'pending' with no pending seat")
+        return state
+
+    # -- views ------------------------------------------------------------------------------
+
+    def observe(self, state: YaxhaState, seat: int) -> np.ndarray:
+        """``float32`` of ``spec.observation_shape`` in [0, 1] from ``seat``'s view (see
+        :mod:`maya_envs.yaxha.observation` for the index table)."""
+        from maya_envs.yaxha.observation import encode
+
+        return encode(self, state, seat)
+
+    def action_to_string(self, action: int) -> str:
+        """Readable notation (see :mod:`maya_envs.yaxha.actions`)."""
+        return self.table.to_string(action)
