@@ -1,0 +1,79 @@
+"""Maya (Abacusspiele 2003) PettingZoo AEC environment, 3-5 players.
+
+=====================  ===============================================================
+Import                 ``from maya_envs import maya_quarry_v0``
+Agents                 ``player_0 .. player_{n-1}`` (``num_players=3|4|5``)
+Actions                ``Discrete(114)``; table in :mod:`maya_envs.maya_quarry.actions`
+                       (0-49 workers, 50-54 -3 targets, 55-92 Special Property decisions,
+                       93-108 block placements, 109-113 double moves and passes)
+Observation            ``{"observation": Box(0, 1, (612|774|1061,), float32),
+                       "action_mask": Box(0, 1, (114,), int8)}``; index table in
+                       :mod:`maya_envs.maya_quarry.observation`, from the observer's seat;
+                       hidden card values and hands are never in another seat's view
+Turn order             not cyclic: ``agent_selection`` follows the rules (setup, worker
+                       placement and building go clockwise from the start player; -3
+                       targets and Special Property decisions belong to their owners)
+Rewards                once, on the final step: ``reward_scheme="win_loss"`` (+1/w to each
+                       of w winners, -1/(n-w) to the others) or ``"gold_diff"``; zero-sum
+Termination            after the third round's scoring; ``info`` then holds ``gold``,
+                       ``pool`` (tie-break), ``winners``, ``blocks_on_board``
+Truncation             never (the game is finite: ``spec_card.max_game_length`` bounds it)
+Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
+                       or ``"raise"``; an id outside 0..113 always raises ``ValueError``
+Arguments              ``render_mode`` (``"ansi"``/``"human"``), ``render_observer`` (seat
+                       or ``None``), ``illegal_action``, plus every field of
+                       :class:`~maya_envs.maya_quarry.rules.MayaQuarryConfig`
+Components             the default quarry/pyramid numbers are a NON-CANONICAL proposal
+                       (``configs/maya_quarry/components.json``; ``components=`` replaces it)
+Version history        v0: first release (basic game)
+=====================  ===============================================================
+
+Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from maya_envs.aec_base import RulesAECEnv
+from maya_envs.maya_quarry.render import render_text
+from maya_envs.maya_quarry.rules import MayaQuarryRules
+
+
+class MayaQuarryEnv(RulesAECEnv):
+    """Unwrapped AEC env; see the module docstring for the spec card.
+
+    Raises:
+        ConfigError: an unknown game option, a bad value or a bad component table.
+        ValueError: an unknown ``render_mode`` or ``illegal_action``.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "maya_quarry_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        render_observer: int | None = None,
+        **game_options: Any,
+    ) -> None:
+        rules = MayaQuarryRules(game_options)
+        super().__init__(
+            rules,
+            partial(render_text, rules),
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            render_observer=render_observer,
+        )
+
+
+def raw_env(**kwargs: Any) -> MayaQuarryEnv:
+    """The unwrapped AEC env (keyword arguments as :class:`MayaQuarryEnv`)."""
+    return MayaQuarryEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> MayaQuarryEnv:
+    """The AEC env (no ``OrderEnforcingWrapper``, as every env of this package: the base class
+    already raises clear errors for the misuse it catches)."""
+    return raw_env(**kwargs)
