@@ -259,6 +259,7 @@ class YaxhaRules:
         self._empty_pyramid = (-1,) * g.num_cells
         self._all_base = g.base_cells
         self._base_xy = {i: g.coords[i][:2] for i in g.base_cells}
+        self._legal_cache: tuple[Any, list[int]] = (None, [])
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -380,10 +381,14 @@ class YaxhaRules:
         return []
 
     def legal_actions(self, state: YaxhaState) -> list[int]:
-        """Sorted legal ids of the current player; ``[]`` when over."""
+        """Sorted legal ids of the current player; ``[]`` when over. A fresh list each call
+        (the last state's answer is memoised by identity: states are immutable)."""
         if state.phase == OVER:
             return []
-        return self.legal_actions_for(state, self.current_player(state))
+        cached = self._legal_cache
+        if cached[0] is not state:
+            cached = self._legal_cache = (state, self.legal_actions_for(state, self.current_player(state)))
+        return list(cached[1])
 
     def legal_mask(self, state: YaxhaState) -> np.ndarray:
         """``int8`` array ``(num_actions,)``, 1 exactly at :meth:`legal_actions`."""

@@ -1,0 +1,157 @@
+"""Shared PettingZoo ``ParallelEnv`` over a rules engine with simultaneous phases.
+
+The Parallel env is a view over the game's AEC env (:class:`maya_envs.aec_base.RulesAECEnv`):
+a parallel step feeds the acting agents' actions to the AEC env one at a time. So seeding,
+spaces, rendering, rewards and the final ``info`` are the AEC env's, and the two APIs play
+identical games for the same seed and the same actions by construction.
+
+The rules engine must provide, besides :class:`~maya_envs.core.protocol.Rules`:
+
+* ``parallel_seats(state) -> tuple[int, ...]``: the seats acting in the next parallel step,
+  in the order the AEC env asks them (the first is ``current_player(state)``);
+* ``legal_actions_for(state, seat) -> list[int]``: the sorted legal ids of ``seat`` if it
+  acts in the step, else ``[]``. Within one step a seat's legal ids must not depend on the
+  actions of the seats before it (that is what makes the step simultaneous).
+
+A step takes one action per acting agent; actions of agents that do not act are ignored
+(their ``action_mask`` is all zeros). All acting agents' actions are checked before any is
+applied. Rewards are those the AEC env pays during the step (``rules.returns`` on the step
+that ends the game), after which ``agents`` is empty.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from maya_envs.aec_base import RulesAECEnv, check_action_id
+from maya_envs.core.errors import IllegalActionError
+
+
+class RulesParallelEnv(ParallelEnv):
+    """PettingZoo Parallel env over an AEC env whose rules have ``parallel_seats`` and
+    ``legal_actions_for`` (see the module docstring).
+
+    Args:
+        aec_env: the game's AEC env; its ``render_mode``, ``illegal_action`` and
+            ``illegal_reward`` apply. Under ``"terminate"`` every offender of a step gets
+            ``illegal_reward``, the others 0, and every info holds ``"illegal_action"`` and
+            ``"offenders"``; under ``"raise"`` nothing of the step is applied.
+    """
+
+    def __init__(self, aec_env: RulesAECEnv) -> None:
+        self.aec_env = aec_env
+        self.rules = aec_env.rules
+        self.metadata = {k: v for k, v in aec_env.metadata.items() if k != "is_parallelizable"}
+        self.render_mode = aec_env.render_mode
+        self.possible_agents = list(aec_env.possible_agents)
+        self.agents: list[str] = []
+        self.observation_spaces = aec_env.observation_spaces
+        self.action_spaces = aec_env.action_spaces
+
+    @property
+    def game_state(self) -> Any:
+        """The rules state (shared with the underlying AEC env)."""
+        return self.aec_env.game_state
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def acting_agents(self) -> list[str]:
+        """Agents whose actions the next :meth:`step` applies, in application order."""
+        if not self.agents:
+            return []
+        return [self.possible_agents[s] for s in self.rules.parallel_seats(self.game_state)]
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.aec_env.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` of ``agent`` now (mask all 0 unless it acts)."""
+        seat = self.aec_env.seat_of(agent)
+        mask = np.zeros(self.rules.spec.num_actions, np.int8)
+        if self.agents:
+            mask[self.rules.legal_actions_for(self.game_state, seat)] = 1
+        return {"observation": self.rules.observe(self.game_state, seat), "action_mask": mask}
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {agent: self.observe(agent) for agent in self.possible_agents}
+
+    def step(self, actions: dict[str, Any]):
+        """Apply one action per acting agent (see the module docstring).
+
+        Raises:
+            RuntimeError: the episode is over (call ``reset``).
+            ValueError: an acting agent has no action, or an action id is out of range.
+            IllegalActionError: an illegal action with ``illegal_action="raise"``.
+        """
+        if not self.agents:
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        aec, rules, state = self.aec_env, self.rules, self.game_state
+        acting = self.acting_agents()
+        chosen, offenders = [], []
+        for agent in acting:
+            if actions.get(agent) is None:
+                raise ValueError(f"no action for {agent}; this step needs actions from {acting}")
+            action = check_action_id(actions[agent], rules.spec.num_actions)
+            legal = rules.legal_actions_for(state, aec.seat_of(agent))
+            if action not in legal:
+                offenders.append(
+                    (
+                        agent,
+                        f"{agent} chose illegal action {action} ({rules.action_to_string(action)}); legal ids: {legal}",
+                    )
+                )
+            chosen.append(action)
+        agents = list(self.agents)
+        if offenders:
+            message = "; ".join(text for _, text in offenders)
+            if aec.illegal_action == "raise":
+                raise IllegalActionError(message)
+            warnings.warn(message + "; the game ends with the illegal-action penalty", stacklevel=2)
+            bad = [agent for agent, _ in offenders]
+            rewards = {a: (aec.illegal_reward if a in bad else 0.0) for a in agents}
+            info = {"illegal_action": message, "offenders": bad}
+            observations = self._observations()
+            self.agents = []
+            return (
+                observations,
+                rewards,
+                dict.fromkeys(agents, True),
+                dict.fromkeys(agents, False),
+                {a: dict(info) for a in agents},
+            )
+        rewards = dict.fromkeys(agents, 0.0)
+        for agent, action in zip(acting, chosen, strict=True):
+            if aec.agent_selection != agent:
+                raise RuntimeError(
+                    f"rules broke the parallel contract: expected {agent}, AEC asks {aec.agent_selection}"
+                )
+            aec.step(action)
+            for a in agents:
+                rewards[a] += aec.rewards[a]
+        observations = self._observations()
+        terminations = {a: aec.terminations[a] for a in agents}
+        truncations = {a: aec.truncations[a] for a in agents}
+        infos = {a: dict(aec.infos[a]) for a in agents}
+        if any(terminations.values()) or any(truncations.values()):
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec_env.render()
+
+    def state(self) -> np.ndarray:
+        raise NotImplementedError("no global state array: use env.game_state (the rules state)")
+
+    def close(self) -> None:
+        self.aec_env.close()

@@ -1,0 +1,249 @@
+"""PettingZoo conformance, hidden choices, AEC/Parallel equivalence, rewards, seeding, copies."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+
+from maya_envs import yaxha_v0
+from maya_envs.core.errors import IllegalActionError
+from maya_envs.yaxha.rules import BUILD, SELECT
+from tests.conformance import warnings_as_errors
+
+CONFIGS = [
+    {"num_players": 2},
+    {"num_players": 3},
+    {"num_players": 4},
+    {"num_players": 3, "footprint": "fixed", "reward_scheme": "score_diff"},
+]
+
+
+def _dead_mask_warning():
+    # PettingZoo's play test re-checks a finished agent's last observation, whose mask is all
+    # zeros by definition (it has no legal action); PettingZoo exempts only one env by name.
+    warnings.filterwarnings("ignore", message="Action mask numpy array is all zeros")
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_api_test_with_warnings_as_errors(config):
+    with warnings_as_errors():
+        _dead_mask_warning()
+        api_test(yaxha_v0.env(**config), num_cycles=400)
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_parallel_api_test_with_warnings_as_errors(config):
+    with warnings_as_errors():
+        parallel_api_test(yaxha_v0.parallel_env(**config), num_cycles=400)
+
+
+@pytest.mark.parametrize("config", CONFIGS[:3])
+def test_seed_test_with_warnings_as_errors(config):
+    with warnings_as_errors():
+        seed_test(lambda: yaxha_v0.env(**config), num_cycles=200)
+
+
+def test_parallel_seed_test():
+    # PettingZoo samples unmasked actions here, so the first step is illegal and ends the game
+    # (the "terminate" policy warns); what it checks is that both copies agree on that.
+    with warnings_as_errors():
+        warnings.filterwarnings("ignore", message=".*illegal action")
+        parallel_seed_test(lambda: yaxha_v0.parallel_env(num_players=3))
+
+
+def _random_action(obs, rng):
+    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+
+def play_aec(config, seed, action_seed):
+    """One AEC game with random legal actions; returns (env, [(agent, action)], rewards)."""
+    env = yaxha_v0.env(**config)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(action_seed)
+    log, total = [], {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        action = _random_action(obs, rng)
+        log.append((agent, action))
+        env.step(action)
+    return env, log, total
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_aec_and_parallel_play_identical_games(config):
+    for seed in range(3):
+        aec, log, aec_rewards = play_aec(config, seed, 100 + seed)
+        par = yaxha_v0.parallel_env(**config)
+        obs, _ = par.reset(seed=seed)
+        i, par_rewards = 0, {}
+        while par.agents:
+            acting = par.acting_agents()
+            actions = {}
+            for agent in acting:
+                logged_agent, action = log[i]
+                assert logged_agent == agent  # same order of deciders
+                assert obs[agent]["action_mask"][action] == 1
+                actions[agent] = action
+                i += 1
+            for agent in par.agents:  # non-acting agents may send anything; it is ignored
+                actions.setdefault(agent, 0)
+            obs, rewards, terms, truncs, infos = par.step(actions)
+            for agent, r in rewards.items():
+                par_rewards[agent] = par_rewards.get(agent, 0.0) + r
+        assert i == len(log)
+        assert par.game_state == aec.game_state
+        assert par_rewards == pytest.approx(aec_rewards)
+        assert all(terms.values()) and infos["player_0"] == aec.rules.final_info(aec.game_state)
+
+
+def _observations(env):
+    return {agent: env.observe(agent)["observation"].copy() for agent in env.possible_agents}
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_a_pending_choice_is_never_visible_to_another_agent(num_players):
+    views = []
+    for tile in range(num_players):
+        env = yaxha_v0.env(num_players=num_players, render_mode="ansi", render_observer=1)
+        env.reset(seed=7)
+        assert env.agent_selection == "player_0" and env.game_state.phase == SELECT
+        env.step(tile)
+        views.append((_observations(env), env.render()))
+    for agent in views[0][0]:
+        same = [np.array_equal(v[0][agent], views[0][0][agent]) for v in views]
+        assert all(same) == (agent != "player_0"), agent  # only the chooser sees its choice
+    assert len({text for _, text in views}) == 1  # player_1's rendered view is the same too
+
+
+def test_cubes_placed_this_round_stay_hidden_until_the_round_ends():
+    env = yaxha_v0.env(num_players=3)
+    env.reset(seed=3)
+    for _ in range(3):  # everyone picks a different tile: straight to building
+        env.step(int(env.agent_selection[-1]))
+    assert env.game_state.phase == BUILD and env.agent_selection == "player_0"
+    legal = np.flatnonzero(env.observe("player_0")["action_mask"])
+    seen = []
+    for action in (legal[0], legal[-1]):
+        branch = copy.deepcopy(env)
+        branch.step(int(action))
+        seen.append(_observations(branch))
+    assert not np.array_equal(seen[0]["player_0"], seen[1]["player_0"])
+    for agent in ("player_1", "player_2"):
+        assert np.array_equal(seen[0][agent], seen[1][agent])
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_reward_ledger_pays_once_at_the_end_and_sums_to_zero(config):
+    env = yaxha_v0.env(**config)
+    env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    paid, steps = {a: [] for a in env.possible_agents}, 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        paid[agent].append(reward)
+        if term or trunc:
+            env.step(None)
+            continue
+        steps += 1
+        env.step(_random_action(obs, rng))
+    assert steps <= env.rules.spec.max_game_length
+    returns = env.rules.returns(env.game_state)
+    for seat, agent in enumerate(env.possible_agents):
+        assert paid[agent][:-1] == [0.0] * (len(paid[agent]) - 1)
+        assert paid[agent][-1] == pytest.approx(returns[seat])
+    assert sum(returns) == pytest.approx(0.0)
+    scores = info["scores"]
+    if config.get("reward_scheme") == "score_diff":
+        expected = [(s - (sum(scores) - s) / (len(scores) - 1)) / 100 for s in scores]
+        assert list(returns) == pytest.approx(expected)
+    else:
+        best = max(scores)
+        assert [r > 0 for r in returns] == [s == best for s in scores]
+
+
+def test_seeding_reproduces_and_continues_the_stream():
+    _, log_a, _ = play_aec({"num_players": 3}, 5, 1)
+    _, log_b, _ = play_aec({"num_players": 3}, 5, 1)
+    assert log_a == log_b
+    env = yaxha_v0.env(num_players=3)
+    env.reset(seed=5)
+    first = env.game_state
+    env.reset()
+    assert env.game_state != first  # the stream continues
+    env.reset(seed=5)
+    assert env.game_state == first
+    env.reset(seed=0)
+    assert env.game_state != first  # seed 0 is a seed like any other
+
+
+def test_copies_are_independent():
+    env = yaxha_v0.env(num_players=2)
+    env.reset(seed=1)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    twin = copy.deepcopy(env)
+    before = env.game_state
+    twin.step(int(np.flatnonzero(twin.observe(twin.agent_selection)["action_mask"])[-1]))
+    assert env.game_state is before and twin.game_state != before
+    assert env.rules.state_to_dict(before) == env.rules.state_to_dict(env.game_state)
+
+
+def test_illegal_actions_under_both_policies():
+    env = yaxha_v0.env(num_players=2, illegal_action="raise")
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=r"player_0 chose illegal action 5 .*legal ids: \[0, 1\]"):
+        env.step(5)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(10_000)
+    env = yaxha_v0.env(num_players=2)
+    env.reset(seed=0)
+    with pytest.warns(UserWarning, match="illegal action 5"):
+        env.step(5)
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0} and all(env.terminations.values())
+    par = yaxha_v0.parallel_env(num_players=2)
+    par.reset(seed=0)
+    with pytest.raises(ValueError, match=r"no action for player_1"):
+        par.step({"player_0": 0})
+    with pytest.warns(UserWarning, match="player_1 chose illegal action 7"):
+        _, rewards, terms, _, infos = par.step({"player_0": 0, "player_1": 7})
+    assert rewards == {"player_0": 0.0, "player_1": -1.0} and infos["player_0"]["offenders"] == ["player_1"]
+    assert par.agents == []
+    par = yaxha_v0.parallel_env(num_players=2, illegal_action="raise")
+    par.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        par.step({"player_0": 0, "player_1": 7})
+    assert par.game_state.choices == (-1, -1)  # nothing applied
+
+
+def test_bad_env_arguments_name_the_value():
+    with pytest.raises(ValueError, match="num_players=7"):
+        yaxha_v0.env(num_players=7)
+    with pytest.raises(ValueError, match="render_mode='rgb'"):
+        yaxha_v0.parallel_env(render_mode="rgb")
+    with pytest.raises(ValueError, match=r"unknown Yaxha config key\(s\) \['speed'\]"):
+        yaxha_v0.raw_env(speed=3)
+
+
+def test_ansi_render_shows_each_level():
+    env = yaxha_v0.env(num_players=2, render_mode="ansi", footprint="fixed")
+    env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    while not all(env.terminations.values()):
+        env.step(_random_action(env.observe(env.agent_selection), rng))
+    text = env.render()
+    assert text.count("L1    L2    L3    L4") == 2
+    assert "scores: player_0" in text
+    pyr = env.game_state.pyramids[0]
+    top_row = "".join("OBGYW"[pyr[env.rules.geometry.index[(x, 0, 0)]]] for x in range(4))
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("player_0  initiative"))
+    assert lines[header + 1].strip() == "L1    L2    L3    L4"
+    assert lines[header + 2].strip().startswith(top_row)
