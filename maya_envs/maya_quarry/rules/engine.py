@@ -68,6 +68,10 @@ class MayaQuarryRules:
             names the field).
     """
 
+    # The public home of the class (re-exported there); ``make_bot`` finds the game's
+    # ``bots`` module from it, and pickling resolves it there.
+    __module__ = "maya_envs.maya_quarry.rules"
+
     def __init__(self, config: MayaQuarryConfig | Mapping[str, Any] | None = None) -> None:
         if not isinstance(config, MayaQuarryConfig):
             config = MayaQuarryConfig.from_mapping(config)
