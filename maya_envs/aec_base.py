@@ -157,8 +157,7 @@ class RulesAECEnv(AECEnv):
         self._clear_rewards()
         if action not in legal:
             message = (
-                f"{agent} chose illegal action {action} ({self.rules.action_to_string(action)}); "
-                f"legal ids: {legal}"
+                f"{agent} chose illegal action {action} ({self.rules.action_to_string(action)}); legal ids: {legal}"
             )
             if self.illegal_action == "raise":
                 raise IllegalActionError(message)
@@ -173,7 +172,7 @@ class RulesAECEnv(AECEnv):
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
             return None
         text = self._renderer(self.game_state, self.render_observer)
         if self.render_mode == "human":

@@ -23,7 +23,16 @@ slice          size   meaning
                       the game is over)
 464            1      exchanges made / max_turns
 465            1      1 if I am White (``player_0``), else 0
+[466, 514)     48     per exchange id ``x`` (0-47) legal now: ladders I would place / 2
+[514, 562)     48     per exchange id: 1 if it would complete a tower (priest placed)
+[562, 610)     48     per exchange id: change of (my VP - opponent's VP) if I made it,
+                      mapped ``(delta + 2) / 6`` (0 for an exchange not legal now)
 =============  =====  ==============================================================
+
+The last three slices are action features: the one-step consequences of each legal
+exchange for the observer, computed from the rules (they are exactly what a one-ply
+lookahead would see). They are derived, public information that a network would
+otherwise have to learn from colour one-hots of neighbouring towers.
 
 Everything in Maya (2012) two-player is public, so the encoder hides nothing; it only
 rotates seats so that a policy sees the board the same way from either seat.
@@ -45,7 +54,8 @@ PIECES_AT = PRIESTS_AT + 18
 PHASE_AT = PIECES_AT + 4
 TURN_AT = PHASE_AT + 3
 SEAT_AT = TURN_AT + 1
-SIZE_2P = SEAT_AT + 1  # 466
+ACTION_FEATURES_AT = SEAT_AT + 1  # 466
+SIZE_2P = ACTION_FEATURES_AT + 3 * A.NUM_EXCHANGES  # 610
 
 MAX_LADDER_SPACES = 4
 # One-hot offsets of every (tower, level) slot, for a vectorised colour write.
@@ -53,13 +63,13 @@ _SLOT_BASE = (np.arange(A.NUM_TOWERS * A.NUM_LEVELS) * COLOURS).astype(np.intp)
 
 
 def observation_shape(config) -> tuple[int, ...]:
-    """Shape of the observation vector for ``config`` (``(466,)`` for two players)."""
+    """Shape of the observation vector for ``config`` (``(610,)`` for two players)."""
     return (SIZE_2P,)
 
 
 def encode_observation(state, seat: int, config) -> np.ndarray:
-    """Encode ``state`` for ``seat`` (0 or 1); returns a new ``float32`` array of shape ``(466,)``."""
-    from maya_envs.maya2012.rules import EXCHANGE, NO_PRIEST, SETUP_MONOLITH
+    """Encode ``state`` for ``seat`` (0 or 1); returns a new ``float32`` array of shape ``(610,)``."""
+    from maya_envs.maya2012.rules import EXCHANGE, NO_PRIEST, SETUP_MONOLITH, legal_exchanges
 
     obs = np.zeros(SIZE_2P, np.float32)
     colours = np.fromiter((c for tower in state.towers for c in tower), np.intp, A.NUM_TOWERS * A.NUM_LEVELS)
@@ -85,7 +95,41 @@ def encode_observation(state, seat: int, config) -> np.ndarray:
         obs[PHASE_AT + state.phase] = 1.0
     obs[TURN_AT] = min(state.turn / config.max_turns, 1.0)
     obs[SEAT_AT] = 1.0 if seat == 0 else 0.0
+    if state.phase == EXCHANGE:
+        for action in legal_exchanges(state.towers, state.monolith, state.raven):
+            ladders_placed, completes, swing = exchange_consequences(state, action, seat, config.ladder_spaces)
+            obs[ACTION_FEATURES_AT + action] = ladders_placed / 2
+            obs[ACTION_FEATURES_AT + A.NUM_EXCHANGES + action] = float(completes)
+            obs[ACTION_FEATURES_AT + 2 * A.NUM_EXCHANGES + action] = min(max((swing + 2) / 6, 0.0), 1.0)
     return obs
+
+
+def exchange_consequences(state, action: int, seat: int, ladder_spaces) -> tuple[int, bool, int]:
+    """``(ladders placed, completes a tower, change of my VP minus opponent's VP)`` if ``seat``
+    made exchange ``action`` now (rules section 4: a ladder where the seam joins and a space
+    and a ladder are free; a priest on a completed tower if one is left)."""
+    pair, offset = divmod(action, 4)
+    i = offset + 1
+    a, b = A.PAIRS[pair]
+    towers = state.towers
+    new = {a: towers[a][:i] + towers[b][i:], b: towers[b][:i] + towers[a][i:]}
+    opp = 1 - seat
+    placed, completes, swing = 0, False, 0
+    ladders_left = state.ladders_left[seat]
+    for tower, column in new.items():
+        if column[i - 1] != column[i]:
+            continue
+        mine, theirs = state.ladders[seat][tower], state.ladders[opp][tower]
+        if ladders_left and mine + theirs < ladder_spaces[tower]:
+            ladders_left -= 1
+            placed += 1
+            my_gain = int(mine + 1 > theirs) - int(mine > theirs)
+            their_loss = int(theirs > mine) - int(theirs > mine + 1)
+            swing += my_gain + their_loss
+        if column.count(column[0]) == 5 and state.priests_left[seat]:
+            completes = True
+            swing += 1
+    return placed, completes, swing
 
 
 def _ratio(count: int, total: int) -> float:

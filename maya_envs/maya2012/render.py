@@ -23,9 +23,7 @@ def render_text(state, observer: int | None = None, ladder_spaces=(2, 3, 2, 3, 4
         towers = range(3 * row, 3 * row + 3)
         lines.append("".join(f"{'t' + str(t):<{CELL}}" for t in towers).rstrip())
         for level in range(A.NUM_LEVELS, 0, -1):
-            lines.append(
-                "".join(f"{f'L{level} [{state.towers[t][level - 1]}]':<{CELL}}" for t in towers).rstrip()
-            )
+            lines.append("".join(f"{f'L{level} [{state.towers[t][level - 1]}]':<{CELL}}" for t in towers).rstrip())
         lines.append("".join(f"{_pieces(state, t, ladder_spaces[t]):<{CELL}}" for t in towers).rstrip())
         lines.append("")
     monolith = "off the board" if state.monolith < 0 else "t{}|t{}".format(*A.PAIRS[state.monolith])

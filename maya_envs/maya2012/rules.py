@@ -170,24 +170,28 @@ def legal_exchanges(towers: tuple[tuple[int, ...], ...], monolith: int, raven: i
     return result
 
 
-def victory_points(state: Maya2012State) -> list[int]:
-    """Victory points per seat (rules section 6): priests plus towers with a ladder majority."""
+def points_by_tower(state: Maya2012State) -> list[tuple[int, int]]:
+    """``(white, black)`` victory points earned at each tower (rules section 6): 1 for the
+    priest on it, 1 for a strict ladder majority (a tie, 0-0 included, scores nothing)."""
     l0, l1 = state.ladders
-    vp = [state.priests.count(WHITE), state.priests.count(BLACK)]
+    points = []
     for tower in range(9):
-        if l0[tower] > l1[tower]:
-            vp[WHITE] += 1
-        elif l1[tower] > l0[tower]:
-            vp[BLACK] += 1
-    return vp
+        priest = state.priests[tower]
+        points.append(
+            (int(priest == WHITE) + int(l0[tower] > l1[tower]), int(priest == BLACK) + int(l1[tower] > l0[tower]))
+        )
+    return points
+
+
+def victory_points(state: Maya2012State) -> list[int]:
+    """Victory points per seat ``[white, black]``: the sum of :func:`points_by_tower`."""
+    points = points_by_tower(state)
+    return [sum(p[WHITE] for p in points), sum(p[BLACK] for p in points)]
 
 
 def winner(state: Maya2012State) -> int | None:
     """Winning seat by VP and the two tie-breaks of rules section 6, or ``None`` for a draw."""
-    keys = [
-        (vp, state.priests.count(seat), sum(state.ladders[seat]))
-        for seat, vp in enumerate(victory_points(state))
-    ]
+    keys = [(vp, state.priests.count(seat), sum(state.ladders[seat])) for seat, vp in enumerate(victory_points(state))]
     if keys[WHITE] == keys[BLACK]:
         return None
     return WHITE if keys[WHITE] > keys[BLACK] else BLACK
@@ -253,9 +257,7 @@ class Maya2012Rules:
         mask[self.legal_actions(state)] = 1
         return mask
 
-    def apply_action(
-        self, state: Maya2012State, action: int, rng: np.random.Generator | None = None
-    ) -> Maya2012State:
+    def apply_action(self, state: Maya2012State, action: int, rng: np.random.Generator | None = None) -> Maya2012State:
         if action not in self._legal_set(state):
             raise IllegalActionError(
                 f"action {action!r} ({_describe(action)}) is illegal in phase "

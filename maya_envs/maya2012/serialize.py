@@ -96,17 +96,13 @@ def from_dict(data: dict[str, Any], config: Maya2012Config | None = None) -> May
     for tower in range(9):
         used = ladders[0][tower] + ladders[1][tower]
         if used > config.ladder_spaces[tower]:
-            raise ConfigError(
-                f"tower {tower} holds {used} ladders but has {config.ladder_spaces[tower]} spaces"
-            )
+            raise ConfigError(f"tower {tower} holds {used} ladders but has {config.ladder_spaces[tower]} spaces")
     priests = data["priests"]
     if not isinstance(priests, list) or len(priests) != 9 or any(p not in (None, 0, 1) for p in priests):
         raise ConfigError(f"priests={priests!r}; allowed: 9 entries, each 0, 1 or null")
     for tower, owner in enumerate(priests):
         if owner is not None and len(set(towers[tower])) != 1:
-            raise ConfigError(
-                f"a priest stands on tower {tower}, which is not complete: {list(towers[tower])}"
-            )
+            raise ConfigError(f"a priest stands on tower {tower}, which is not complete: {list(towers[tower])}")
     ladders_left = _int_grid("ladders_left", [data["ladders_left"]], rows=1, cols=2)[0]
     priests_left = _int_grid("priests_left", [data["priests_left"]], rows=1, cols=2)[0]
     for seat in (0, 1):
@@ -178,8 +174,6 @@ def _check_phase(state: Maya2012State, config: Maya2012Config) -> None:
     if phase == EXCHANGE and (at_limit or not has_move):
         raise ConfigError("phase exchange needs a legal exchange and turn < max_turns")
     if phase == OVER and has_move and not (at_limit and config.at_max_turns == "score"):
-        raise ConfigError(
-            "phase over needs no legal exchange, or max_turns reached with at_max_turns='score'"
-        )
+        raise ConfigError("phase over needs no legal exchange, or max_turns reached with at_max_turns='score'")
     if phase == TRUNCATED and not (at_limit and config.at_max_turns == "truncate"):
         raise ConfigError("phase truncated needs max_turns reached with at_max_turns='truncate'")

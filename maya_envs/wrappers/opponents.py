@@ -11,7 +11,8 @@ Accepted specs:
 * an object with ``predict(obs, action_masks=..., deterministic=...)`` such as an SB3
   ``MaskablePPO`` model: it gets the agent's ``"observation"`` array and mask;
 * any other callable: ``f(observation_dict) -> int`` where the dict is the agent's
-  ``{"observation", "action_mask"}``.
+  ``{"observation", "action_mask"}``;
+* a dict ``{spec: weight}``: an :class:`OpponentPool` that draws one member per episode.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class OpponentPolicy:
                 "act(state), a model with predict(obs, action_masks=...), or a callable(obs_dict)"
             )
 
-    def reseed(self, seed: int) -> None:
+    def new_episode(self, seed: int) -> None:
         """Restart the opponent's own generator (bots only; models and callables keep theirs)."""
         if self._kind == "bot" and hasattr(self._bot, "rng"):
             self._bot.rng = np.random.default_rng(seed)
@@ -62,10 +63,43 @@ class OpponentPolicy:
         return int(self.spec(observation))
 
 
-def make_opponent(spec: Any, rules, seed: int | np.random.Generator | None = None) -> OpponentPolicy:
+class OpponentPool:
+    """A weighted mix of opponents; one member plays each whole episode.
+
+    Args:
+        weights: ``{spec: weight}`` with non-negative weights summing to more than 0.
+
+    Raises:
+        ValueError: an empty pool, a negative weight or an all-zero total.
+    """
+
+    def __init__(self, weights: dict[Any, float], rules) -> None:
+        if not weights:
+            raise ValueError("an opponent pool needs at least one member")
+        values = np.asarray(list(weights.values()), dtype=np.float64)
+        if (values < 0).any() or values.sum() <= 0:
+            raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {weights!r}")
+        self.members = [OpponentPolicy(spec, rules) for spec in weights]
+        self.probabilities = values / values.sum()
+        self.current = self.members[0]
+
+    def new_episode(self, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        self.current = self.members[rng.choice(len(self.members), p=self.probabilities)]
+        self.current.new_episode(seed)
+
+    def choose(self, env, agent: str) -> int:
+        return self.current.choose(env, agent)
+
+
+def make_opponent(spec: Any, rules, seed: int | np.random.Generator | None = None) -> OpponentPolicy | OpponentPool:
     """Resolve ``spec`` (see the module docstring) for ``rules``.
 
     Raises:
         ValueError: an unknown bot name or an unusable object.
     """
-    return spec if isinstance(spec, OpponentPolicy) else OpponentPolicy(spec, rules, seed)
+    if isinstance(spec, (OpponentPolicy, OpponentPool)):
+        return spec
+    if isinstance(spec, dict):
+        return OpponentPool(spec, rules)
+    return OpponentPolicy(spec, rules, seed)

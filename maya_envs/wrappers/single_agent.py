@@ -53,10 +53,13 @@ class SingleAgentEnv(gym.Env):
         self.rules = aec_env.rules
         n = self.rules.spec.num_players
         self._seat_choice = _parse_seat(learner_seat, n)
-        specs = list(opponents) if _is_spec_list(opponents) else [opponents] * (n - 1)
-        if len(specs) != n - 1:
-            raise ValueError(f"expected {n - 1} opponent specs for {n} players, got {len(specs)}: {specs!r}")
-        self.opponents = [make_opponent(spec, self.rules) for spec in specs]
+        if _is_spec_list(opponents):
+            specs = list(opponents)
+            if len(specs) != n - 1:
+                raise ValueError(f"expected {n - 1} opponent specs for {n} players, got {len(specs)}: {specs!r}")
+            self.opponents = [make_opponent(spec, self.rules) for spec in specs]
+        else:  # one spec for every other seat, each seat with its own generator
+            self.opponents = [make_opponent(opponents, self.rules) for _ in range(n - 1)]
         agent0 = aec_env.possible_agents[0]
         self.observation_space = aec_env.observation_space(agent0)["observation"]
         self.action_space = aec_env.action_space(agent0)
@@ -74,7 +77,7 @@ class SingleAgentEnv(gym.Env):
         env = self.aec_env
         env.reset(seed=spawn_seed(rng))
         for opponent in self.opponents:
-            opponent.reseed(spawn_seed(rng))
+            opponent.new_episode(spawn_seed(rng))
         n = self.rules.spec.num_players
         seat = int(rng.integers(n)) if self._seat_choice is None else self._seat_choice
         self.learner = env.possible_agents[seat]
@@ -92,9 +95,7 @@ class SingleAgentEnv(gym.Env):
         self._play_opponents()
         terminated = env.terminations[self.learner]
         truncated = env.truncations[self.learner]
-        reward = (
-            self._reward_fn(env, self.learner) if self._reward_fn else env._cumulative_rewards[self.learner]
-        )
+        reward = self._reward_fn(env, self.learner) if self._reward_fn else env._cumulative_rewards[self.learner]
         return self._observation(), float(reward), bool(terminated), bool(truncated), self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -135,8 +136,7 @@ def _parse_seat(choice: int | str, num_players: int) -> int | None:
     seat = SEAT_NAMES.get(choice, choice) if isinstance(choice, str) else choice
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
         raise ValueError(
-            f"learner_seat={choice!r} is not allowed; allowed: 0..{num_players - 1}, "
-            "'first', 'second' or 'random'"
+            f"learner_seat={choice!r} is not allowed; allowed: 0..{num_players - 1}, 'first', 'second' or 'random'"
         )
     return int(seat)
 

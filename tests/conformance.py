@@ -1,0 +1,83 @@
+"""Game-agnostic test helpers used by every game's tests."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from maya_envs.core.errors import IllegalActionError
+
+RL_PACKAGES = {"gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "ray", "PIL", "matplotlib"}
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent / "maya_envs"
+
+
+@contextmanager
+def warnings_as_errors() -> Iterator[None]:
+    """Turn every warning into an error, except the two that PettingZoo's ``api_test`` raises
+    for any env with ``{"observation", "action_mask"}`` dict observations; PettingZoo exempts
+    its own masked classic games (chess, connect four, ...) from both by name."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        yield
+
+
+def accepted_actions(rules, state) -> set[int]:
+    """Every action id that ``apply_action`` accepts in ``state`` (tried on the same, immutable
+    state; ``apply_action`` must not change it)."""
+    accepted = set()
+    for action in range(rules.spec.num_actions):
+        try:
+            rules.apply_action(state, action, np.random.default_rng(0))
+        except IllegalActionError:
+            continue
+        accepted.add(action)
+    return accepted
+
+
+def assert_mask_matches_rules(rules, state) -> None:
+    """The mask, the legal list and what ``apply_action`` accepts are the same set."""
+    mask = rules.legal_mask(state)
+    assert mask.dtype == np.int8 and mask.shape == (rules.spec.num_actions,)
+    masked = set(np.flatnonzero(mask).tolist())
+    assert masked == set(rules.legal_actions(state))
+    assert masked == accepted_actions(rules, state)
+
+
+def play_states(rules, bots, rng: np.random.Generator, state=None):
+    """Yield every state of one game played by ``bots`` (indexed by seat), the last one final."""
+    state = rules.initial_state(rng) if state is None else state
+    for _ in range(rules.spec.max_game_length + 1):
+        yield state
+        if rules.current_player(state) < 0:
+            return
+        action = bots[rules.current_player(state)].act(state)
+        state = rules.apply_action(state, action, rng)
+    raise AssertionError(f"game did not end within max_game_length={rules.spec.max_game_length}")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Top-level names of the modules a Python file imports (absolute imports only)."""
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def assert_pure(relative_paths: list[str], pure_internal: tuple[str, ...]) -> None:
+    """The files import no RL/rendering package, and only the listed ``maya_envs`` modules."""
+    for relative in relative_paths:
+        for name in imported_modules(PACKAGE_ROOT / relative):
+            assert name.split(".")[0] not in RL_PACKAGES, f"{relative} imports {name}"
+            if name.startswith("maya_envs"):
+                assert name.startswith(pure_internal), f"{relative} imports non-pure module {name}"

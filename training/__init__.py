@@ -1,0 +1,1 @@
+"""Training and evaluation scripts (need the ``train`` extra: sb3-contrib, torch, PyYAML)."""

@@ -1,0 +1,107 @@
+"""Evaluate an agent (a MaskablePPO checkpoint or a bot) against the bots, seats alternated.
+
+Usage::
+
+    maya-eval --checkpoint runs/<run>/model.zip [--games 400] [--opponents random heuristic]
+    maya-eval --agent heuristic --games 400          # a bot as the candidate
+
+The env id and game options come from the run's ``config.yaml`` next to the checkpoint
+(or ``--config``). Results are printed as a table and written as ``evaluation.json`` and
+``evaluation.md`` in ``--out`` (default: the checkpoint's directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.evaluation import MatchResult, play_match
+from training.config import TrainConfig, load_config
+
+
+def aec_factory(config: TrainConfig):
+    """A function building the AEC env behind ``config.env_id`` with the game options."""
+
+    def make():
+        return gym.make(config.env_id, **config.game_options).unwrapped.aec_env
+
+    return make
+
+
+def evaluate_against_bots(agent: Any, config: TrainConfig, name: str = "agent") -> list[MatchResult]:
+    """One match of ``config.eval_games`` games per bot in ``config.eval_opponents``."""
+    return [
+        play_match(aec_factory(config), agent, bot, config.eval_games, seed=config.seed + 10_000, candidate_name=name,
+                   opponent_name=bot)
+        for bot in config.eval_opponents
+    ]  # fmt: skip
+
+
+def results_markdown(results: list[MatchResult]) -> str:
+    """A Markdown table of match results."""
+    lines = [
+        "| agent | opponent | games | wins | draws | losses | win rate | 95% CI (Wilson) | illegal |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|",
+    ]
+    for r in results:
+        low, high = r.win_rate_ci95
+        lines.append(
+            f"| {r.candidate} | {r.opponent} | {r.games} | {r.wins} | {r.draws} | {r.losses} | "
+            f"{r.win_rate:.1%} | [{low:.1%}, {high:.1%}] | {r.illegal_actions} |"
+        )
+    return "\n".join(lines)
+
+
+def write_results(results: list[MatchResult], out_dir: Path, extra: dict[str, Any] | None = None) -> None:
+    """Print the table and write ``evaluation.json`` / ``evaluation.md`` to ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    table = results_markdown(results)
+    print(table)
+    payload = {"results": [r.to_dict() for r in results], **(extra or {})}
+    (out_dir / "evaluation.json").write_text(json.dumps(payload, indent=2))
+    (out_dir / "evaluation.md").write_text(table + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="maya-eval", description=__doc__.split("\n\n")[0])
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--checkpoint", type=Path, help="a MaskablePPO .zip saved by maya-train")
+    source.add_argument("--agent", choices=["random", "heuristic"], help="evaluate a bot instead")
+    parser.add_argument("--config", type=Path, help="config YAML (default: config.yaml next to the checkpoint)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
+    parser.add_argument("--games", type=int, help="games per opponent (default: the config's eval_games)")
+    parser.add_argument("--opponents", nargs="+", help="bots to play against (default: the config's)")
+    parser.add_argument("--out", type=Path, help="output directory (default: the checkpoint's directory)")
+    args = parser.parse_args(argv)
+
+    config_path = args.config
+    if config_path is None and args.checkpoint is not None and (args.checkpoint.parent / "config.yaml").exists():
+        config_path = args.checkpoint.parent / "config.yaml"
+    overrides = list(args.set)
+    if args.games is not None:
+        overrides.append(f"eval_games={args.games}")
+    if args.opponents:
+        overrides.append(f"eval_opponents={json.dumps(args.opponents)}")
+    config = load_config(config_path, overrides)
+    if args.checkpoint is not None:
+        from sb3_contrib import MaskablePPO
+
+        if not args.checkpoint.is_file():
+            parser.error(f"checkpoint {str(args.checkpoint)!r} does not exist")
+        agent, name = MaskablePPO.load(args.checkpoint, device="cpu"), args.checkpoint.stem
+    else:
+        agent, name = args.agent, args.agent
+    results = evaluate_against_bots(agent, config, name=name)
+    out = args.out or (args.checkpoint.parent if args.checkpoint else Path(config.output_dir) / f"eval_{name}")
+    write_results(results, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
