@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+import maya_envs.maya_quarry.actions as A
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.spec import GameSpec
-from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules import building, quarry, scoring
 from maya_envs.maya_quarry.rules.config import (
     FIRST_PLAYER,

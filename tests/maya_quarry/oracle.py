@@ -1,0 +1,128 @@
+"""An independent legality oracle for Maya (Abacusspiele 2003), written from the rule text
+(seed and rules file sections 5-6) without calling the engine's legality helpers."""
+
+from __future__ import annotations
+
+from maya_envs.maya_quarry import actions as A
+from maya_envs.maya_quarry.rules.config import FREE_DOUBLE, FREE_PASS
+from maya_envs.maya_quarry.rules.state import (
+    APPOINT,
+    BUILD,
+    DOUBLE,
+    FREE_BLOCK_CHOICE,
+    MINUS3,
+    PROTECT_CHOICE,
+    RELOCATE_DST,
+    RELOCATE_SRC,
+    SETUP,
+    WORKERS,
+)
+
+
+def _cnt(s, p, lv, seat):
+    return s.board[(p * 4 + lv) * s.num_players + seat]
+
+
+def _tot(s, p, lv):
+    return sum(_cnt(s, p, lv, x) for x in range(s.num_players))
+
+
+def _buildable(rules, s, seat, p, lv) -> bool:
+    pyramids = rules.components.pyramids
+    levels = pyramids[p].levels
+    if lv >= len(levels) or _tot(s, p, lv) >= levels[lv][0]:
+        return False
+    for below in range(lv):
+        if _cnt(s, p, below, seat) == 0:  # rule (b)
+            return False
+        for q, other in enumerate(pyramids):  # rule (a), "current" reading, shorter = full
+            if below < len(other.levels) and _tot(s, q, below) < other.levels[below][0]:
+                return False
+    return True
+
+
+def _places(rules, s, seat):
+    return [
+        A.place_id(p, lv)
+        for p in range(len(rules.components.pyramids))
+        for lv in range(4)
+        if _buildable(rules, s, seat, p, lv)
+    ]
+
+
+def oracle_legal(rules, s) -> set[int]:
+    """Legal ids under the default options (``minus3_no_target``, ``relocate="forbid"``)."""
+    seat, n, comp = s.actor, s.num_players, rules.components
+    phase = s.phase
+    if phase == SETUP:
+        return {
+            A.place_id(p, 0)
+            for p, pyr in enumerate(comp.pyramids)
+            if _cnt(s, p, 0, seat) == 0 and _tot(s, p, 0) < pyr.levels[0][0]
+        }
+    if phase == WORKERS:
+        out = {A.WORKER_PASS}
+        hand = s.hands[seat * 7 : seat * 7 + 7]
+        for q, quarry in enumerate(comp.quarries):
+            col = s.columns[q]
+            for t in range(7):
+                if hand[t] > 0 and len(col) < quarry.max_cards and (col or A.CARD_VALUES[t] in (3, 4, 5)):
+                    out.add(A.worker_id(q, t))
+        return out
+    if phase == MINUS3:
+        q = s.resolving
+        present = {o for o, _ in s.columns[q]}
+        out = {A.MINUS3_NONE}
+        for target in present - {seat}:
+            if not (s.protect_q == q and s.protect_seat == target):
+                out.add(A.MINUS3_BASE + (target - seat) % n - 1)
+        return out
+    if phase == PROTECT_CHOICE:
+        return {A.PROTECT_BASE + q for q in range(len(comp.quarries)) if q < s.resolving and s.columns[q]}
+    if phase == APPOINT:
+        return {A.APPOINT_BASE + k for k in range(n)}
+    if phase == FREE_BLOCK_CHOICE:
+        out = {A.FREE_BLOCK_DECLINE}
+        for p, pyr in enumerate(comp.pyramids):
+            free = [lv for lv in range(len(pyr.levels)) if _tot(s, p, lv) < pyr.levels[lv][0]]
+            if free and _buildable(rules, s, seat, p, free[0]):
+                out.add(A.FREE_BLOCK_BASE + p)
+        return out
+    if phase in (RELOCATE_SRC, RELOCATE_DST):
+        sources = {}
+        for p, pyr in enumerate(comp.pyramids):
+            for lv in range(len(pyr.levels)):
+                c = _cnt(s, p, lv, seat)
+                if c == 0:
+                    continue
+                above = any(_cnt(s, p, up, seat) for up in range(lv + 1, len(pyr.levels)))
+                if c == 1 and above:
+                    continue
+                targets = {
+                    A.RELOCATE_DST_BASE + t
+                    for t, other in enumerate(comp.pyramids)
+                    if _tot(s, t, 0) < other.levels[0][0] and not (lv == 0 and t == p)
+                }
+                if targets:
+                    sources[A.relocate_src_id(p, lv)] = targets
+        if phase == RELOCATE_SRC:
+            return set(sources) | {A.RELOCATE_DECLINE}
+        return sources[A.RELOCATE_SRC_BASE + s.reloc_src]
+    if phase == DOUBLE:
+        return set(_places(rules, s, seat))
+    if phase == BUILD:
+        places = set(_places(rules, s, seat))
+        out = set(places)
+        held = s.held[seat]
+        if places:
+            out.add(A.PASS_PAY)
+            if held >= 3:
+                out.add(A.DOUBLE_PAY)
+            if held >= 2 and s.holder[FREE_DOUBLE] == seat:
+                out.add(A.DOUBLE_FREE)
+        else:
+            out.add(A.FORCED_PASS)
+        if s.holder[FREE_PASS] == seat:
+            out.add(A.PASS_FREE)
+        return out
+    return set()

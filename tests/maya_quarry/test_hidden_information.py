@@ -1,0 +1,102 @@
+"""Hidden information: resample what a seat cannot know, consistently with what it can know
+(owners, positions, low/high backs, revealed values, its own cards), and check that the seat's
+observation, mask, info and rendered view do not change."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from maya_envs.bots import make_bot
+from maya_envs.maya_quarry import actions as A
+from maya_envs.maya_quarry.render import render_text
+
+from ..conformance import play_states
+from .helpers import make_rules
+
+
+def resample_hidden(s, observer, rng):
+    """A copy of ``s`` where every other seat's face-down cards and hand are reshuffled within
+    their low and high groups (same backs, same multiset per seat)."""
+    out = s.clone()
+    n = s.num_players
+    for seat in range(n):
+        if seat == observer:
+            continue
+        slots = [
+            (q, i)
+            for q, col in enumerate(out.columns)
+            if not (s.resolving < 0 or q >= s.resolving)
+            for i, (owner, _card) in enumerate(col)
+            if owner == seat
+        ]
+        hand = out.hand(seat)
+        for low in (True, False):
+            group_slots = [(q, i) for q, i in slots if A.CARD_IS_LOW[out.columns[q][i][1]] == low]
+            cards = [out.columns[q][i][1] for q, i in group_slots]
+            cards += [t for t in range(7) if A.CARD_IS_LOW[t] == low for _ in range(hand[t])]
+            rng.shuffle(cards)
+            for (q, i), card in zip(group_slots, cards, strict=False):
+                out.columns[q][i] = (seat, card)
+            rest = cards[len(group_slots) :]
+            for t in range(7):
+                if A.CARD_IS_LOW[t] == low:
+                    out.hands[seat * 7 + t] = rest.count(t)
+    out._cache = {}
+    return out
+
+
+def _views(rules, s, seat):
+    mask = rules.legal_mask(s) if rules.current_player(s) == seat else None
+    return rules.observe(s, seat), mask, rules.final_info(s), render_text(rules, s, seat)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_resampled_hidden_values_do_not_change_the_view(n, kind):
+    rules = make_rules(n)
+    rng = np.random.default_rng(n)
+    changed_somewhere = 0
+    for game in range(6):
+        bots = [make_bot(kind, rules, seed=game * 10 + seat) for seat in range(n)]
+        for index, s in enumerate(play_states(rules, bots, np.random.default_rng(game))):
+            if index % 3:
+                continue
+            for observer in range(n):
+                other = resample_hidden(s, observer, rng)
+                changed_somewhere += other != s
+                obs, mask, info, text = _views(rules, s, observer)
+                obs2, mask2, info2, text2 = _views(rules, other, observer)
+                assert np.array_equal(obs, obs2), f"observation of seat {observer} leaks hidden values"
+                assert (mask is None and mask2 is None) or np.array_equal(mask, mask2)
+                assert info == info2 and text == text2
+    assert changed_somewhere > 100  # the resampling really changed hidden values
+
+
+def test_observation_shows_own_values_and_hides_others():
+    """Sensitivity check: the encoder does expose a seat's own card values (so the test above
+    would catch a leak of another seat's)."""
+    rules = make_rules(3)
+    s = rules.initial_state()
+    for p in (0, 0, 0, 1, 1, 1):
+        s = rules.apply_action(s, A.place_id(p, 0))
+    s = rules.apply_action(s, A.worker_id(0, 0))  # seat 0 plays its 3 at q0
+    other = s.clone()
+    other.columns[0] = [(0, 2)]  # ... or its 5
+    other.hands[0:7] = [0, 2, 1, 1, 1, 1, 1]
+    other.hands[2] = 0
+    other.hands[0] = 1
+    other._cache = {}
+    assert not np.array_equal(rules.observe(s, 0), rules.observe(other, 0))
+    assert np.array_equal(rules.observe(s, 1), rules.observe(other, 1))
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_observation_in_unit_box(n):
+    rules = make_rules(n)
+    bots = [make_bot("random", rules, seed=seat) for seat in range(n)]
+    for s in play_states(rules, bots, np.random.default_rng(1)):
+        for seat in range(n):
+            obs = rules.observe(s, seat)
+            assert obs.dtype == np.float32 and obs.shape == rules.spec.observation_shape
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
