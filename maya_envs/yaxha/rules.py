@@ -260,6 +260,7 @@ class YaxhaRules:
         self._all_base = g.base_cells
         self._base_xy = {i: g.coords[i][:2] for i in g.base_cells}
         self._legal_cache: tuple[Any, list[int]] = (None, [])
+        self._window_cache: tuple[Any, Any] = (None, None)
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -320,17 +321,50 @@ class YaxhaRules:
 
     # -- legality ---------------------------------------------------------------------------
 
+    def base_window(self, pyramid: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """``(lo_x, hi_x, lo_y, hi_y)``: where new base cubes keep the base's bounding box within
+        4 x 4 (section 5); ``None`` while the base is empty. Memoised by identity."""
+        cached = self._window_cache
+        if cached[0] is pyramid:
+            return cached[1]
+        xy = self._base_xy
+        occupied = [xy[i] for i in self.geometry.base_cells if pyramid[i] >= 0]
+        window = None
+        if occupied:
+            xs = [x for x, _ in occupied]
+            ys = [y for _, y in occupied]
+            window = (max(xs) - 3, min(xs) + 3, max(ys) - 3, min(ys) + 3)
+        self._window_cache = (pyramid, window)
+        return window
+
+    def cell_is_legal(self, pyramid: tuple[int, ...], colour: int, cell: int) -> bool:
+        """Whether a ``colour`` cube may go on ``cell`` now (section 5): the cell is empty; a
+        base cell is the anchor (floating) or any cell (fixed) for the first cube, else it
+        touches a base cube orthogonally inside :meth:`base_window`; an upper cell has its 4
+        supports and a same-colour cube among its same-level orthogonal neighbours or supports."""
+        if pyramid[cell] >= 0:
+            return False
+        g = self.geometry
+        if g.level[cell] == 0:
+            window = self.base_window(pyramid)
+            if window is None:
+                return g.anchor is None or cell == g.anchor
+            x, y = self._base_xy[cell]
+            return (
+                window[0] <= x <= window[1]
+                and window[2] <= y <= window[3]
+                and any(pyramid[j] >= 0 for j in g.orth[cell])
+            )
+        return all(pyramid[j] >= 0 for j in g.supports[cell]) and any(pyramid[j] == colour for j in g.touch[cell])
+
     def base_candidates(self, pyramid: tuple[int, ...]) -> list[int]:
         """Empty base cells where any cube may go (section 5), sorted."""
         g = self.geometry
-        occupied = [i for i in g.base_cells if pyramid[i] >= 0]
-        if not occupied:
+        window = self.base_window(pyramid)
+        if window is None:
             return [g.anchor] if g.anchor is not None else list(g.base_cells)
-        xy = self._base_xy
-        xs = [xy[i][0] for i in occupied]
-        ys = [xy[i][1] for i in occupied]
-        lo_x, hi_x, lo_y, hi_y = max(xs) - 3, min(xs) + 3, max(ys) - 3, min(ys) + 3
-        orth = g.orth
+        lo_x, hi_x, lo_y, hi_y = window
+        xy, orth = self._base_xy, g.orth
         out = []
         for i in g.base_cells:
             if pyramid[i] < 0:
@@ -431,7 +465,7 @@ class YaxhaRules:
             hand, pyramid = state.hands[seat], state.pyramids[seat]
             if action < t.discard_start:
                 colour, cell = divmod(action - t.place_start, t.num_cells)
-                if hand[colour] and cell in self.legal_cells(pyramid, colour):
+                if hand[colour] and self.cell_is_legal(pyramid, colour, cell):
                     pyramid = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
                     fresh = state.fresh[seat] + (cell,)
                     return self._after_build(state, seat, colour, pyramid, fresh, 0, rng)
