@@ -32,6 +32,10 @@ Rule decisions implemented here (every option is a :class:`YaxhaConfig` field):
   (the BGA snapshot's random pool, 5-9 excluded with 2 players), or an explicit list of 3
   distinct ids (5-9 refused with 2 players). ``bonus_zero_ties_score=False`` (PROPOSAL,
   non-canonical): a competitive card needs a best value of at least 1; ``True`` is BGA.
+* **Choices beyond the rules file** (project decisions): cards 5-9 are pairwise, so
+  ``bonus_zero_ties_score`` does not touch them (0 >= 0 scores, as on BGA); cards 14-17
+  read visible cubes only (section 8's convention); card 15 needs at least one cube; an
+  explicit card list with 5-9 is refused with 2 players; ``score_diff`` divides by 100.
 * **Rewards** (decision 11, as the quarry game): ``reward_scheme="win_loss"``: the w
   winners get +1/w each, the others -1/(n-w) each, all 0 if everyone ties;
   ``"score_diff"``: (own score - mean of the others' scores) / :data:`SCORE_SCALE`.
