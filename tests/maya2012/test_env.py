@@ -125,7 +125,7 @@ def test_same_seed_same_game_including_zero_and_none_continues():
         env.reset(seed=seed)
         rng = np.random.default_rng(7)
         states = []
-        for agent in env.agent_iter(60):
+        for _agent in env.agent_iter(60):
             obs, _, terminated, truncated, _ = env.last()
             states.append(env.game_state)
             env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))

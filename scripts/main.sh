@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up (if needed), train MaskablePPO on the default config, then evaluate it against the
+# random and heuristic bots (table printed and written next to the checkpoint).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup_env.sh train
+.venv/bin/maya-train --config "${CONFIG:-configs/maya2012_maskable_ppo.yaml}" "$@"

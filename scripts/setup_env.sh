@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Create .venv (if missing) and install maya-envs with the given extras, e.g.
+#   bash scripts/setup_env.sh train,test
+# torch: where none is installed, take the CPU build first (pinned to the release on this
+# machine's disk), so that the project's range `torch>=2.3` does not pull a multi-GB CUDA build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-train,test}"
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+if [[ "$extras" == *train* ]] && ! .venv/bin/python -c "import torch" 2>/dev/null; then
+  .venv/bin/python -m pip install -q "torch==2.13.0" || .venv/bin/python -m pip install -q "torch>=2.3"
+fi
+.venv/bin/python -m pip install -q -e ".[$extras]"

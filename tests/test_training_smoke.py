@@ -1,0 +1,66 @@
+"""The main job end to end with a tiny budget, in a subprocess: train from the shipped
+config, then evaluate against the bots and write the results."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from maya_envs.core.errors import ConfigError
+from training.config import load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "configs" / "maya2012_maskable_ppo.yaml"
+
+
+def test_train_then_evaluate_with_a_tiny_budget(tmp_path):
+    command = [
+        sys.executable, "-m", "training.train", "--config", str(CONFIG),
+        "--set", "total_timesteps=512", "--set", "n_envs=2", "--set", "n_steps=128", "--set", "batch_size=64",
+        "--set", "eval_games=4", "--set", "progress_bar=false", "--set", f"output_dir={tmp_path}",
+    ]  # fmt: skip
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (run_dir,) = list(tmp_path.iterdir())
+    assert run_dir.name.startswith("Maya2012-v0__maskable_ppo_quick__1__")
+    assert (run_dir / "model.zip").is_file() and (run_dir / "config.yaml").is_file()
+    assert any((run_dir / "tb").iterdir())
+    results = json.loads((run_dir / "evaluation.json").read_text())["results"]
+    assert [r["opponent"] for r in results] == ["random", "heuristic"]
+    for r in results:
+        assert r["games"] == 4 and r["wins"] + r["draws"] + r["losses"] == 4
+        assert r["games_per_seat"] == [2, 2] and r["illegal_actions"] == 0
+    table = (run_dir / "evaluation.md").read_text()
+    assert "| maskable_ppo_quick | random | 4 |" in table and "| maskable_ppo_quick | random | 4 |" in done.stdout
+
+    evaluate = [sys.executable, "-m", "training.evaluate", "--checkpoint", str(run_dir / "model.zip"),
+                "--games", "2", "--opponents", "random", "--out", str(tmp_path / "eval")]  # fmt: skip
+    done = subprocess.run(evaluate, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (result,) = json.loads((tmp_path / "eval" / "evaluation.json").read_text())["results"]
+    assert result["games"] == 2 and result["opponent"] == "random"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["learning_rte=0.1"], r"unknown config key\(s\) \['learning_rte'\]; known keys"),
+        (["n_envs=0"], r"n_envs=0; allowed: a positive int"),
+        (["opponents={strong: 1}"], r"opponent 'strong'; allowed: 'random', 'heuristic'"),
+        (["vec_env=threads"], r"vec_env='threads'; allowed: 'dummy', 'subproc'"),
+        (["env_id=maya_envs/Chess-v0"], r"env_id='maya_envs/Chess-v0'; allowed"),
+        (["seed"], r"override 'seed' must look like key=value"),
+    ],
+)
+def test_bad_training_config_is_a_clear_error(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(CONFIG, overrides)
+
+
+def test_missing_config_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ConfigError, match=r"config file '.*nope.yaml' does not exist"):
+        load_config(tmp_path / "nope.yaml")
