@@ -40,6 +40,9 @@ class TrainConfig:
     """``"random"``, ``"first"`` or ``"second"``."""
     game_options: dict[str, Any] = field(default_factory=dict)
     """Keyword options of the game (e.g. ``{setup: random}``)."""
+    reward_shaping: float = 0.0
+    """Coefficient of potential-based reward shaping during training (0: off; see
+    ``maya_envs.wrappers.shaping``). Evaluation always uses the game's own result."""
     learning_rate: float = 3e-4
     n_steps: int = 256
     """Rollout length per env."""
@@ -85,6 +88,8 @@ class TrainConfig:
             raise ConfigError(f"learning_rate={self.learning_rate!r}; allowed: a float in (0, 1)")
         if not 0 < self.gamma <= 1 or not 0 < self.gae_lambda <= 1:
             raise ConfigError("gamma and gae_lambda must be in (0, 1]")
+        if not isinstance(self.reward_shaping, (int, float)) or self.reward_shaping < 0:
+            raise ConfigError(f"reward_shaping={self.reward_shaping!r}; allowed: a number >= 0")
         if self.checkpoint_every < 0:
             raise ConfigError(f"checkpoint_every={self.checkpoint_every!r}; allowed: an int >= 0")
 

@@ -29,11 +29,14 @@ def make_vec_env(config: TrainConfig):
     """``config.n_envs`` single-agent envs against the opponent mix, in a monitored vector env."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    shaping = {"reward_shaping": config.reward_shaping} if config.reward_shaping else {}
+
     def make_one():
         return gym.make(
             config.env_id,
             opponent=dict(config.opponents),
             learner_seat=config.learner_seat,
+            **shaping,
             **config.game_options,
         )
 

@@ -37,6 +37,9 @@ class SingleAgentEnv(gym.Env):
         learner_seat: seat index, ``"first"``, ``"second"`` or ``"random"``.
         reward_fn: optional ``reward_fn(aec_env, learner_agent) -> float`` replacing the
             learner's own reward (used for team rewards).
+        shaping_potential: optional ``phi(state, seat) -> float`` for potential-based reward
+            shaping (:mod:`maya_envs.wrappers.shaping`); ``None`` (default) disables it.
+        shaping_scale, shaping_gamma: the shaping coefficient and discount.
 
     Raises:
         ValueError: a bad ``learner_seat`` or opponent spec, or a wrong number of opponents.
@@ -48,6 +51,9 @@ class SingleAgentEnv(gym.Env):
         opponents: Any = "random",
         learner_seat: int | str = "random",
         reward_fn: Callable[[RulesAECEnv, str], float] | None = None,
+        shaping_potential: Callable[[Any, int], float] | None = None,
+        shaping_scale: float = 1.0,
+        shaping_gamma: float = 0.99,
     ) -> None:
         self.aec_env = aec_env
         self.rules = aec_env.rules
@@ -66,6 +72,10 @@ class SingleAgentEnv(gym.Env):
         self.render_mode = aec_env.render_mode
         self.metadata = {"render_modes": list(aec_env.metadata["render_modes"]), "render_fps": 1}
         self._reward_fn = reward_fn
+        self._potential = shaping_potential
+        self._shaping_scale = float(shaping_scale)
+        self._shaping_gamma = float(shaping_gamma)
+        self._last_potential = 0.0
         self.learner = agent0
         self._opponent_of: dict[str, Any] = {}
 
@@ -85,6 +95,7 @@ class SingleAgentEnv(gym.Env):
         self._opponent_of = dict(zip(others, self.opponents, strict=True))
         env.render_observer = seat
         self._play_opponents()
+        self._last_potential = self._potential_now()
         return self._observation(), self._info()
 
     def step(self, action: Any):
@@ -96,6 +107,10 @@ class SingleAgentEnv(gym.Env):
         terminated = env.terminations[self.learner]
         truncated = env.truncations[self.learner]
         reward = self._reward_fn(env, self.learner) if self._reward_fn else env._cumulative_rewards[self.learner]
+        if self._potential is not None:
+            potential = 0.0 if terminated or truncated else self._potential_now()
+            reward += self._shaping_scale * (self._shaping_gamma * potential - self._last_potential)
+            self._last_potential = potential
         return self._observation(), float(reward), bool(terminated), bool(truncated), self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -109,6 +124,11 @@ class SingleAgentEnv(gym.Env):
         self.aec_env.close()
 
     # -- internals --------------------------------------------------------------------------
+
+    def _potential_now(self) -> float:
+        if self._potential is None:
+            return 0.0
+        return float(self._potential(self.aec_env.game_state, self.aec_env.seat_of(self.learner)))
 
     def _over(self) -> bool:
         env = self.aec_env
