@@ -1,4 +1,5 @@
-"""Action table of Maya (Abacusspiele 2003): one ``Discrete(114)`` for every player count.
+"""Action table of Maya (Abacusspiele 2003): ``Discrete(114)`` (basic game) or ``Discrete(164)``
+(``variant="advanced"``) for every player count.
 
 Every choice a player makes is one id (rules file section 6). Seats in ids are *relative*
 to the acting seat (``+k`` = the player ``k`` seats clockwise), so one policy serves every
@@ -38,9 +39,28 @@ ids        count  move                            when legal
 113        1      ``forced pass (+1 gold)``       building: blocks held, none placeable
 =========  =====  ==============================  ===========================================
 
-Ids 114 and above are reserved for the advanced variant (issue 5: bids, blue-marker choices,
-the joker's green marker, the +2 quarry points); they will be appended, so the basic ids above
-never change.
+The advanced variant (seed "Variation for Advanced Players") appends these ids; the basic ids
+above never change, and in the basic game the action space stays ``Discrete(114)``:
+
+=========  =====  ==============================  ===========================================
+ids        count  move                            when legal
+=========  =====  ==============================  ===========================================
+114-144    31     ``bid b`` (b = 0..30)           sealed bid before each round; ``b`` <= gold
+                                                  held and <= :data:`MAX_BID` (30)
+145-148    4      ``take blue m``                 auction winners in bid order pick a blue
+                                                  marker still on offer (:data:`BLUE_MARKERS`
+                                                  order in ``rules.config``)
+149-155    7      ``+2 points at q``              holder of BLUE_PLUS_2_QUARRY_POINTS, after
+                                                  everyone passed: a quarry holding cards
+                                                  (any quarry with ``plus2_empty_quarry``)
+156        1      ``+2 points decline``           same decision, marker not used
+157-162    6      ``joker as g``                  holder of BLUE_JOKER, after the +2 points:
+                                                  g = PROTECT, RELOCATE, FREE_BLOCK,
+                                                  TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE
+                                                  (:data:`JOKER_GREEN`; never FIRST_PLAYER);
+                                                  only options that can take effect
+163        1      ``joker decline``               same decision, marker not used
+=========  =====  ==============================  ===========================================
 
 Pure: standard library only. The limits below are the table's; the component table may use
 fewer quarries, pyramids or levels (those ids are then never legal).
@@ -79,7 +99,20 @@ DOUBLE_FREE = DOUBLE_PAY + 1
 PASS_PAY = DOUBLE_PAY + 2
 PASS_FREE = DOUBLE_PAY + 3
 FORCED_PASS = DOUBLE_PAY + 4
-NUM_ACTIONS = FORCED_PASS + 1  # 114
+NUM_ACTIONS = FORCED_PASS + 1  # 114: the basic game's action space
+
+#: Largest bid id (bids above the gold held are masked; the cap keeps the table fixed).
+MAX_BID = 30
+#: Green markers (``rules.config`` ids) the joker may act as, in id order: all but FIRST_PLAYER.
+JOKER_GREEN = (0, 1, 2, 4, 5, 6)
+NUM_BLUE = 4
+BID_BASE = NUM_ACTIONS  # 114
+BLUE_CHOOSE_BASE = BID_BASE + MAX_BID + 1  # 145
+PLUS2_BASE = BLUE_CHOOSE_BASE + NUM_BLUE  # 149
+PLUS2_DECLINE = PLUS2_BASE + MAX_QUARRIES  # 156
+JOKER_BASE = PLUS2_DECLINE + 1  # 157
+JOKER_DECLINE = JOKER_BASE + len(JOKER_GREEN)  # 163
+NUM_ACTIONS_ADVANCED = JOKER_DECLINE + 1  # 164
 
 KINDS = (
     "worker",
@@ -99,6 +132,12 @@ KINDS = (
     "pass_pay",
     "pass_free",
     "forced_pass",
+    "bid",
+    "blue_choose",
+    "plus2",
+    "plus2_decline",
+    "joker",
+    "joker_decline",
 )
 
 # (kind, first id, number of ids, argument decoder)
@@ -120,6 +159,12 @@ _RANGES = (
     ("pass_pay", PASS_PAY, 1),
     ("pass_free", PASS_FREE, 1),
     ("forced_pass", FORCED_PASS, 1),
+    ("bid", BID_BASE, MAX_BID + 1),
+    ("blue_choose", BLUE_CHOOSE_BASE, NUM_BLUE),
+    ("plus2", PLUS2_BASE, MAX_QUARRIES),
+    ("plus2_decline", PLUS2_DECLINE, 1),
+    ("joker", JOKER_BASE, len(JOKER_GREEN)),
+    ("joker_decline", JOKER_DECLINE, 1),
 )
 
 
@@ -129,8 +174,9 @@ class Move:
 
     Attributes:
         kind: one of :data:`KINDS`.
-        a: first argument: quarry (worker, protect), relative seat offset (minus3, appoint),
-            pyramid (relocate, free_block, place); 0 when unused.
+        a: first argument: quarry (worker, protect, plus2), relative seat offset (minus3,
+            appoint), pyramid (relocate, free_block, place), the bid (bid), blue marker id
+            (blue_choose), index into :data:`JOKER_GREEN` (joker); 0 when unused.
         b: second argument: card type (worker) or level index 0-3 (relocate_src, place).
     """
 
@@ -179,14 +225,22 @@ def encode(move: Move) -> int:
     raise ValueError(f"unknown move kind {move.kind!r}; known kinds: {list(KINDS)}")
 
 
-def decode(action: int) -> Move:
+def decode(action: int, num_actions: int = NUM_ACTIONS) -> Move:
     """The :class:`Move` of an action id.
 
+    Args:
+        action: the id.
+        num_actions: size of the action space: :data:`NUM_ACTIONS` (basic game, default) or
+            :data:`NUM_ACTIONS_ADVANCED`.
+
     Raises:
-        ValueError: ``action`` is not in ``0 .. NUM_ACTIONS-1``.
+        ValueError: ``action`` is not in ``0 .. num_actions-1``, or ``num_actions`` is neither
+            table size.
     """
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action!r} is out of range: allowed ids are 0..{NUM_ACTIONS - 1}")
+    if num_actions not in (NUM_ACTIONS, NUM_ACTIONS_ADVANCED):
+        raise ValueError(f"num_actions={num_actions!r}; allowed: {[NUM_ACTIONS, NUM_ACTIONS_ADVANCED]}")
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < num_actions:
+        raise ValueError(f"action {action!r} is out of range: allowed ids are 0..{num_actions - 1}")
     for kind, base, count in _RANGES:
         if base <= action < base + count:
             offset = action - base
@@ -205,17 +259,18 @@ def card_label(card: int) -> str:
     return str(CARD_VALUES[card])
 
 
-def action_to_string(action: int, pyramid_names: tuple[str, ...] | None = None) -> str:
-    """Readable notation, e.g. ``"worker q2 card 5"`` or ``"place Copan L2"``.
+def action_to_string(action: int, pyramid_names: tuple[str, ...] | None = None, num_actions: int = NUM_ACTIONS) -> str:
+    """Readable notation, e.g. ``"worker q2 card 5"``, ``"place Copan L2"`` or ``"bid 3"``.
 
     Args:
-        action: an id in ``0 .. NUM_ACTIONS-1``.
+        action: an id in ``0 .. num_actions-1``.
         pyramid_names: names to use for ``p0..p3`` (default ``"p<i>"``).
+        num_actions: :data:`NUM_ACTIONS` (default) or :data:`NUM_ACTIONS_ADVANCED`.
 
     Raises:
         ValueError: ``action`` is out of range.
     """
-    move = decode(action)
+    move = decode(action, num_actions)
 
     def pyr(index: int) -> str:
         if pyramid_names is not None and index < len(pyramid_names):
@@ -239,6 +294,14 @@ def action_to_string(action: int, pyramid_names: tuple[str, ...] | None = None) 
         return f"start player +{move.a}"
     if kind == "place":
         return f"place {pyr(move.a)} L{move.b + 1}"
+    if kind == "bid":
+        return f"bid {move.a}"
+    if kind == "blue_choose":
+        return f"take blue {BLUE_NAMES[move.a]}"
+    if kind == "plus2":
+        return f"+2 points at q{move.a}"
+    if kind == "joker":
+        return f"joker as {GREEN_NAMES[JOKER_GREEN[move.a]]}"
     return {
         "worker_pass": "pass workers",
         "minus3_none": "-3 no target",
@@ -249,7 +312,14 @@ def action_to_string(action: int, pyramid_names: tuple[str, ...] | None = None) 
         "pass_pay": "pass (pay)",
         "pass_free": "pass (free)",
         "forced_pass": "forced pass (+1 gold)",
+        "plus2_decline": "+2 points decline",
+        "joker_decline": "joker decline",
     }[kind]
+
+
+# Short names for action strings (the full identifiers live in ``rules.config``).
+GREEN_NAMES = ("PROTECT", "RELOCATE", "FREE_BLOCK", "FIRST_PLAYER", "TRANSPORT_PLUS_2", "FREE_PASS", "FREE_DOUBLE")
+BLUE_NAMES = ("TRANSPORT_PLUS_4", "JOKER", "EXTRA_BLOCK", "PLUS_2_POINTS")
 
 
 def _checked(value: int, limit: int, name: str) -> int:

@@ -3,7 +3,8 @@
 A flat ``float32`` vector in ``[0, 1]``. Seats are *relative* to the observer (``rel 0`` = me,
 ``rel k`` = ``k`` seats clockwise). Sizes: ``n`` players, ``Q`` quarries, ``S`` = the largest
 ``max_cards``, ``P`` pyramids, ``H`` = the tallest pyramid's level count (all from the
-component table; default 3p: 612 values, 4p: 774, 5p: 1,061).
+component table; default 3p: 612 values, 4p: 774, 5p: 1,061; the advanced variant appends a
+block, giving 3p: 679, 4p: 858, 5p: 1,164).
 
 ==========================  ==============  =================================================
 slice (in order)            size            meaning
@@ -31,9 +32,27 @@ relocation source           P x H           one-hot of the chosen source (p, l)
 double move                 1               placements still owed / 2
 ==========================  ==============  =================================================
 
-Hidden information: a card's value is set only if its quarry is revealed or the observer owns
-it; the owner, position and low/high back are public (rules file section 6). Hand contents
-of other seats appear only as counts of low and high cards, which follow from public backs.
+Advanced variant only (``variant="advanced"``), appended after the table above:
+
+==========================  ==============  =================================================
+slice (in order)            size            meaning
+==========================  ==============  =================================================
+advanced phase              4               one-hot: bid, blue choice, +2 points, joker
+own sealed bid              2               bid made, my bid / MAX_BID
+per seat (rel 0..n-1)       n x 14          bid made, revealed bid / MAX_BID (0 until every
+                                            bid is in), still to pick a blue marker, holds
+                                            blue marker m unused (4), the joker acts as
+                                            green marker g (7 one-hot)
+blue markers                8               on offer this round (4), still to be picked (4)
++2 points                   Q + n           quarry one-hot, holder one-hot (relative seat)
+joker protection            Q               quarry one-hot (holder: the joker slot above)
+==========================  ==============  =================================================
+
+Hidden information: a bid's value is set only for the observer's own bid until every bid is in
+(sealed bids; whether a seat has bid follows from the public bidding order). A card's value is
+set only if its quarry is revealed or the observer owns it; the owner, position and low/high
+back are public (rules file section 6). Hand contents of other seats appear only as counts of
+low and high cards, which follow from public backs.
 
 Pure: numpy only.
 """
@@ -44,9 +63,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, MAX_LEVELS, NUM_CARD_TYPES
+from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
 from maya_envs.maya_quarry.rules.config import FREE_DOUBLE, FREE_PASS, TRANSPORT_PLUS_2
-from maya_envs.maya_quarry.rules.state import PHASE_NAMES, MayaQuarryState
+from maya_envs.maya_quarry.rules.state import BASIC_PHASES, BID, BLUE_CHOICE, MayaQuarryState
 
 if TYPE_CHECKING:
     from maya_envs.maya_quarry.rules.engine import MayaQuarryRules
@@ -56,6 +75,8 @@ QUARRY_HEAD = 16
 SLOT_BASE = 10
 LEVEL_BASE = 6
 GOLD_NORM = 200.0
+ADVANCED_PHASES = 4
+ADVANCED_SEAT = 3 + NUM_BLUE + 7
 
 
 def _sizes(rules: MayaQuarryRules) -> tuple[int, int, int, int, int]:
@@ -67,9 +88,11 @@ def _sizes(rules: MayaQuarryRules) -> tuple[int, int, int, int, int]:
 def observation_shape(rules: MayaQuarryRules) -> tuple[int]:
     """``(size,)`` of the observation for ``rules`` (see the index table)."""
     n, q, slots, p, h = _sizes(rules)
-    size = len(PHASE_NAMES) + 3 + 2 * n + NUM_CARD_TYPES + n * SEAT_FEATURES
+    size = BASIC_PHASES + 3 + 2 * n + NUM_CARD_TYPES + n * SEAT_FEATURES
     size += q * (QUARRY_HEAD + n + slots * (SLOT_BASE + n))
     size += p * h * (LEVEL_BASE + n) + p * h + 1
+    if rules.advanced:
+        size += ADVANCED_PHASES + 2 + n * ADVANCED_SEAT + 2 * NUM_BLUE + 2 * q + n
     return (size,)
 
 
@@ -86,8 +109,9 @@ def encode_observation(rules: MayaQuarryRules, state: MayaQuarryState, seat: int
     blocks = comp.blocks_per_color
     obs = np.zeros(observation_shape(rules), np.float32)
     rel = [(seat + k) % n for k in range(n)]  # rel index -> absolute seat
-    pos = len(PHASE_NAMES)
-    obs[state.phase] = 1.0
+    pos = BASIC_PHASES
+    if state.phase < BASIC_PHASES:
+        obs[state.phase] = 1.0
     obs[pos + state.round] = 1.0
     pos += 3
     obs[pos + (state.start - seat) % n] = 1.0
@@ -165,4 +189,42 @@ def encode_observation(rules: MayaQuarryRules, state: MayaQuarryState, seat: int
         obs[pos + src_p * height + src_l] = 1.0
     pos += npyr * height
     obs[pos] = state.double_left / 2
+    pos += 1
+    if rules.advanced:
+        _encode_advanced(state, seat, rel, nq, obs[pos:])
     return obs
+
+
+def _encode_advanced(state: MayaQuarryState, seat: int, rel: list[int], nq: int, out: np.ndarray) -> None:
+    """Fill the advanced variant's block (see the second table) into ``out`` (a view)."""
+    n = state.num_players
+    if state.phase >= BASIC_PHASES:
+        out[state.phase - BASIC_PHASES] = 1.0
+    pos = ADVANCED_PHASES
+    bidding = state.phase == BID
+    if state.bids[seat] >= 0:
+        out[pos : pos + 2] = (1.0, state.bids[seat] / MAX_BID)
+    pos += 2
+    for k in range(n):
+        other = rel[k]
+        bid = state.bids[other]
+        out[pos] = bid >= 0
+        if not bidding and bid >= 0:  # sealed until every bid is in
+            out[pos + 1] = bid / MAX_BID
+        out[pos + 2] = other in state.choosers
+        for m in range(NUM_BLUE):
+            out[pos + 3 + m] = state.blue_holder[m] == other
+        if state.joker_seat == other and state.joker_as >= 0:
+            out[pos + 3 + NUM_BLUE + state.joker_as] = 1.0
+        pos += ADVANCED_SEAT
+    open_offer = state.phase in (BID, BLUE_CHOICE)
+    for m in state.blue_offer:
+        out[pos + m] = 1.0
+        out[pos + NUM_BLUE + m] = open_offer and state.blue_holder[m] < 0
+    pos += 2 * NUM_BLUE
+    if state.plus2_q >= 0:
+        out[pos + state.plus2_q] = 1.0
+        out[pos + nq + (state.plus2_seat - seat) % n] = 1.0
+    pos += nq + n
+    if state.joker_protect_q >= 0:
+        out[pos + state.joker_protect_q] = 1.0

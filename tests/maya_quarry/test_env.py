@@ -115,7 +115,7 @@ def test_illegal_action_policies():
         ({"num_players": 6}, "num_players=6"),
         ({"colour": "red"}, "unknown Maya \\(Abacusspiele 2003\\) option\\(s\\) \\['colour'\\]"),
         ({"reward_scheme": "elo"}, "reward_scheme='elo'"),
-        ({"variant": "advanced"}, "issue 5"),
+        ({"variant": "expert"}, "variant='expert'"),
         ({"first_start_player": 3}, "first_start_player=3"),
         ({"bonus_block_recipient": "all"}, "bonus_block_recipient='all'"),
         ({"gold_diff_scale": 0}, "gold_diff_scale=0"),

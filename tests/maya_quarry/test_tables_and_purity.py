@@ -28,7 +28,7 @@ def test_action_round_trip_covers_every_id():
     with pytest.raises(ValueError, match="out of range"):
         A.decode(114)
     with pytest.raises(ValueError, match="unknown move kind"):
-        A.encode(A.Move("bid", 3))
+        A.encode(A.Move("dance", 3))
 
 
 def test_basic_ids_are_stable():

@@ -33,6 +33,14 @@ MARKERS = (
 PROTECT, RELOCATE, FREE_BLOCK, FIRST_PLAYER, TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE = range(7)
 NO_MARKER = -1
 
+#: The four blue Special Property markers of the advanced variant (rules file section 4 names,
+#: the seed's order).
+BLUE_MARKERS = ("BLUE_TRANSPORT_PLUS_4", "BLUE_JOKER", "BLUE_EXTRA_BLOCK", "BLUE_PLUS_2_QUARRY_POINTS")
+BLUE_TRANSPORT_PLUS_4, BLUE_JOKER, BLUE_EXTRA_BLOCK, BLUE_PLUS_2 = range(4)
+#: Advanced variant: gold each player starts with (seed, FACT).
+ADVANCED_STARTING_GOLD = 10
+VARIANTS = ("basic", "advanced")
+
 MAX_CARDS_PER_QUARRY = 8
 PLAYER_COUNTS = (3, 4, 5)
 
@@ -237,7 +245,9 @@ class MayaQuarryConfig:
 
     Attributes:
         num_players: 3, 4 or 5.
-        variant: ``"basic"`` (the advanced variant is issue 5 and not implemented yet).
+        variant: ``"basic"`` (default) or ``"advanced"`` (seed "Variation for Advanced
+            Players": 10 starting gold, a sealed-bid auction of ``n - 1`` blue markers before
+            every round; see :mod:`maya_envs.maya_quarry.rules`).
         components: ``None`` (shipped non-canonical proposal), a JSON path or a mapping.
         reward_scheme: ``"win_loss"`` (default) or ``"gold_diff"`` (rules section 6).
         gold_diff_scale: divisor of the ``gold_diff`` reward (> 0).
@@ -263,6 +273,9 @@ class MayaQuarryConfig:
             ``"cascade"`` (it can; the unsupported higher blocks go back to the pool).
         skip_forced: a decision with exactly one legal action is taken by the engine
             (default True); with False every such decision is an agent step.
+        plus2_empty_quarry: advanced variant only: BLUE_PLUS_2_QUARRY_POINTS may go to a quarry
+            where nobody placed a card (INFERENCE, default False: the seed places it "next to
+            the concealed column of cards", so the quarry must hold at least one card).
 
     Raises:
         ConfigError: a value outside its allowed set (the message names both).
@@ -282,12 +295,11 @@ class MayaQuarryConfig:
     bonus_on_special_placements: bool = True
     relocate_unsupported: str = "forbid"
     skip_forced: bool = True
+    plus2_empty_quarry: bool = False
 
     def __post_init__(self) -> None:
         _choice("num_players", self.num_players, PLAYER_COUNTS)
-        if self.variant == "advanced":
-            raise ConfigError("variant='advanced' is not implemented yet (issue 5); allowed: ['basic']")
-        _choice("variant", self.variant, ("basic",))
+        _choice("variant", self.variant, VARIANTS)
         _choice("reward_scheme", self.reward_scheme, ("win_loss", "gold_diff"))
         scale = self.gold_diff_scale
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
@@ -297,7 +309,8 @@ class MayaQuarryConfig:
             raise ConfigError(
                 f"first_start_player={start!r} is not allowed; allowed: 'random' or a seat 0..{self.num_players - 1}"
             )
-        for name in ("minus3_no_target", "missing_levels_full", "bonus_on_special_placements", "skip_forced"):
+        flags = ("minus3_no_target", "missing_levels_full", "bonus_on_special_placements", "skip_forced")
+        for name in (*flags, "plus2_empty_quarry"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; allowed: True or False")
         _choice("pool_shortfall", self.pool_shortfall, ("partial", "nothing"))

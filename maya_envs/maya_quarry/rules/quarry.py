@@ -9,7 +9,13 @@
   Rank ``i`` takes ``ranks[i]`` blocks from its own pool (``pool_shortfall``). Rank 1 takes the
   quarry's marker.
 * Transport: keep at most the sum of the unplayed cards (-3 counts 0), +2 with
-  TRANSPORT_PLUS_2; the surplus goes back to the pool.
+  TRANSPORT_PLUS_2 (or the joker acting as it), +4 with BLUE_TRANSPORT_PLUS_4; the surplus goes
+  back to the pool. Then the BLUE_EXTRA_BLOCK holder takes one more block from its pool, which
+  needs no transport (seed, advanced variant).
+* Advanced variant: BLUE_PLUS_2_QUARRY_POINTS adds 2 to its holder's score at the quarry where
+  it lies; a holder with no card there joins that quarry after every card placer (ties go to
+  the earlier first card, so it loses ties there) and can be a -3 target there. The joker
+  acting as PROTECT_FROM_MINUS3 protects its holder at its quarry like the green marker.
 
 Pure: standard library only.
 """
@@ -17,11 +23,19 @@ Pure: standard library only.
 from __future__ import annotations
 
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MINUS3_CARD, NUM_CARD_TYPES, worker_id
-from maya_envs.maya_quarry.rules.config import TRANSPORT_PLUS_2, Components, MayaQuarryConfig
+from maya_envs.maya_quarry.rules.config import (
+    BLUE_EXTRA_BLOCK,
+    BLUE_TRANSPORT_PLUS_4,
+    TRANSPORT_PLUS_2,
+    Components,
+    MayaQuarryConfig,
+)
 from maya_envs.maya_quarry.rules.state import MayaQuarryState
 
 MINUS3_POINTS = 3
 TRANSPORT_BONUS = 2
+BLUE_TRANSPORT_BONUS = 4
+PLUS2_POINTS = 2
 
 
 def worker_actions(state: MayaQuarryState, comp: Components, seat: int) -> list[int]:
@@ -39,21 +53,34 @@ def worker_actions(state: MayaQuarryState, comp: Components, seat: int) -> list[
 
 
 def base_scores(state: MayaQuarryState, quarry: int) -> list[int]:
-    """Sum of each seat's positive cards at ``quarry`` (before -3 deductions)."""
+    """Sum of each seat's positive cards at ``quarry`` (before -3 deductions), plus the
+    BLUE_PLUS_2_QUARRY_POINTS marker's 2 points if it lies there."""
     scores = [0] * state.num_players
     for seat, card in state.columns[quarry]:
         if CARD_VALUES[card] > 0:
             scores[seat] += CARD_VALUES[card]
+    if state.plus2_q == quarry:
+        scores[state.plus2_seat] += PLUS2_POINTS
     return scores
 
 
 def participants(state: MayaQuarryState, quarry: int) -> list[int]:
-    """Seats with at least one card at ``quarry``, in the order of their first card."""
+    """Seats present at ``quarry`` in the order of their first card; the +2 marker's holder
+    without a card there comes last."""
     seen: list[int] = []
     for seat, _card in state.columns[quarry]:
         if seat not in seen:
             seen.append(seat)
+    if state.plus2_q == quarry and state.plus2_seat not in seen:
+        seen.append(state.plus2_seat)
     return seen
+
+
+def is_protected(state: MayaQuarryState, quarry: int, seat: int) -> bool:
+    """Whether ``seat`` is protected from -3 cards at ``quarry`` (the green marker or the joker)."""
+    return (state.protect_q == quarry and state.protect_seat == seat) or (
+        state.joker_protect_q == quarry and state.joker_seat == seat
+    )
 
 
 def minus3_owners(state: MayaQuarryState, quarry: int) -> list[int]:
@@ -66,12 +93,11 @@ def minus3_owners(state: MayaQuarryState, quarry: int) -> list[int]:
 def minus3_targets(state: MayaQuarryState, quarry: int, chooser: int) -> list[int]:
     """Seats ``chooser`` may take 3 points from at ``quarry`` (sorted by relative offset)."""
     present = set(participants(state, quarry))
-    protected = state.protect_seat if state.protect_q == quarry else -1
     n = state.num_players
     out = []
     for k in range(1, n):
         target = (chooser + k) % n
-        if target in present and target != protected:
+        if target in present and not is_protected(state, quarry, target):
             out.append(target)
     return out
 
@@ -103,18 +129,31 @@ def distribute(state: MayaQuarryState, comp: Components, cfg: MayaQuarryConfig, 
 
 def transport_capacity(state: MayaQuarryState, seat: int) -> int:
     """Blocks ``seat`` can transport: points on unplayed cards (-3 counts 0), +2 with
-    TRANSPORT_PLUS_2."""
+    TRANSPORT_PLUS_2, +2 more with the joker acting as it, +4 with BLUE_TRANSPORT_PLUS_4."""
     hand = state.hand(seat)
     points = sum(count * max(value, 0) for count, value in zip(hand, CARD_VALUES, strict=True))
-    bonus = TRANSPORT_BONUS if state.holder[TRANSPORT_PLUS_2] == seat else 0
-    return points + bonus
+    if state.holder[TRANSPORT_PLUS_2] == seat:
+        points += TRANSPORT_BONUS
+    if state.joker_seat == seat and state.joker_as == TRANSPORT_PLUS_2:
+        points += TRANSPORT_BONUS
+    if state.blue_holder[BLUE_TRANSPORT_PLUS_4] == seat:
+        points += BLUE_TRANSPORT_BONUS
+    return points
 
 
 def transport(state: MayaQuarryState) -> None:
-    """Return each seat's surplus blocks to its pool (mutates ``state``)."""
+    """Return each seat's surplus blocks to its pool, then give the BLUE_EXTRA_BLOCK holder one
+    block from its pool outside the capacity (mutates ``state``; the transport markers are
+    spent)."""
     for seat in range(state.num_players):
         keep = min(state.held[seat], transport_capacity(state, seat))
         state.pool[seat] += state.held[seat] - keep
         state.held[seat] = keep
-    if state.holder[TRANSPORT_PLUS_2] >= 0:
-        state.holder[TRANSPORT_PLUS_2] = -1
+    extra = state.blue_holder[BLUE_EXTRA_BLOCK]
+    if extra >= 0 and state.pool[extra] > 0:
+        state.pool[extra] -= 1
+        state.held[extra] += 1
+    state.holder[TRANSPORT_PLUS_2] = -1
+    state.blue_holder[BLUE_TRANSPORT_PLUS_4] = state.blue_holder[BLUE_EXTRA_BLOCK] = -1
+    if state.joker_as == TRANSPORT_PLUS_2:
+        state.joker_as = state.joker_seat = -1

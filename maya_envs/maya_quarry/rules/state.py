@@ -14,12 +14,16 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from maya_envs.core.errors import ConfigError
-from maya_envs.maya_quarry.actions import CARD_COUNTS, MAX_LEVELS, NUM_CARD_TYPES
+from maya_envs.maya_quarry.actions import CARD_COUNTS, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
 
-# Phases. Out-of-turn decisions (MINUS3 .. APPOINT) belong to ``actor``, not ``turn``.
+# Phases. Out-of-turn decisions (MINUS3 .. APPOINT, BLUE_CHOICE .. JOKER_CHOICE) belong to
+# ``actor``, not ``turn``. The advanced variant's phases come after OVER so the basic numbers
+# (and the basic observation's phase one-hot of BASIC_PHASES entries) never change.
 SETUP, WORKERS, MINUS3, PROTECT_CHOICE, RELOCATE_SRC, RELOCATE_DST, FREE_BLOCK_CHOICE, APPOINT, BUILD, DOUBLE, OVER = (
     range(11)
 )
+BID, BLUE_CHOICE, PLUS2_CHOICE, JOKER_CHOICE = range(11, 15)
+BASIC_PHASES = 11
 PHASE_NAMES = (
     "setup",
     "workers",
@@ -32,9 +36,27 @@ PHASE_NAMES = (
     "build",
     "double",
     "over",
+    "bid",
+    "blue_choice",
+    "plus2",
+    "joker",
 )
 NUM_ROUNDS = 3
-STATE_SCHEMA = "maya_quarry.state/1"
+STATE_SCHEMA = "maya_quarry.state/2"
+#: Older schema still read by :meth:`MayaQuarryState.from_dict` (basic game, before the
+#: advanced variant's fields existed); its states get the neutral values of those fields.
+STATE_SCHEMA_V1 = "maya_quarry.state/1"
+#: Neutral values of the advanced-variant fields (the whole basic game keeps them).
+ADVANCED_NEUTRAL = {
+    "blue_offer": [],
+    "blue_holder": [-1] * NUM_BLUE,
+    "choosers": [],
+    "plus2_q": -1,
+    "plus2_seat": -1,
+    "joker_seat": -1,
+    "joker_as": -1,
+    "joker_protect_q": -1,
+}
 
 
 @dataclass(eq=True)
@@ -68,6 +90,22 @@ class MayaQuarryState:
         ever_full: per ``p * MAX_LEVELS + l``, the level has been full at some point.
         reloc_src: ``p * MAX_LEVELS + l`` of the chosen relocation source, else ``-1``.
         double_left: placements still owed in a double move (0, 1 or 2).
+
+    Advanced variant (neutral values in the basic game: ``bids`` all -1, ``blue_offer`` and
+    ``choosers`` empty, ``blue_holder`` all -1, the ints -1):
+
+    Attributes:
+        bids: per seat, the sealed bid of this round's auction (``-1`` = not made yet). Bids
+            made before all are in are private to their bidder; after the last bid they are
+            public until the next round's auction.
+        blue_offer: blue marker ids auctioned this round (sorted; ``n - 1`` of the four).
+        blue_holder: per blue marker, the seat that won it and has not used it yet, else -1.
+        choosers: auction winners still to pick a marker, in bid order.
+        plus2_q, plus2_seat: where BLUE_PLUS_2_QUARRY_POINTS lies and for whom (-1 if not).
+        joker_seat, joker_as: who used BLUE_JOKER and the green marker id it acts as (-1 when
+            not chosen or spent; ``joker_seat`` stays set while a joker PROTECT lies).
+        joker_protect_q: quarry where the joker acting as PROTECT_FROM_MINUS3 protects
+            ``joker_seat`` (-1 if none).
     """
 
     num_players: int
@@ -92,6 +130,15 @@ class MayaQuarryState:
     ever_full: list[bool]
     reloc_src: int = -1
     double_left: int = 0
+    bids: list[int] = field(default_factory=list)
+    blue_offer: list[int] = field(default_factory=list)
+    blue_holder: list[int] = field(default_factory=lambda: [-1] * NUM_BLUE)
+    choosers: list[int] = field(default_factory=list)
+    plus2_q: int = -1
+    plus2_seat: int = -1
+    joker_seat: int = -1
+    joker_as: int = -1
+    joker_protect_q: int = -1
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def clone(self) -> MayaQuarryState:
@@ -119,6 +166,15 @@ class MayaQuarryState:
             self.ever_full[:],
             self.reloc_src,
             self.double_left,
+            self.bids[:],
+            self.blue_offer[:],
+            self.blue_holder[:],
+            self.choosers[:],
+            self.plus2_q,
+            self.plus2_seat,
+            self.joker_seat,
+            self.joker_as,
+            self.joker_protect_q,
         )
 
     def count(self, pyramid: int, level: int, seat: int) -> int:
@@ -137,7 +193,7 @@ class MayaQuarryState:
     # -- versioned dict schema -----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able dict in schema ``maya_quarry.state/1``.
+        """JSON-able dict in schema ``maya_quarry.state/2`` (``/1`` plus the advanced fields).
 
         Keys: ``schema``, every attribute above (lists of ints/bools; ``columns`` as lists of
         ``[seat, card]`` pairs; ``phase`` as its name). The cache is not included.
@@ -164,14 +220,22 @@ class MayaQuarryState:
             data: the dict.
             num_quarries, num_pyramids: sizes from the component table the state belongs to.
 
+        A ``maya_quarry.state/1`` dict (basic game) is read too: the advanced fields get their
+        neutral values (``bids`` all -1).
+
         Raises:
             ConfigError: wrong schema, a missing or unknown key, or a value of the wrong type,
                 length or range (the message names the key).
         """
         if not isinstance(data, dict):
             raise ConfigError(f"state: must be a dict, got {type(data).__name__}")
-        if data.get("schema") != STATE_SCHEMA:
-            raise ConfigError(f"state.schema: must be {STATE_SCHEMA!r}, got {data.get('schema')!r}")
+        if data.get("schema") == STATE_SCHEMA_V1 and "bids" not in data:
+            n_old = data.get("num_players")
+            data = {**data, **ADVANCED_NEUTRAL, "bids": [-1] * n_old if isinstance(n_old, int) else None}
+        elif data.get("schema") != STATE_SCHEMA:
+            raise ConfigError(
+                f"state.schema: must be {STATE_SCHEMA!r} (or {STATE_SCHEMA_V1!r}), got {data.get('schema')!r}"
+            )
         names = [f.name for f in fields(cls) if f.name != "_cache"]
         missing = [k for k in names if k not in data]
         unknown = sorted(set(data) - set(names) - {"schema"})
@@ -217,6 +281,21 @@ class MayaQuarryState:
         _int_list("holder", data["holder"], 7, -1, n - 1)
         _int("reloc_src", data["reloc_src"], -1, num_pyramids * MAX_LEVELS - 1)
         _int("double_left", data["double_left"], 0, 2)
+        _int_list("bids", data["bids"], n, -1, MAX_BID)
+        offer = data["blue_offer"]
+        _int_list("blue_offer", offer, None, 0, NUM_BLUE - 1)
+        if offer and (offer != sorted(set(offer)) or len(offer) != n - 1):
+            raise ConfigError(f"state.blue_offer: must be empty or {n - 1} sorted distinct blue ids, got {offer!r}")
+        _int_list("blue_holder", data["blue_holder"], NUM_BLUE, -1, n - 1)
+        _int_list("choosers", data["choosers"], None, 0, n - 1)
+        for key in ("plus2_q", "joker_protect_q"):
+            _int(key, data[key], -1, num_quarries - 1)
+        for key in ("plus2_seat", "joker_seat"):
+            _int(key, data[key], -1, n - 1)
+        if data["joker_as"] not in (-1, 0, 1, 2, 4, 5, 6):
+            raise ConfigError(
+                f"state.joker_as: must be -1 or a green marker id other than FIRST_PLAYER (3), got {data['joker_as']!r}"
+            )
         values = {k: (list(data[k]) if isinstance(data[k], list) else data[k]) for k in names}
         values["phase"] = PHASE_NAMES.index(data["phase"])
         values["columns"] = parsed
