@@ -23,6 +23,16 @@ Decisions:
   ``own gold - mean opponent gold`` if the board were scored now; a free double move is taken
   when available; paid double moves and voluntary passes are never chosen.
 
+Advanced variant (it never reads another seat's sealed bid):
+
+* **Bid:** ``min(gold, BID_GOLD)`` (2 gold): a marker is worth a few blocks, and gold is the
+  score, so it bids low and often ends as the refunded lowest bidder against free spenders.
+* **Blue marker:** the first still on offer in :data:`BLUE_PREFERENCE` (+4 transport, +2
+  quarry points, extra block, joker). Its transport bonus counts in worker placement.
+* **+2 quarry points:** the quarry where 2 more points raise its expected blocks most (same
+  estimate as worker placement; 2 more points never cost a rank, so it never declines).
+* **Joker:** FREE_BLOCK_FROM_POOL if it can take effect, else FREE_DOUBLE_MOVE.
+
 Ties are broken at random with the bot's own generator.
 """
 
@@ -35,13 +45,26 @@ import numpy as np
 from maya_envs.core.rng import make_rng
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState
+from maya_envs.maya_quarry.rules.config import (
+    BLUE_EXTRA_BLOCK,
+    BLUE_JOKER,
+    BLUE_PLUS_2,
+    BLUE_TRANSPORT_PLUS_4,
+    FREE_BLOCK,
+    FREE_DOUBLE,
+)
+from maya_envs.maya_quarry.rules.quarry import BLUE_TRANSPORT_BONUS, PLUS2_POINTS
 from maya_envs.maya_quarry.rules.scoring import level_payouts
 from maya_envs.maya_quarry.rules.state import (
     APPOINT,
+    BID,
+    BLUE_CHOICE,
     BUILD,
     DOUBLE,
     FREE_BLOCK_CHOICE,
+    JOKER_CHOICE,
     MINUS3,
+    PLUS2_CHOICE,
     PROTECT_CHOICE,
     RELOCATE_DST,
     RELOCATE_SRC,
@@ -53,6 +76,9 @@ LOW_MEAN = 4.0  # mean of 3, 4, 4, 5
 HIGH_MEAN = 5.25  # mean of 6, 7, 8 and the -3 (which adds 0 to its owner)
 MARKER_VALUE = 1.0
 MIN_GAIN = 0.25
+BID_GOLD = 2
+BLUE_PREFERENCE = (BLUE_TRANSPORT_PLUS_4, BLUE_PLUS_2, BLUE_EXTRA_BLOCK, BLUE_JOKER)
+JOKER_PREFERENCE = (FREE_BLOCK, FREE_DOUBLE)
 
 
 def visible_value(state: MayaQuarryState, quarry: int, owner: int, card: int, seat: int) -> float:
@@ -105,15 +131,30 @@ class HeuristicBot:
             return A.RELOCATE_DECLINE
         if phase == RELOCATE_DST:
             return legal[0]
+        if phase == BID:
+            return A.BID_BASE + min(state.gold[seat], BID_GOLD, A.MAX_BID)
+        if phase == BLUE_CHOICE:
+            return next(A.BLUE_CHOOSE_BASE + m for m in BLUE_PREFERENCE if A.BLUE_CHOOSE_BASE + m in legal)
+        if phase == PLUS2_CHOICE:
+            return self._plus2(state, seat, legal)
+        if phase == JOKER_CHOICE:
+            for green in JOKER_PREFERENCE:
+                action = A.JOKER_BASE + A.JOKER_GREEN.index(green)
+                if action in legal:
+                    return action
         return self._pick(legal)
 
     # -- worker placement -----------------------------------------------------------------
 
-    def _expected_blocks(self, state: MayaQuarryState, seat: int, columns, hand_points: float) -> float:
+    def _expected_blocks(
+        self, state: MayaQuarryState, seat: int, columns, hand_points: float, bonus_q: int = -1
+    ) -> float:
+        """Estimated blocks ``seat`` wins over all quarries (capped by ``hand_points``), with
+        the +2 quarry points at ``bonus_q`` (if >= 0)."""
         comp = self.rules.components
         total = 0.0
         for q, column in enumerate(columns):
-            if not column or all(o != seat for o, _ in column):
+            if q != bonus_q and (not column or all(o != seat for o, _ in column)):
                 continue
             scores: dict[int, float] = {}
             first: dict[int, int] = {}
@@ -123,6 +164,9 @@ class HeuristicBot:
                 first.setdefault(owner, index)
                 if owner == seat and card == A.MINUS3_CARD:
                     minus3 = True
+            if q == bonus_q:
+                scores[seat] = scores.get(seat, 0.0) + PLUS2_POINTS
+                first.setdefault(seat, len(column))
             if minus3:  # assume the own -3 hits the strongest rival
                 rivals = [o for o in scores if o != seat]
                 if rivals:
@@ -138,9 +182,27 @@ class HeuristicBot:
                     total += MARKER_VALUE
         return min(total, hand_points)
 
-    def _workers(self, state: MayaQuarryState, seat: int, legal: list[int]) -> int:
+    def _hand_points(self, state: MayaQuarryState, seat: int) -> float:
+        """Transport left: points on unplayed cards, +4 with BLUE_TRANSPORT_PLUS_4."""
         hand = state.hand(seat)
         points = float(sum(c * max(v, 0) for c, v in zip(hand, A.CARD_VALUES, strict=True)))
+        if state.blue_holder[BLUE_TRANSPORT_PLUS_4] == seat:
+            points += BLUE_TRANSPORT_BONUS
+        return points
+
+    def _plus2(self, state: MayaQuarryState, seat: int, legal: list[int]) -> int:
+        points = self._hand_points(state, seat)
+        base = self._expected_blocks(state, seat, state.columns, points)
+        values = [
+            base - 0.01
+            if action == A.PLUS2_DECLINE
+            else self._expected_blocks(state, seat, state.columns, points, bonus_q=action - A.PLUS2_BASE)
+            for action in legal
+        ]
+        return self._best(legal, values)
+
+    def _workers(self, state: MayaQuarryState, seat: int, legal: list[int]) -> int:
+        points = self._hand_points(state, seat)
         base = self._expected_blocks(state, seat, state.columns, points)
         values, candidates = [], []
         for action in legal:
@@ -205,7 +267,9 @@ class HeuristicBot:
             return self._pick(legal)
         values = []
         for action in options:
-            after = self.rules.apply_action(state, action)
+            # A throwaway generator: the look-ahead may end the round, and the advanced
+            # variant then draws the next auction's markers, which the evaluation ignores.
+            after = self.rules.apply_action(state, action, np.random.default_rng(0))
             values.append(self._standing(after, seat) + 0.5 * sum(after.board[seat :: state.num_players]))
         return self._best(options, values)
 

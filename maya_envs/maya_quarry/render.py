@@ -1,15 +1,16 @@
 """Text rendering of a Maya (Abacusspiele 2003) state (``render_mode="ansi"``/``"human"``).
 
 ``observer=None`` shows everything (a referee's view). With an observer seat, other seats'
-face-down cards show only their back (``?L`` low, ``?H`` high) and their hands only as counts
-of low and high cards, exactly what that seat may know.
+face-down cards show only their back (``?L`` low, ``?H`` high), their hands only as counts
+of low and high cards and (advanced variant) their sealed bids as ``?`` until every bid is in,
+exactly what that seat may know.
 """
 
 from __future__ import annotations
 
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MAX_LEVELS
-from maya_envs.maya_quarry.rules.config import MARKERS
-from maya_envs.maya_quarry.rules.state import PHASE_NAMES, MayaQuarryState
+from maya_envs.maya_quarry.rules.config import BLUE_MARKERS, MARKERS
+from maya_envs.maya_quarry.rules.state import BID, PHASE_NAMES, MayaQuarryState
 
 
 def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> str:
@@ -33,6 +34,8 @@ def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> s
             f"player_{seat}: gold {state.gold[seat]}  held {state.held[seat]}  pool {state.pool[seat]}"
             f"  hand [{cards}]" + ("  passed" if state.passed[seat] else "") + (f"  markers {held}" if held else "")
         )
+    if rules.advanced:
+        lines.append(_auction_line(state, observer))
     for q, quarry in enumerate(comp.quarries):
         revealed = state.resolving < 0 or q >= state.resolving
         cells = []
@@ -43,6 +46,10 @@ def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> s
                 cells.append(f"{owner}:?{'L' if CARD_IS_LOW[card] else 'H'}")
         marker = MARKERS[quarry.marker] if quarry.marker >= 0 else "-"
         shield = f"  protects player_{state.protect_seat}" if state.protect_q == q else ""
+        if state.joker_protect_q == q:
+            shield += f"  joker protects player_{state.joker_seat}"
+        if state.plus2_q == q:
+            shield += f"  +2 points for player_{state.plus2_seat}"
         lines.append(
             f"q{q} ranks {list(quarry.ranks)} max {quarry.max_cards} {marker}: {' '.join(cells) or '.'}{shield}"
         )
@@ -53,3 +60,15 @@ def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> s
             blocks = "".join(str(seat) * c for seat, c in enumerate(counts))
             lines.append(f"{pyramid.name:>12} L{level + 1} [{blocks:.<{spaces}}] {first}/{second}")
     return "\n".join(lines)
+
+
+def _auction_line(state: MayaQuarryState, observer: int | None) -> str:
+    """Blue markers on offer, bids (sealed while bidding) and who holds which marker."""
+    bids = []
+    for seat, bid in enumerate(state.bids):
+        sealed = state.phase == BID and observer is not None and observer != seat
+        bids.append("-" if bid < 0 else "?" if sealed else str(bid))
+    offer = [BLUE_MARKERS[m] for m in state.blue_offer]
+    held = [f"{BLUE_MARKERS[m]}:player_{h}" for m, h in enumerate(state.blue_holder) if h >= 0]
+    joker = f"  joker as {MARKERS[state.joker_as]} (player_{state.joker_seat})" if state.joker_as >= 0 else ""
+    return f"auction offer {offer}  bids [{' '.join(bids)}]  blue held {held}{joker}"
