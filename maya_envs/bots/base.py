@@ -18,7 +18,7 @@ import numpy as np
 
 from maya_envs.core.protocol import Rules
 
-BOT_NAMES = ("random", "heuristic")
+BOT_NAMES = ("random", "heuristic", "mcts[:SIMULATIONS][:ROLLOUT][:KEY=VALUE...]", "ismcts[...]")
 
 
 class Bot(Protocol):
@@ -32,10 +32,15 @@ def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = N
     """Build the bot called ``name`` for ``rules``.
 
     ``"random"`` works for every game; ``"heuristic"`` loads ``HeuristicBot`` from the
-    game's ``bots`` module (the package that defines ``type(rules)``).
+    game's ``bots`` module (the package that defines ``type(rules)``). ``"mcts..."`` and
+    ``"ismcts..."`` build a :class:`~maya_envs.bots.mcts.MCTSBot` (syntax in
+    :data:`maya_envs.bots.mcts.SPEC_SYNTAX`, e.g. ``"mcts:200"``, ``"mcts:200:heuristic"``,
+    ``"mcts:1000:time=0.5"``); ``"mcts"`` searches over determinizations exactly when the
+    game has hidden information, ``"ismcts"`` always.
 
     Raises:
-        ValueError: an unknown name; the message lists the known names.
+        ValueError: an unknown name (the message lists the known names) or a malformed
+            search spec (the message names the bad part and gives the syntax).
     """
     if name == "random":
         from maya_envs.bots.random_bot import RandomBot
@@ -45,4 +50,8 @@ def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = N
         game_package = type(rules).__module__.rsplit(".", 1)[0]
         module = importlib.import_module(f"{game_package}.bots")
         return module.HeuristicBot(rules, seed)
+    if isinstance(name, str) and name.split(":", 1)[0] in ("mcts", "ismcts"):
+        from maya_envs.bots.mcts import make_search_bot
+
+        return make_search_bot(name, rules, seed)
     raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
