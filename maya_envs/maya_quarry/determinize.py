@@ -1,0 +1,91 @@
+"""Maya (Abacusspiele 2003) search hooks for :mod:`maya_envs.bots.mcts`: ``determinize`` and
+``leaf_values``.
+
+Hidden information (rules file section 6 and the observation module's table): each other
+seat's worker cards in hand and the values of its cards lying face down in quarries not yet
+revealed; in the advanced variant, the other seats' sealed bids until every bid is in. The
+observer knows, per seat, every card's owner, quarry, position and back (low: 3, 4, 4, 5;
+high: 6, 7, 8, -3), the revealed quarries' values and its own cards; and each seat owns one
+known set of worker cards per round.
+
+So a seat's hidden cards are exactly its hand plus its face-down cards, and the observer can
+tell low from high on every one of them (backs are public; a hand's low/high counts follow).
+``determinize`` shuffles each other seat's hidden low cards among its low places (face-down
+low slots and the hand) and the same for high cards: uniform over all assignments consistent
+with the observer's view (the basic rules put no other constraint on which value went where).
+Sealed bids already made by other seats are drawn uniformly from ``0 .. min(gold, MAX_BID)``
+(the legal range; gold is public). Nothing else is random in the state: the advanced
+variant's blue markers are drawn from the generator passed to ``apply_action``.
+
+Pure: standard library and numpy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from maya_envs.bots.mcts import relative_values
+from maya_envs.maya_quarry.actions import CARD_IS_LOW, MAX_BID, NUM_CARD_TYPES
+from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState
+from maya_envs.maya_quarry.rules.scoring import level_payouts
+from maya_envs.maya_quarry.rules.state import BID, NUM_ROUNDS
+
+#: Gold lead worth tanh(1) in the leaf value.
+GOLD_SCALE = 15.0
+
+
+def hidden_slots(state: MayaQuarryState, seat: int) -> list[tuple[int, int]]:
+    """``(quarry, index)`` of ``seat``'s cards lying face down in quarries not yet revealed."""
+    resolving = state.resolving
+    return [
+        (q, i)
+        for q, column in enumerate(state.columns)
+        if resolving >= 0 and q < resolving
+        for i, (owner, _card) in enumerate(column)
+        if owner == seat
+    ]
+
+
+def determinize(
+    rules: MayaQuarryRules, state: MayaQuarryState, observer: int, rng: np.random.Generator
+) -> MayaQuarryState:
+    """A full state that ``observer`` cannot tell from ``state`` (a new state; the module
+    docstring says what is resampled and why the result is uniform)."""
+    out = state.clone()
+    for seat in range(state.num_players):
+        if seat == observer:
+            continue
+        slots = hidden_slots(state, seat)
+        hand = state.hand(seat)
+        for low in (True, False):
+            places = [(q, i) for q, i in slots if CARD_IS_LOW[state.columns[q][i][1]] == low]
+            cards = [state.columns[q][i][1] for q, i in places]
+            cards += [t for t in range(NUM_CARD_TYPES) if CARD_IS_LOW[t] == low for _ in range(hand[t])]
+            cards = [cards[k] for k in rng.permutation(len(cards))]
+            for (q, i), card in zip(places, cards, strict=False):
+                out.columns[q][i] = (seat, card)
+            in_hand = cards[len(places) :]
+            for t in range(NUM_CARD_TYPES):
+                if CARD_IS_LOW[t] == low:
+                    out.hands[seat * NUM_CARD_TYPES + t] = in_hand.count(t)
+        if state.phase == BID and state.bids and state.bids[seat] >= 0:
+            out.bids[seat] = int(rng.integers(min(state.gold[seat], MAX_BID) + 1))
+    out._cache = {}
+    return out
+
+
+def leaf_values(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
+    """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of each seat's projected
+    gold lead over the others' mean, over :data:`GOLD_SCALE`. Projected gold = gold now +
+    what the board would pay now (every level, rules phase 3) once per scoring still to come
+    (this round's included), a rough stand-in for the remaining rounds."""
+    n = state.num_players
+    per_scoring = [0] * n
+    for p, pyramid in enumerate(rules.components.pyramids):
+        for level, (_spaces, first, second) in enumerate(pyramid.levels):
+            pay = level_payouts(state.level_counts(p, level), first, second)
+            for seat in range(n):
+                per_scoring[seat] += pay[seat]
+    scorings_left = NUM_ROUNDS - state.round
+    projected = [state.gold[seat] + scorings_left * per_scoring[seat] for seat in range(n)]
+    return relative_values(projected, GOLD_SCALE)

@@ -1,0 +1,116 @@
+"""Yaxha search hooks for :mod:`maya_envs.bots.mcts`: ``determinize`` and ``leaf_values``.
+
+Hidden information (decision 11, :mod:`maya_envs.yaxha.observation`):
+
+* **Tile choices** while they are being collected: another seat's choice already made is
+  unknown; ``determinize`` draws it uniformly from the ``N`` tiles.
+* **Cubes placed this round** by another seat during the simultaneous building: the observer
+  knows the seat's tile (its 3 cubes), how many of its micro-steps are done (building is
+  round-robin, so ``build_step`` tells) and its pyramid without this round's cubes, but not
+  which colours went where, nor whether a step was a discard. ``determinize`` replays that
+  many legal micro-steps from the visible pyramid with the tile's cubes, each uniformly among
+  the legal place/discard actions (consistent, not the exact posterior: real players place
+  better than at random), and recomputes the seat's hand, fresh cells and discard count.
+* **The bag**: the state holds only colour counts (public), and each round's market is drawn
+  from the generator passed to ``apply_action``, so there is no stored order to resample.
+
+Pure: standard library and numpy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from maya_envs.bots.mcts import relative_values
+from maya_envs.yaxha.rules import BUILD, SELECT, YaxhaRules, YaxhaState
+
+#: Score lead worth tanh(1) in the leaf value.
+SCORE_SCALE = 10.0
+
+
+def steps_done(rules: YaxhaRules, state: YaxhaState, seat: int) -> int:
+    """Building micro-steps ``seat`` has taken this round (0 outside the building phase)."""
+    if state.phase != BUILD:
+        return 0
+    n = rules.num_players
+    return state.build_step // n + int(seat < state.build_step % n)
+
+
+def determinize(rules: YaxhaRules, state: YaxhaState, observer: int, rng: np.random.Generator) -> YaxhaState:
+    """A full state that ``observer`` cannot tell from ``state`` (see the module docstring);
+    ``state`` itself when nothing is hidden (pending picks, a round's first building step)."""
+    n = rules.num_players
+    if state.phase == SELECT:
+        if all(c < 0 for seat, c in enumerate(state.choices) if seat != observer):
+            return state
+        choices = tuple(
+            c if seat == observer or c < 0 else int(rng.integers(n)) for seat, c in enumerate(state.choices)
+        )
+        return dataclasses.replace(state, choices=choices)
+    if state.phase != BUILD:
+        return state
+    hands, pyramids, fresh, discarded = (
+        list(state.hands),
+        list(state.pyramids),
+        list(state.fresh),
+        list(state.discarded),
+    )
+    for seat in range(n):
+        done = steps_done(rules, state, seat)
+        if seat == observer or done == 0:
+            continue
+        visible = list(pyramids[seat])
+        for cell in state.fresh[seat]:
+            visible[cell] = -1
+        hand = list(state.market[state.owner.index(seat)])
+        earlier_discards = state.discarded[seat] - (done - len(state.fresh[seat]))
+        placed, discards, pyramid = _replay(rules, state, seat, tuple(visible), hand, done, rng)
+        hands[seat], pyramids[seat], fresh[seat] = tuple(hand), pyramid, placed
+        discarded[seat] = earlier_discards + discards
+    return dataclasses.replace(
+        state, hands=tuple(hands), pyramids=tuple(pyramids), fresh=tuple(fresh), discarded=tuple(discarded)
+    )
+
+
+def _replay(
+    rules: YaxhaRules,
+    state: YaxhaState,
+    seat: int,
+    pyramid: tuple[int, ...],
+    hand: list[int],
+    steps: int,
+    rng: np.random.Generator,
+) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """Take ``steps`` uniformly random legal micro-steps for ``seat`` from ``pyramid`` with
+    ``hand`` (changed in place); returns ``(fresh cells, discards, pyramid)``."""
+    table = rules.table
+    placed: list[int] = []
+    discards = 0
+    for _ in range(steps):
+        probe = dataclasses.replace(state, hands=_put(state.hands, seat, tuple(hand)), build_step=0)
+        probe = dataclasses.replace(probe, pyramids=_put(probe.pyramids, seat, pyramid))
+        legal = rules.legal_actions_for(probe, seat)
+        action = legal[int(rng.integers(len(legal)))]
+        if action < table.discard_start:
+            colour, cell = divmod(action - table.place_start, table.num_cells)
+            pyramid = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
+            placed.append(cell)
+        else:
+            colour = action - table.discard_start
+            discards += 1
+        hand[colour] -= 1
+    return tuple(placed), discards, pyramid
+
+
+def _put(values: tuple, seat: int, value) -> tuple:
+    return values[:seat] + (value,) + values[seat + 1 :]
+
+
+def leaf_values(rules: YaxhaRules, state: YaxhaState) -> np.ndarray:
+    """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of each seat's current total
+    score (colour points and bonus cards, :meth:`YaxhaRules.scores`) over the others' mean,
+    divided by :data:`SCORE_SCALE`."""
+    totals = [s["total"] for s in rules.scores(state)]
+    return relative_values(totals, SCORE_SCALE)
