@@ -7,10 +7,14 @@ from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules.config import FREE_DOUBLE, FREE_PASS
 from maya_envs.maya_quarry.rules.state import (
     APPOINT,
+    BID,
+    BLUE_CHOICE,
     BUILD,
     DOUBLE,
     FREE_BLOCK_CHOICE,
+    JOKER_CHOICE,
     MINUS3,
+    PLUS2_CHOICE,
     PROTECT_CHOICE,
     RELOCATE_DST,
     RELOCATE_SRC,
@@ -72,13 +76,34 @@ def oracle_legal(rules, s) -> set[int]:
     if phase == MINUS3:
         q = s.resolving
         present = {o for o, _ in s.columns[q]}
+        if s.plus2_q == q:  # DECISION: the +2 points make their holder present there
+            present.add(s.plus2_seat)
         out = {A.MINUS3_NONE}
         for target in present - {seat}:
-            if not (s.protect_q == q and s.protect_seat == target):
+            protected = (s.protect_q, s.protect_seat) == (q, target) or (s.joker_protect_q, s.joker_seat) == (q, target)
+            if not protected:
                 out.add(A.MINUS3_BASE + (target - seat) % n - 1)
         return out
-    if phase == PROTECT_CHOICE:
+    if phase == PROTECT_CHOICE:  # green marker, or the joker before any reveal (all quarries)
         return {A.PROTECT_BASE + q for q in range(len(comp.quarries)) if q < s.resolving and s.columns[q]}
+    if phase == BID:
+        return {A.BID_BASE + b for b in range(31) if b <= s.gold[seat]}
+    if phase == BLUE_CHOICE:
+        return {A.BLUE_CHOOSE_BASE + m for m in s.blue_offer if s.blue_holder[m] == -1}
+    if phase == PLUS2_CHOICE:
+        return {A.PLUS2_DECLINE} | {A.PLUS2_BASE + q for q, col in enumerate(s.columns) if col}
+    if phase == JOKER_CHOICE:
+        out = {A.JOKER_DECLINE, A.JOKER_BASE + 3, A.JOKER_BASE + 4, A.JOKER_BASE + 5}  # transport, passes
+        if any(s.columns):
+            out.add(A.JOKER_BASE + 0)
+        probe = s.clone()
+        probe.phase = RELOCATE_SRC
+        if oracle_legal(rules, probe) - {A.RELOCATE_DECLINE}:
+            out.add(A.JOKER_BASE + 1)
+        probe.phase = FREE_BLOCK_CHOICE
+        if s.pool[seat] > 0 and oracle_legal(rules, probe) - {A.FREE_BLOCK_DECLINE}:
+            out.add(A.JOKER_BASE + 2)
+        return out
     if phase == APPOINT:
         return {A.APPOINT_BASE + k for k in range(n)}
     if phase == FREE_BLOCK_CHOICE:
@@ -118,11 +143,11 @@ def oracle_legal(rules, s) -> set[int]:
             out.add(A.PASS_PAY)
             if held >= 3:
                 out.add(A.DOUBLE_PAY)
-            if held >= 2 and s.holder[FREE_DOUBLE] == seat:
+            if held >= 2 and (s.holder[FREE_DOUBLE] == seat or (s.joker_seat, s.joker_as) == (seat, FREE_DOUBLE)):
                 out.add(A.DOUBLE_FREE)
         else:
             out.add(A.FORCED_PASS)
-        if s.holder[FREE_PASS] == seat:
+        if s.holder[FREE_PASS] == seat or (s.joker_seat, s.joker_as) == (seat, FREE_PASS):
             out.add(A.PASS_FREE)
         return out
     return set()

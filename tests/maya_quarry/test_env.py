@@ -14,16 +14,23 @@ from ..conformance import warnings_as_errors
 PLAYER_COUNTS = (3, 4, 5)
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_api_test_warnings_as_errors(n):
-    with warnings_as_errors():
-        api_test(maya_quarry_v0.env(num_players=n), num_cycles=1000)
+VARIANTS = ("basic", "advanced")
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_seed_test_warnings_as_errors(n):
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_api_test_warnings_as_errors(n, variant):
     with warnings_as_errors():
-        seed_test(lambda: maya_quarry_v0.env(num_players=n, first_start_player="random"), num_cycles=300)
+        api_test(maya_quarry_v0.env(num_players=n, variant=variant), num_cycles=1000)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_seed_test_warnings_as_errors(n, variant):
+    with warnings_as_errors():
+        seed_test(
+            lambda: maya_quarry_v0.env(num_players=n, first_start_player="random", variant=variant), num_cycles=300
+        )
 
 
 def _play_env(env, seed):
@@ -51,8 +58,9 @@ def _play_env(env, seed):
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 @pytest.mark.parametrize("scheme", ["win_loss", "gold_diff"])
-def test_reward_ledger_zero_sum_paid_once(n, scheme):
-    env = maya_quarry_v0.env(num_players=n, reward_scheme=scheme)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_reward_ledger_zero_sum_paid_once(n, scheme, variant):
+    env = maya_quarry_v0.env(num_players=n, reward_scheme=scheme, variant=variant)
     for seed in range(5):
         steps, totals, nonzero_before_end, infos = _play_env(env, seed)
         assert nonzero_before_end == 0
@@ -64,6 +72,8 @@ def test_reward_ledger_zero_sum_paid_once(n, scheme):
         assert all(i == info for i in infos.values())
         assert set(info) >= {"gold", "pool", "winners"}
         assert steps <= env.spec_card.max_game_length
+        low, high = env.spec_card.reward_range
+        assert all(low <= r <= high for r in totals.values())
         if scheme == "win_loss":
             winners = info["winners"]
             for seat, agent in enumerate(env.possible_agents):
@@ -83,9 +93,10 @@ def test_win_loss_values_and_tie_break_by_pool():
     assert rules.returns(s).tolist() == [0.5, 0.5, -0.5, -0.5]
 
 
-def test_determinism_by_seed():
-    env_a = maya_quarry_v0.env(num_players=5, first_start_player="random")
-    env_b = maya_quarry_v0.env(num_players=5, first_start_player="random")
+@pytest.mark.parametrize(("n", "variant"), [(5, "basic"), (3, "advanced"), (4, "advanced")])
+def test_determinism_by_seed(n, variant):
+    env_a = maya_quarry_v0.env(num_players=n, first_start_player="random", variant=variant)
+    env_b = maya_quarry_v0.env(num_players=n, first_start_player="random", variant=variant)
     a = _play_env(env_a, 7)
     b = _play_env(env_b, 7)
     assert a == b and env_a.game_state == env_b.game_state

@@ -10,6 +10,7 @@ import pytest
 from maya_envs.bots import make_bot
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.render import render_text
+from maya_envs.maya_quarry.rules.state import BID
 
 from ..conformance import play_states
 from .helpers import make_rules
@@ -17,12 +18,15 @@ from .helpers import make_rules
 
 def resample_hidden(s, observer, rng):
     """A copy of ``s`` where every other seat's face-down cards and hand are reshuffled within
-    their low and high groups (same backs, same multiset per seat)."""
+    their low and high groups (same backs, same multiset per seat) and, while bids are sealed
+    (advanced variant), every other seat's bid already made is redrawn within its gold."""
     out = s.clone()
     n = s.num_players
     for seat in range(n):
         if seat == observer:
             continue
+        if s.phase == BID and s.bids[seat] >= 0:
+            out.bids[seat] = int(rng.integers(0, min(s.gold[seat], A.MAX_BID) + 1))
         slots = [
             (q, i)
             for q, col in enumerate(out.columns)
@@ -53,14 +57,15 @@ def _views(rules, s, seat):
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 @pytest.mark.parametrize("kind", ["random", "heuristic"])
-def test_resampled_hidden_values_do_not_change_the_view(n, kind):
-    rules = make_rules(n)
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_resampled_hidden_values_do_not_change_the_view(n, kind, variant):
+    rules = make_rules(n, variant=variant)
     rng = np.random.default_rng(n)
     changed_somewhere = 0
     for game in range(6):
         bots = [make_bot(kind, rules, seed=game * 10 + seat) for seat in range(n)]
         for index, s in enumerate(play_states(rules, bots, np.random.default_rng(game))):
-            if index % 3:
+            if index % 3 and s.phase != BID:
                 continue
             for observer in range(n):
                 other = resample_hidden(s, observer, rng)

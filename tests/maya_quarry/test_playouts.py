@@ -56,8 +56,8 @@ def check_invariants(rules, s) -> None:
         assert legal == sorted(legal)
 
 
-def _run(n, kind, games, seed0):
-    rules = make_rules(n)
+def _run(n, kind, games, seed0, variant="basic"):
+    rules = make_rules(n, variant=variant)
     lengths = []
     for g in range(games):
         seed = seed0 + g
@@ -78,21 +78,24 @@ def _run(n, kind, games, seed0):
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [3, 4, 5])
 @pytest.mark.parametrize("kind", ["random", "heuristic"])
-def test_mask_oracle_and_invariants(n, kind):
-    lengths = _run(n, kind, GAMES, seed0=10_000 * n)
-    assert max(lengths) <= make_rules(n).spec.max_game_length
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_mask_oracle_and_invariants(n, kind, variant):
+    lengths = _run(n, kind, GAMES, seed0=10_000 * n, variant=variant)
+    assert max(lengths) <= make_rules(n, variant=variant).spec.max_game_length
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_mask_oracle_quick(n):
-    _run(n, "random", 10, seed0=7)
-    _run(n, "heuristic", 5, seed0=7)
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_mask_oracle_quick(n, variant):
+    _run(n, "random", 10, seed0=7, variant=variant)
+    _run(n, "heuristic", 5, seed0=7, variant=variant)
 
 
 @pytest.mark.parametrize("n", [3, 5])
-def test_apply_accepts_exactly_the_mask(n):
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_apply_accepts_exactly_the_mask(n, variant):
     """Every id is tried on sampled states: accepted iff masked (conformance helper)."""
-    rules = make_rules(n)
+    rules = make_rules(n, variant=variant)
     bots = [make_bot("random", rules, seed=seat) for seat in range(n)]
     for index, s in enumerate(play_states(rules, bots, np.random.default_rng(n))):
         if index % 7 == 0:
