@@ -5,9 +5,13 @@ Import                 ``from maya_envs import maya_quarry_v0``
 Agents                 ``player_0 .. player_{n-1}`` (``num_players=3|4|5``)
 Actions                ``Discrete(114)``; table in :mod:`maya_envs.maya_quarry.actions`
                        (0-49 workers, 50-54 -3 targets, 55-92 Special Property decisions,
-                       93-108 block placements, 109-113 double moves and passes)
+                       93-108 block placements, 109-113 double moves and passes);
+                       ``variant="advanced"``: ``Discrete(164)`` (114-144 sealed bids
+                       0..30, 145-148 blue marker picks, 149-156 +2 quarry points,
+                       157-163 joker)
 Observation            ``{"observation": Box(0, 1, (612|774|1061,), float32),
-                       "action_mask": Box(0, 1, (114,), int8)}``; index table in
+                       "action_mask": Box(0, 1, (114,), int8)}`` (advanced: 679|858|1164
+                       and 164; bids sealed until all are in); index table in
                        :mod:`maya_envs.maya_quarry.observation`, from the observer's seat;
                        hidden card values and hands are never in another seat's view
 Turn order             not cyclic: ``agent_selection`` follows the rules (setup, worker
@@ -25,7 +29,8 @@ Arguments              ``render_mode`` (``"ansi"``/``"human"``), ``render_observ
                        :class:`~maya_envs.maya_quarry.rules.MayaQuarryConfig`
 Components             the default quarry/pyramid numbers are a NON-CANONICAL proposal
                        (``configs/maya_quarry/components.json``; ``components=`` replaces it)
-Version history        v0: first release (basic game)
+Version history        v0: first release (basic game); ``variant="advanced"`` added
+                       (the basic game's spaces and behaviour unchanged)
 =====================  ===============================================================
 
 Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.

@@ -1,9 +1,11 @@
-"""Rules engine of Maya (Abacusspiele 2003), 3-5 players, basic game (pure: stdlib + numpy).
+"""Rules engine of Maya (Abacusspiele 2003), 3-5 players, basic game and advanced variant
+(pure: stdlib + numpy).
 
-Sources: the seed rulebook ``shared/seeds/001_c7015b41d4dc8a5b.txt`` (everything except the
-"Variation for Advanced Players") and ``shared/rules/maya_quarry.md``. Split by phase:
-:mod:`.config` (options, component table), :mod:`.state`, :mod:`.quarry` (phase 1),
-:mod:`.building` (phase 2), :mod:`.scoring` (phase 3, game end), :mod:`.engine` (flow).
+Sources: the seed rulebook ``shared/seeds/001_c7015b41d4dc8a5b.txt`` (including the "Variation
+for Advanced Players") and ``shared/rules/maya_quarry.md``. Split by phase:
+:mod:`.config` (options, component table), :mod:`.state`, :mod:`.auction` (advanced variant,
+before phase 1), :mod:`.quarry` (phase 1), :mod:`.building` (phase 2), :mod:`.scoring`
+(phase 3, game end), :mod:`.engine` (flow).
 
 Component table: the numbers the rulebook omits are the rules file's section 4 PROPOSAL,
 **non-canonical**, in ``configs/maya_quarry/components.json`` (``components=`` replaces it).
@@ -54,13 +56,47 @@ Rule decisions, in one place (config option and default in brackets):
   [``reward_scheme="win_loss"``, ``gold_diff_scale=50``].
 * **Forced decisions.** A decision with exactly one legal action is taken by the engine
   [``skip_forced=True``].
+
+Advanced variant [``variant="advanced"``; seed "Variation for Advanced Players"]:
+
+* **Gold.** Everyone starts with 10 gold (FACT); it is also the score.
+* **Auction.** Before each round's worker placement (round 1: after setup), ``n - 1`` blue
+  markers are on offer: all four at 5 players, otherwise drawn without replacement from the
+  env's generator, again every round (FACT). Sealed bids, collected one seat at a time from
+  the start player; a bid is an action ``0 .. min(gold, 30)`` (DECISION: the cap keeps the
+  action table fixed; gold stays with the bidder until every bid is in, so nothing public
+  moves). No seat's observation shows another seat's bid before all are in; then all bids are
+  public until the next auction. Bid order: highest first, equal bids clockwise from the start
+  player (FACT). The last seat in that order is "the lowest bidder": no marker, no payment
+  (DECISION: with tied lowest bids only the last of them is out, since there are ``n - 1``
+  markers for ``n`` seats); seats that bid 0 get nothing and pay nothing (FACT); every other
+  seat pays its bid to the bank (INFERENCE, rules file) and picks one marker still on offer,
+  in bid order (one decision each; unpicked markers stay out for the round).
+* **Each blue marker is used once in its round** and all return before the next auction.
+  BLUE_TRANSPORT_PLUS_4: +4 transport capacity, applied at transport. BLUE_EXTRA_BLOCK: at
+  transport, after the surplus went back, its holder takes one block from its pool outside the
+  capacity (automatic: the seed says "receives"). BLUE_PLUS_2_QUARRY_POINTS: when everyone has
+  passed, its holder places it at a quarry holding at least one card [``plus2_empty_quarry=
+  False``, INFERENCE from "next to the concealed column"; True allows any quarry] or declines
+  ("may"); it adds 2 to the holder's score there, even without cards there (FACT). DECISION:
+  a holder without a card there counts as present after every card placer, so it loses ties
+  to any card and can be a -3 target there.
+* **Joker.** Right after the +2 points (so after everyone passed, before the first reveal;
+  DECISION: the one moment at which every allowed green effect can still act), its holder
+  picks the green marker it acts as, any except FIRST_PLAYER (FACT), or declines. Options that
+  cannot take effect are masked. PROTECT_FROM_MINUS3: placed at once on a quarry holding cards
+  (all unrevealed) and protects its holder there, alongside the green marker; RELOCATE and
+  FREE_BLOCK act at once with their usual decisions; TRANSPORT_PLUS_2 applies at transport;
+  FREE_PASS and FREE_DOUBLE_MOVE are held for this round's building (a seat holding the green
+  marker and the joker as the same one may use each once; the green one is spent first).
 """
 
-from maya_envs.maya_quarry.rules.config import MARKERS, Components, MayaQuarryConfig, load_components
+from maya_envs.maya_quarry.rules.config import BLUE_MARKERS, MARKERS, Components, MayaQuarryConfig, load_components
 from maya_envs.maya_quarry.rules.engine import MayaQuarryRules
 from maya_envs.maya_quarry.rules.state import PHASE_NAMES, MayaQuarryState
 
 __all__ = [
+    "BLUE_MARKERS",
     "MARKERS",
     "PHASE_NAMES",
     "Components",
