@@ -13,6 +13,24 @@ Setup decisions (Black, ``setup="choose"``): the Monolith and the Raven are chos
 to minimise the joins of White's best first exchange. Ties are broken at random with the
 bot's own generator. Everything in two-player Maya (2012) is public, so the bot reads the
 whole state.
+
+Three and four players (hidden task cards): the bot reads the board, the Monolith, the
+phase and **only its own** task cards (``state.tasks[seat]``); the other hands are unknown
+to it. The 6 unknown colours (not mine, not the centre's) are spread over the other hands
+(and, 3p, the face-down pair), each belonging to a given other hand with probability 1/3,
+so the expected score margin over an average rival is ``mine - (sum of unknown colours'
+scores) / 3`` in 3p; in 4p (my team minus the other) it is the same formula. For each
+legal exchange the bot values the board after it:
+
+* if it may declare after it: ``1000 * P(win)`` when ``P(win) >= 0.5`` (it will declare),
+  where ``P(win)`` is estimated over ``samples`` (default 32) random deals of the unknown
+  colours consistent with its own cards, counting its centre bonus when the exchange
+  completes the centre tower, and ties as half;
+* otherwise the expected margin above.
+
+At its declare decision it declares exactly when ``P(win) >= 0.5``. Drafted setup (any
+player count): a uniformly random legal tower (the cards are dealt after the draft, so no
+seat has private goals yet).
 """
 
 from __future__ import annotations
@@ -24,17 +42,27 @@ import numpy as np
 from maya_envs.core.rng import make_rng
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import (
+    CENTRE,
+    CENTRE_BONUS,
+    DECLARE,
+    DRAFT,
     EXCHANGE,
     OVER,
     SETUP_MONOLITH,
     Maya2012Rules,
     Maya2012State,
+    colour_scores,
+    is_complete,
+    last_exchange_completed_centre,
     legal_exchanges,
+    may_declare,
+    swap,
     victory_points,
     winner,
 )
 
 WIN_VALUE = 1000.0
+DECLARE_THRESHOLD = 0.5
 
 
 def joins_formed(towers: tuple[tuple[int, ...], ...], action: int) -> int:
@@ -69,17 +97,23 @@ class HeuristicBot:
 
     Args:
         rules: a :class:`~maya_envs.maya2012.rules.Maya2012Rules`.
-        seed: seed or generator for tie-breaking.
+        seed: seed or generator for tie-breaking (and, 3-4p, for sampling deals).
+        samples: 3-4p: random deals of the unknown colours used to estimate ``P(win)``.
     """
 
-    def __init__(self, rules: Maya2012Rules, seed: int | np.random.Generator | None = None) -> None:
+    def __init__(self, rules: Maya2012Rules, seed: int | np.random.Generator | None = None, samples: int = 32) -> None:
         self.rules = rules
         self.rng = make_rng(seed)
+        self.samples = samples
 
     def act(self, state: Maya2012State) -> int:
         legal = self.rules.legal_actions(state)
         if not legal:
             raise ValueError("HeuristicBot.act called on a finished game")
+        if state.phase == DRAFT:
+            return int(legal[self.rng.integers(len(legal))])
+        if state.num_players > 2:
+            return self._act_multi(state, legal)
         if state.phase == SETUP_MONOLITH:
             return self._choose_setup(state, legal)
         seat = state.to_move
@@ -93,6 +127,40 @@ class HeuristicBot:
             scores.append(-min(_white_joins(state, pair, raven) for raven in A.EXCHANGE_LEVELS))
         return self._pick_best(legal, scores)
 
+    def _act_multi(self, state: Maya2012State, legal: list[int]) -> int:
+        """Three and four players; reads only the board and ``state.tasks[seat]``."""
+        seat = state.to_move
+        mine = state.tasks[seat]
+        deals = self._sample_deals(state, mine)
+        if state.phase == DECLARE:
+            if len(legal) == 1:
+                return legal[0]
+            bonus = CENTRE_BONUS if last_exchange_completed_centre(state) else 0
+            per_colour = colour_scores(state.towers, self.rules.config.three_plus_two)
+            p_win = _win_probability(per_colour, mine, bonus, deals, state.num_players)
+            return A.DECLARE_END if p_win >= DECLARE_THRESHOLD else A.CONTINUE
+        mode = self.rules.config.three_plus_two
+        unknown = _unknown_colours(state.towers, mine)
+        n = state.num_players
+        scores = []
+        for action in legal:
+            after = swap(state.towers, action)
+            per_colour = colour_scores(after, mode)
+            value = sum(per_colour[c] for c in mine) - sum(per_colour[c] for c in unknown) / 3
+            if may_declare(after, mine):
+                completes = CENTRE in A.PAIRS[action // 4] and is_complete(after[CENTRE])
+                p_win = _win_probability(per_colour, mine, CENTRE_BONUS if completes else 0, deals, n)
+                if p_win >= DECLARE_THRESHOLD:
+                    value = WIN_VALUE * p_win
+            scores.append(value)
+        return self._pick_best(legal, scores)
+
+    def _sample_deals(self, state: Maya2012State, mine: tuple[int, ...]) -> np.ndarray:
+        """``(samples, 6)`` shuffles of the unknown colours: columns ``2k, 2k+1`` are the
+        hand of the k-th other seat clockwise after me; 3p columns 4-5 the face-down pair."""
+        unknown = np.asarray(_unknown_colours(state.towers, mine), np.intp)
+        return self.rng.permuted(np.tile(unknown, (self.samples, 1)), axis=1)
+
     def _pick_best(self, legal: list[int], scores: list[Any]) -> int:
         best = max(scores)
         candidates = [action for action, score in zip(legal, scores, strict=True) if score == best]
@@ -102,3 +170,21 @@ class HeuristicBot:
 def _white_joins(state: Maya2012State, pair: int, raven: int) -> int:
     moves = legal_exchanges(state.towers, pair, raven)
     return max((joins_formed(state.towers, move) for move in moves), default=-1)
+
+
+def _unknown_colours(towers: tuple[tuple[int, ...], ...], mine: tuple[int, ...]) -> list[int]:
+    return [c for c in range(9) if c not in mine and c != towers[CENTRE][0]]
+
+
+def _win_probability(per_colour: list[int], mine: tuple[int, ...], bonus: int, deals: np.ndarray, n: int) -> float:
+    """Share of the sampled ``deals`` in which the game ending now is won (ties count half).
+    The 6 columns hold 3 hands in seat order after me: 3p two rivals and the face-down
+    pair; 4p the left rival, my partner, the right rival."""
+    scores = np.asarray(per_colour, np.float64)
+    hands = scores[deals].reshape(len(deals), 3, 2).sum(axis=2)
+    own = scores[list(mine)].sum() + bonus
+    if n == 3:
+        mine_total, rivals = np.full(len(deals), own), hands[:, :2].max(axis=1)
+    else:
+        mine_total, rivals = own + hands[:, 1], hands[:, 0] + hands[:, 2]
+    return float(((mine_total > rivals) + 0.5 * (mine_total == rivals)).mean())

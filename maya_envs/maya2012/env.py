@@ -1,26 +1,50 @@
-"""Maya (2012) PettingZoo AEC environment.
+"""Maya (2012) PettingZoo AEC environment (2, 3 or 4 players).
 
 =====================  ===============================================================
 Import                 ``from maya_envs import maya2012_v0``
-Agents                 ``player_0`` (White), ``player_1`` (Black)
+Agents                 ``num_players=2`` (default): ``player_0`` (White), ``player_1``
+                       (Black). 3-4: ``player_0 .. player_{n-1}`` clockwise; 4p teams
+                       {``player_0``, ``player_2``} and {``player_1``, ``player_3``}
 Actions                ``Discrete(75)``; table in :mod:`maya_envs.maya2012.actions`
-                       (0-47 exchanges, 48-59 Monolith setup, 60-63 Raven setup)
-Observation            ``{"observation": Box(0, 1, (466,), float32), "action_mask":
-                       Box(0, 1, (75,), int8)}``; index table in
-                       :mod:`maya_envs.maya2012.observation`, from the observer's seat
-Turn order             with ``setup="choose"`` Black (``player_1``) first places the
+                       (0-47 exchanges, 48-59 Monolith setup, 60-63 Raven setup (2p),
+                       64 declare end, 65 continue (3-4p), 66-74 drafted setup)
+Observation            ``{"observation": Box(0, 1, (N,), float32), "action_mask":
+                       Box(0, 1, (75,), int8)}`` with N = 610 (2p) or 540 (3-4p), +10
+                       with ``setup="draft"``; index tables in
+                       :mod:`maya_envs.maya2012.observation`, from the observer's seat.
+                       3-4p: own task cards and the public centre card only
+Turn order             2p with ``setup="choose"``: Black (``player_1``) first places the
                        Monolith and the Raven, then White makes the first exchange;
-                       players then alternate
-Rewards                +1 win, -1 loss, 0 draw, paid once on the final step
-Termination            the player to move has no legal exchange, or ``max_turns``
-                       exchanges were made with ``at_max_turns="score"`` (house rule)
+                       players then alternate. 3-4p: ``player_0`` first, clockwise;
+                       after an exchange that makes the mover eligible the same agent
+                       chooses declare end / continue. ``setup="draft"``: 45 block
+                       placements first, seats in rotation from ``player_0``
+Rewards                paid once on the final step. ``reward_scheme="win_loss"``
+                       (default): 2p +1/-1/0; 3p the top scorers share +1, the others
+                       share -1; 4p each partner gets the team's +1/-1/0.
+                       ``"score_diff"``: 2p own VP - opponent's; 3p own score - mean of
+                       the others; 4p own team - other team. Every scheme sums to 0
+Termination            the player to move has no legal exchange, a 3-4p declaration, or
+                       ``max_turns`` exchanges with ``at_max_turns="score"`` (house rule)
 Truncation             ``max_turns`` reached with ``at_max_turns="truncate"`` (reward 0,
                        ``info`` holds the provisional victory points)
+Info                   empty during play; the final step's info holds the scores and,
+                       3-4p, every hand (``tasks``, ``spare``, ``centre_card``), see
+                       :meth:`~maya_envs.maya2012.rules.Maya2012Rules.final_info`
+Hidden information     3-4p: ``observe``, the mask, ``info`` and ``render`` for a seat
+                       (``render_observer``) never depend on other seats' cards;
+                       ``render_observer=None`` (default) is a spectator's full view.
+                       With ``declare_step="eligible"`` the AEC turn order (the same
+                       agent selected twice) shows that a seat may declare; use
+                       ``"always"`` to hide that too
 Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
                        or ``"raise"``; an id outside 0..74 always raises ``ValueError``
 Arguments              ``render_mode``, ``illegal_action``, plus every field of
                        :class:`~maya_envs.maya2012.rules.Maya2012Config`
-Version history        v0: first release
+                       (``num_players``, ``setup``, ``max_turns``, ``at_max_turns``,
+                       ``three_plus_two``, ``reward_scheme``, ``declare_step``, ...)
+Version history        v0: first release (2p); 3-4p variants, ``setup="draft"`` and
+                       ``reward_scheme`` added without changing 2p behaviour or ids
 =====================  ===============================================================
 
 Rule decisions are listed in :mod:`maya_envs.maya2012.rules`.
@@ -53,12 +77,13 @@ class Maya2012Env(RulesAECEnv):
         **game_options: Any,
     ) -> None:
         rules = Maya2012Rules(game_options)
-        renderer = partial(_render, ladder_spaces=rules.config.ladder_spaces)
+        cfg = rules.config
+        renderer = partial(_render, ladder_spaces=cfg.ladder_spaces, three_plus_two=cfg.three_plus_two)
         super().__init__(rules, renderer, render_mode=render_mode, illegal_action=illegal_action)
 
 
-def _render(state, observer, ladder_spaces):
-    return render_text(state, observer, ladder_spaces)
+def _render(state, observer, ladder_spaces, three_plus_two):
+    return render_text(state, observer, ladder_spaces, three_plus_two)
 
 
 def raw_env(**kwargs: Any) -> Maya2012Env:

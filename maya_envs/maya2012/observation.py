@@ -1,13 +1,14 @@
 """Maya (2012) observation encoder: a flat ``float32`` vector in ``[0, 1]``, from the
-observing seat's point of view ("me" is the observer, "opp" the other player).
+observing seat's point of view ("me" is the observer).
 
-Two players: shape ``(466,)``.
+Two players: shape ``(610,)``; "opp" is the other player.
 
 =============  =====  ==============================================================
 slice          size   meaning
 =============  =====  ==============================================================
 [0, 405)       405    colour one-hot: index ``45*t + 9*(L-1) + c`` is 1 when tower ``t``
-                      (0-8) has colour ``c`` (0-8) at level ``L`` (1-5)
+                      (0-8) has colour ``c`` (0-8) at level ``L`` (1-5); all 0 for a slot
+                      not built yet (drafted setup)
 [405, 417)     12     Monolith pair one-hot (pair ids of ``actions.PAIRS``); all 0
                       before it is placed
 [417, 421)     4      Raven level one-hot, levels 2-5; all 0 before it is set
@@ -19,8 +20,8 @@ slice          size   meaning
                       ladders_per_player, my priests left / priests_per_player,
                       opponent's priests left / priests_per_player (0 when the owned
                       count is 0)
-[461, 464)     3      phase one-hot: setup_monolith, setup_raven, exchange (all 0 once
-                      the game is over)
+[461, 464)     3      phase one-hot: setup_monolith, setup_raven, exchange (all 0 during
+                      the draft and once the game is over)
 464            1      exchanges made / max_turns
 465            1      1 if I am White (``player_0``), else 0
 [466, 514)     48     per exchange id ``x`` (0-47) legal now: ladders I would place / 2
@@ -29,13 +30,37 @@ slice          size   meaning
                       mapped ``(delta + 2) / 6`` (0 for an exchange not legal now)
 =============  =====  ==============================================================
 
-The last three slices are action features: the one-step consequences of each legal
-exchange for the observer, computed from the rules (they are exactly what a one-ply
-lookahead would see). They are derived, public information that a network would
-otherwise have to learn from colour one-hots of neighbouring towers.
+Three and four players: shape ``(540,)`` (the same layout for both counts).
 
-Everything in Maya (2012) two-player is public, so the encoder hides nothing; it only
-rotates seats so that a policy sees the board the same way from either seat.
+=============  =====  ==============================================================
+slice          size   meaning
+=============  =====  ==============================================================
+[0, 405)       405    colour one-hot, as for two players
+[405, 417)     12     Monolith pair one-hot; all 0 while it is off the board
+[417, 426)     9      my task colours (2 ones once dealt; all 0 during the draft)
+[426, 435)     9      the face-up centre card's colour one-hot (all 0 before the deal)
+[435, 437)     2      phase: [0] exchange (also while another seat takes its declare
+                      decision), [1] my own declare decision
+437            1      1 if declaring now earns me the +5 centre bonus (my declare
+                      decision only)
+438            1      exchanges made / max_turns
+[439, 443)     4      my seat one-hot (``player_0`` .. ``player_3``)
+443            1      1 in the four-player team game (partner = seat + 2 mod 4)
+[444, 492)     48     per exchange id legal now: change of my own task score (my 2
+                      colours, no bonus) if I made it, mapped ``(delta + 20) / 40``
+[492, 540)     48     per exchange id legal now: 1 if after it I could declare the end
+=============  =====  ==============================================================
+
+Drafted setup (``setup="draft"``, any player count): 10 more entries at the end: [0, 9)
+the drawn block's colour one-hot, [9] 1 while the draft is running.
+
+The action-feature slices are the one-step consequences of each legal exchange for the
+observer, computed from the rules (exactly what a one-ply lookahead would see).
+
+Hidden information (3-4p): the encoder reads the board, the Monolith, the turn, the phase
+and, from ``state.tasks``, only the observer's own cards; the centre card is the centre
+tower's base colour. Another seat's declare decision is shown as an exchange phase, so the
+observation never reveals whether somebody else may declare.
 """
 
 from __future__ import annotations
@@ -62,20 +87,55 @@ MAX_LADDER_SPACES = 4
 _SLOT_BASE = (np.arange(A.NUM_TOWERS * A.NUM_LEVELS) * COLOURS).astype(np.intp)
 
 
+# Three and four players.
+TASKS_AT = MONOLITH_AT + len(A.PAIRS)  # 417
+CENTRE_CARD_AT = TASKS_AT + COLOURS  # 426
+MULTI_PHASE_AT = CENTRE_CARD_AT + COLOURS  # 435
+BONUS_AT = MULTI_PHASE_AT + 2  # 437
+MULTI_TURN_AT = BONUS_AT + 1  # 438
+MULTI_SEAT_AT = MULTI_TURN_AT + 1  # 439
+TEAM_GAME_AT = MULTI_SEAT_AT + 4  # 443
+SCORE_DELTA_AT = TEAM_GAME_AT + 1  # 444
+CAN_DECLARE_AT = SCORE_DELTA_AT + A.NUM_EXCHANGES  # 492
+SIZE_MULTI = CAN_DECLARE_AT + A.NUM_EXCHANGES  # 540
+MAX_SCORE_DELTA = 20  # two task colours, 10 each
+DRAFT_SIZE = COLOURS + 1
+
+
 def observation_shape(config) -> tuple[int, ...]:
-    """Shape of the observation vector for ``config`` (``(610,)`` for two players)."""
-    return (SIZE_2P,)
+    """Shape of the observation vector for ``config``: ``(610,)`` for two players,
+    ``(540,)`` for three or four, plus 10 with ``setup="draft"``."""
+    size = SIZE_2P if config.num_players == 2 else SIZE_MULTI
+    return (size + (DRAFT_SIZE if config.setup == "draft" else 0),)
 
 
 def encode_observation(state, seat: int, config) -> np.ndarray:
-    """Encode ``state`` for ``seat`` (0 or 1); returns a new ``float32`` array of shape ``(610,)``."""
-    from maya_envs.maya2012.rules import EXCHANGE, NO_PRIEST, SETUP_MONOLITH, legal_exchanges
+    """Encode ``state`` for ``seat``; returns a new ``float32`` array of
+    :func:`observation_shape` (index tables in the module docstring)."""
+    from maya_envs.maya2012.rules import DRAFT
 
-    obs = np.zeros(SIZE_2P, np.float32)
+    size = observation_shape(config)[0]
+    obs = np.zeros(size, np.float32)
     colours = np.fromiter((c for tower in state.towers for c in tower), np.intp, A.NUM_TOWERS * A.NUM_LEVELS)
-    obs[_SLOT_BASE + colours] = 1.0
+    if state.phase == DRAFT:
+        built = colours >= 0
+        obs[_SLOT_BASE[built] + colours[built]] = 1.0
+        obs[size - DRAFT_SIZE + state.draft_block] = 1.0
+        obs[size - 1] = 1.0
+    else:
+        obs[_SLOT_BASE + colours] = 1.0
     if state.monolith >= 0:
         obs[MONOLITH_AT + state.monolith] = 1.0
+    if config.num_players == 2:
+        _encode_2p(obs, state, seat, config)
+    else:
+        _encode_multi(obs, state, seat, config)
+    return obs
+
+
+def _encode_2p(obs: np.ndarray, state, seat: int, config) -> None:
+    from maya_envs.maya2012.rules import EXCHANGE, NO_PRIEST, SETUP_MONOLITH, legal_exchanges
+
     if state.raven:
         obs[RAVEN_AT + state.raven - 2] = 1.0
     opp = 1 - seat
@@ -101,7 +161,52 @@ def encode_observation(state, seat: int, config) -> np.ndarray:
             obs[ACTION_FEATURES_AT + action] = ladders_placed / 2
             obs[ACTION_FEATURES_AT + A.NUM_EXCHANGES + action] = float(completes)
             obs[ACTION_FEATURES_AT + 2 * A.NUM_EXCHANGES + action] = min(max((swing + 2) / 6, 0.0), 1.0)
-    return obs
+
+
+def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
+    from maya_envs.maya2012.rules import CENTRE, DECLARE, EXCHANGE, last_exchange_completed_centre
+
+    if state.tasks:
+        obs[TASKS_AT + np.asarray(state.tasks[seat], np.intp)] = 1.0
+        obs[CENTRE_CARD_AT + state.towers[CENTRE][0]] = 1.0
+    if state.phase == DECLARE and state.to_move == seat:
+        obs[MULTI_PHASE_AT + 1] = 1.0
+        obs[BONUS_AT] = float(last_exchange_completed_centre(state))
+    elif state.phase in (EXCHANGE, DECLARE):
+        obs[MULTI_PHASE_AT] = 1.0
+    obs[MULTI_TURN_AT] = min(state.turn / config.max_turns, 1.0)
+    obs[MULTI_SEAT_AT + seat] = 1.0
+    obs[TEAM_GAME_AT] = 1.0 if config.num_players == 4 else 0.0
+    if state.phase in (EXCHANGE, DECLARE) and state.tasks:
+        for action, delta, can in exchange_outlook(state.towers, state.monolith, state.tasks[seat], config):
+            obs[SCORE_DELTA_AT + action] = (delta + MAX_SCORE_DELTA) / (2 * MAX_SCORE_DELTA)
+            obs[CAN_DECLARE_AT + action] = float(can)
+
+
+def exchange_outlook(towers, monolith: int, task_colours, config) -> list[tuple[int, int, bool]]:
+    """Three and four players: for each exchange legal on ``towers`` with the Monolith at
+    ``monolith`` (no Raven), ``(action, change of the task score of task_colours, whether
+    the mover may declare after it)`` (rules section 7; the centre bonus is left out). Reads
+    only the public board and the given colours."""
+    from maya_envs.maya2012.rules import legal_exchanges, may_declare, swap, tower_runs
+
+    mode = config.three_plus_two
+    per_tower = [tower_runs(column) for column in towers]
+    before = _task_score(per_tower, task_colours, mode)
+    result = []
+    for action in legal_exchanges(towers, monolith, 0):
+        after = swap(towers, action)
+        a, b = A.PAIRS[action // 4]
+        runs = list(per_tower)
+        runs[a], runs[b] = tower_runs(after[a]), tower_runs(after[b])
+        result.append((action, _task_score(runs, task_colours, mode) - before, may_declare(after, task_colours)))
+    return result
+
+
+def _task_score(per_tower, colours, mode: str) -> int:
+    from maya_envs.maya2012.rules import score_runs
+
+    return sum(score_runs([n for runs in per_tower for c, n in runs if c == colour], mode) for colour in colours)
 
 
 def exchange_consequences(state, action: int, seat: int, ladder_spaces) -> tuple[int, bool, int]:

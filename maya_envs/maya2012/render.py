@@ -1,40 +1,83 @@
 """Text rendering of a Maya (2012) state (``render_mode="ansi"``/``"human"``).
 
-Each tower is drawn as a column of its five colours, top level first, with the ladders
-(``W``/``B`` counts over free spaces) and a priest marker (``*W``/``*B``) under it. The
-Monolith and Raven are listed below the board. Everything is public in the two-player game,
-so every observer sees the same picture.
+Each tower is drawn as a column of its five colours, top level first (``.`` for a slot not
+built yet in the drafted setup). Two players: the ladders (``W``/``B`` counts over free
+spaces) and a priest marker (``*W``/``*B``) under each tower, and the Monolith and Raven
+below the board; everything is public, so every observer sees the same picture.
+
+Three and four players: the Monolith, the face-up centre card, and the task cards. With an
+``observer`` seat only that seat's own cards are shown (and its current task score);
+``observer=None`` is the spectator's view with every hand and the face-down pair. The
+single-agent view always renders for the learner's seat.
 """
 
 from __future__ import annotations
 
 from maya_envs.maya2012 import actions as A
-from maya_envs.maya2012.rules import NO_PRIEST, PHASE_NAMES
+from maya_envs.maya2012.rules import (
+    CENTRE,
+    DEFAULT_LADDER_SPACES,
+    DRAFT,
+    EMPTY,
+    NO_PRIEST,
+    PHASE_NAMES,
+    colour_scores,
+)
 
 SEAT_LETTERS = ("W", "B")
 CELL = 12
 
 
-def render_text(state, observer: int | None = None, ladder_spaces=(2, 3, 2, 3, 4, 3, 2, 3, 2)) -> str:
-    """Multi-line text picture of ``state``; ``observer`` is accepted for symmetry with the
-    hidden-information games and changes nothing here."""
+def render_text(state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum") -> str:
+    """Multi-line text picture of ``state`` for ``observer`` (a seat, or ``None`` for a
+    spectator); hidden cards of other seats never appear in a seat's picture."""
+    two = state.num_players == 2
     lines = []
     for row in range(3):
         towers = range(3 * row, 3 * row + 3)
         lines.append("".join(f"{'t' + str(t):<{CELL}}" for t in towers).rstrip())
         for level in range(A.NUM_LEVELS, 0, -1):
-            lines.append("".join(f"{f'L{level} [{state.towers[t][level - 1]}]':<{CELL}}" for t in towers).rstrip())
-        lines.append("".join(f"{_pieces(state, t, ladder_spaces[t]):<{CELL}}" for t in towers).rstrip())
+            cells = (_slot(state.towers[t][level - 1]) for t in towers)
+            lines.append("".join(f"{f'L{level} [{c}]':<{CELL}}" for c in cells).rstrip())
+        if two:
+            lines.append("".join(f"{_pieces(state, t, ladder_spaces[t]):<{CELL}}" for t in towers).rstrip())
         lines.append("")
     monolith = "off the board" if state.monolith < 0 else "t{}|t{}".format(*A.PAIRS[state.monolith])
-    raven = f"L{state.raven}" if state.raven else "not set"
-    lines.append(f"Monolith: {monolith}   Raven: {raven}   exchanges: {state.turn}")
-    lines.append(
-        f"phase: {PHASE_NAMES[state.phase]}   to move: player_{state.to_move} ({SEAT_LETTERS[state.to_move]})"
-        f"   pieces left W {state.ladders_left[0]}L/{state.priests_left[0]}P,"
-        f" B {state.ladders_left[1]}L/{state.priests_left[1]}P"
-    )
+    mover = f"player_{state.to_move}" + (f" ({SEAT_LETTERS[state.to_move]})" if two else "")
+    if state.phase == DRAFT:
+        lines.append(f"drafting: player_{state.to_move} places the drawn block of colour {state.draft_block}")
+    if two:
+        raven = f"L{state.raven}" if state.raven else "not set"
+        lines.append(f"Monolith: {monolith}   Raven: {raven}   exchanges: {state.turn}")
+        lines.append(
+            f"phase: {PHASE_NAMES[state.phase]}   to move: {mover}"
+            f"   pieces left W {state.ladders_left[0]}L/{state.priests_left[0]}P,"
+            f" B {state.ladders_left[1]}L/{state.priests_left[1]}P"
+        )
+        return "\n".join(lines)
+    lines.append(f"Monolith: {monolith}   exchanges: {state.turn}")
+    lines.append(f"phase: {PHASE_NAMES[state.phase]}   to move: {mover}")
+    if state.tasks:
+        lines.append(f"centre card (face up): {state.towers[CENTRE][0]}")
+        lines.extend(_hands(state, observer, three_plus_two))
     return "\n".join(lines)
+
+
+def _hands(state, observer: int | None, three_plus_two: str) -> list[str]:
+    scores = colour_scores(state.towers, three_plus_two)
+    seats = range(state.num_players) if observer is None else (observer,)
+    lines = []
+    for seat in seats:
+        colours = state.tasks[seat]
+        points = sum(scores[c] for c in colours)
+        lines.append(f"player_{seat} task cards: {list(colours)}   task score now: {points}")
+    if observer is None and state.spare:
+        lines.append(f"face-down cards: {list(state.spare)}")
+    return lines
+
+
+def _slot(colour: int) -> str:
+    return "." if colour == EMPTY else str(colour)
 
 
 def _pieces(state, tower: int, spaces: int) -> str:

@@ -1,34 +1,74 @@
-"""Maya (2012) rules engine, two players (pure: standard library and numpy only).
+"""Maya (2012) rules engine for 2, 3 and 4 players (pure: standard library and numpy only).
 
 Sources: the seed rulebook ``shared/seeds/000_ddaf2d912aa0e731.txt`` ("Variant for Two
-Players") and ``shared/rules/maya2012.md`` sections 1-6 and 8. Rule decisions, in one place:
+Players", "Variant for Three Players", "Variant for Four Players", "Alternative Setup") and
+``shared/rules/maya2012.md`` sections 1-8. Rule decisions, in one place:
 
 * **Board.** Towers 0-8 row-major on a 3x3 grid; adjacency is orthogonal (12 pairs, see
   :mod:`maya_envs.maya2012.actions`). ``towers[t][i]`` is the colour (0-8) of level ``i+1``.
 * **Setup** (section 8): uniform over valid boards (:mod:`maya_envs.maya2012.setup`).
-  ``setup="choose"`` (default): Black (``player_1``) places the Monolith (12 actions) and then
-  sets the Raven at level 2-5 (4 actions) before White's first exchange. ``setup="random"``:
-  both drawn from the env's generator, White moves first (section 4, DECISION "seats").
+  Two players: ``setup="choose"`` (default): Black (``player_1``) places the Monolith (12
+  actions) and then sets the Raven at level 2-5 (4 actions) before White's first exchange.
+  ``setup="random"``: both drawn from the env's generator, White moves first (section 4,
+  DECISION "seats"). Three and four players: ``setup="random"`` (their default); the
+  Monolith starts off the board and there is no Raven.
+* **Drafted setup** (``setup="draft"``, seed "Alternative Setup", section 8 DECISION): from
+  level 1 up, the env's generator draws a block of the current level and the player to
+  move chooses its tower (ids 66-74); placement ``k`` (0-44) is made by seat ``k mod n``
+  (DECISION: ``player_0`` starts, turns rotate through all 45 placements). A tower is legal
+  only if it is empty at that level, does not hold that colour yet and the rest of the
+  level can still be completed (a perfect matching of the remaining blocks to the remaining
+  towers). A completed level never blocks the next (the still-allowed tower/colour graph is
+  regular, so it has a perfect matching). After the draft: two players go on with Black's
+  Monolith and Raven decisions as in ``"choose"`` (DECISION); with three and four players
+  the task cards are dealt then (DECISION: the centre card needs the finished board).
 * **Exchange legality** (section 4): the pair is not a tower next to the Monolith; the base
-  level ``k`` is not the Raven's level (blocks at the Raven's level may still move as part of
-  a lower exchange); no joined colour is split, i.e. ``col[X][k-1] != col[X][k]`` for both
-  towers before the swap; level 1 never moves.
-* **After an exchange:** the Monolith moves between the two towers, the Raven to ``k``. For
-  each of the two towers where the seam now joins a colour, the mover places one ladder if
-  the tower has a free ladder space and the mover has a ladder left. A tower that became
-  monochrome gets the mover's priest even when no ladder space is free (seed example);
-  PROPOSAL (section 4): with no priest left, none is placed and the tower stays complete.
+  level ``k`` is not the Raven's level (two players only; blocks at the Raven's level may
+  still move as part of a lower exchange); no joined colour is split, i.e. ``col[X][k-1] !=
+  col[X][k]`` for both towers before the swap; level 1 never moves.
+* **After an exchange (two players):** the Monolith moves between the two towers, the Raven
+  to ``k``. For each of the two towers where the seam now joins a colour, the mover places
+  one ladder if the tower has a free ladder space and the mover has a ladder left. A tower
+  that became monochrome gets the mover's priest even when no ladder space is free (seed
+  example); PROPOSAL (section 4): with no priest left, none is placed and the tower stays
+  complete.
 * **Ladder spaces** (section 5, INFERENCE, config ``ladder_spaces``): one per side facing an
   adjacent tower: corner 2, edge 3, centre 4 (``[2,3,2,3,4,3,2,3,2]``). 15 ladders and 5
   priests per player (section 2, DERIVED).
-* **End** (section 4): the player to move has no legal exchange. House rule (section 4
-  DECISION): after ``max_turns`` exchanges (default 300) the game ends; ``at_max_turns=
-  "score"`` (default) scores it as a normal end, ``"truncate"`` cuts it with no outcome
-  (Gymnasium truncation). Measured in the rules file: under random play 158 of 1,000 games
-  were still running after 5,000 exchanges.
-* **Scoring** (section 6): 1 VP per own priest; 1 VP per tower where the player has strictly
-  more ladders. Most VP wins; ties broken by (1) more priests, (2) more ladders on the board,
-  (3) otherwise a draw. Returns: +1 win, -1 loss, 0 draw, for both seats.
+* **Three and four players** (section 7): no ladders, priests or Raven (``ladders`` stay 0,
+  ``ladders_left``/``priests_left`` are 0: the pieces stay in the box). The task card of the
+  centre tower's base colour lies face up; the other 8 are shuffled by the env's generator;
+  each seat gets 2 secret cards (3p: the last 2 lie face down, unused; 4p: all 8 are dealt).
+  Seats play clockwise ``player_0, player_1, ...``; in 4p the teams are {0, 2} and {1, 3}.
+* **Declaring the end** (section 7): after an exchange, when the mover is eligible (the
+  tower of one of its own task colours is complete, i.e. the tower whose base has that
+  colour, and the centre tower is complete) the same seat decides: ``declare end`` (64) ends
+  the game at once, ``continue`` (65) passes the turn. ``declare_step="eligible"`` (default)
+  asks only when eligible; ``"always"`` asks after every exchange (``continue`` is then the
+  only legal id when not eligible), so the turn order never shows anybody's eligibility.
+* **Centre bonus** (section 7): +5 VP to the declarer if the exchange of the declaring turn
+  completed the centre tower (tower 4 is one of the two exchanged towers: a complete tower
+  can never be part of an exchange, so it was completed by that exchange).
+* **Task scoring** (section 7, INFERENCE): each task colour is scored separately: the sum
+  over its joined groups (maximal vertical runs of >= 2 blocks in one tower) of C(n, 2), so
+  5 -> 10, 4 -> 6, 3 -> 3, 2 -> 1, two pairs -> 2. The one case the seed's table leaves open,
+  runs [3, 2], scores 4 with ``three_plus_two="sum"`` (default) or 3 with ``"best"`` (the
+  best single table line). A seat's score is the sum over its 2 colours (+5 bonus); a 4p
+  team's score is the sum of its partners'.
+* **End** (section 4): the player to move has no legal exchange, or (3-4p) a declaration.
+  House rule (section 4 DECISION): after ``max_turns`` exchanges (default 300) the game ends;
+  ``at_max_turns="score"`` (default) scores it as a normal end, ``"truncate"`` cuts it with
+  no outcome (Gymnasium truncation). Measured in the rules file: under random 2p play 158 of
+  1,000 games were still running after 5,000 exchanges.
+* **Two-player scoring** (section 6): 1 VP per own priest; 1 VP per tower where the player
+  has strictly more ladders. Most VP wins; ties broken by (1) more priests, (2) more ladders
+  on the board, (3) otherwise a draw.
+* **Rewards** (paid once at the end; zero after a truncation). ``reward_scheme="win_loss"``
+  (default): 2p +1 win, -1 loss, 0 draw; 3p the seats with the highest score share +1 and
+  the others share -1 (all equal: 0 each; DECISION: no tie-break exists for 3-4p); 4p both
+  partners of the higher team get +1, the others -1 (equal teams: 0). ``"score_diff"``
+  (DECISION): 2p own VP minus the opponent's; 3p own score minus the mean of the other two;
+  4p own team's score minus the other team's. Every scheme sums to 0 over the seats.
 """
 
 from __future__ import annotations
@@ -44,16 +84,22 @@ from maya_envs.core.spec import GameSpec
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.setup import random_towers
 
-# Phases (ints for speed; names for humans and to_dict).
-SETUP_MONOLITH, SETUP_RAVEN, EXCHANGE, OVER, TRUNCATED = range(5)
-PHASE_NAMES = ("setup_monolith", "setup_raven", "exchange", "over", "truncated")
+# Phases (ints for speed; names for humans and to_dict). Live phases come before OVER.
+SETUP_MONOLITH, SETUP_RAVEN, EXCHANGE, DECLARE, DRAFT, OVER, TRUNCATED = range(7)
+PHASE_NAMES = ("setup_monolith", "setup_raven", "exchange", "declare", "draft", "over", "truncated")
 
 WHITE, BLACK = 0, 1
 NO_PRIEST = -1
 NO_MONOLITH = -1
 NO_RAVEN = 0
+NO_SEAT = -1
+EMPTY = -1  # an unbuilt slot during the drafted setup
+CENTRE = 4
+CENTRE_BONUS = 5
+TEAMS = ((0, 2), (1, 3))  # four players: partners sit opposite each other
 
 DEFAULT_LADDER_SPACES = (2, 3, 2, 3, 4, 3, 2, 3, 2)
+SETUPS = {2: ("choose", "random", "draft"), 3: ("random", "draft"), 4: ("random", "draft")}
 
 
 @dataclass(frozen=True)
@@ -61,30 +107,48 @@ class Maya2012Config:
     """Game options; every field is validated in ``__post_init__``.
 
     Attributes:
-        num_players: 2 (the 3- and 4-player variants are issue 3).
-        setup: ``"choose"`` (Black's setup decisions are actions) or ``"random"``.
+        num_players: 2, 3 or 4 (rules sections 4 and 7).
+        setup: 2p ``"choose"`` (default; Black's setup decisions are actions), ``"random"`` or
+            ``"draft"``; 3-4p ``"random"`` (default) or ``"draft"``. ``None`` picks the default.
         max_turns: exchanges after which the house turn limit applies (>= 1).
         at_max_turns: ``"score"`` (the limit ends and scores the game) or ``"truncate"``.
-        ladder_spaces: ladder spaces per tower, 9 ints in 0..4 (rules section 5, INFERENCE).
-        ladders_per_player: ladders each player owns (15, rules section 2).
-        priests_per_player: priests each player owns (5, rules section 2).
+        ladder_spaces: ladder spaces per tower, 9 ints in 0..4 (rules section 5, INFERENCE; 2p).
+        ladders_per_player: ladders each player owns (15, rules section 2; 2p).
+        priests_per_player: priests each player owns (5, rules section 2; 2p).
+        three_plus_two: task scoring of runs [3, 2]: ``"sum"`` (4, default) or ``"best"`` (3)
+            (rules section 7, INFERENCE; 3-4p).
+        reward_scheme: ``"win_loss"`` (default) or ``"score_diff"`` (see the module docstring).
+        declare_step: ``"eligible"`` (default; the declare/continue decision follows an
+            exchange only when the mover may declare) or ``"always"`` (after every exchange;
+            3-4p).
 
     Raises:
         ConfigError: a value outside its allowed set (the message names both).
     """
 
     num_players: int = 2
-    setup: str = "choose"
+    setup: str | None = None
     max_turns: int = 300
     at_max_turns: str = "score"
     ladder_spaces: tuple[int, ...] = DEFAULT_LADDER_SPACES
     ladders_per_player: int = 15
     priests_per_player: int = 5
+    three_plus_two: str = "sum"
+    reward_scheme: str = "win_loss"
+    declare_step: str = "eligible"
 
     def __post_init__(self) -> None:
-        _check_choice("num_players", self.num_players, (2,))
-        _check_choice("setup", self.setup, ("choose", "random"))
+        _check_choice("num_players", self.num_players, (2, 3, 4))
+        if self.setup is None:
+            object.__setattr__(self, "setup", SETUPS[self.num_players][0])
+        allowed = SETUPS[self.num_players]
+        if self.setup not in allowed:
+            suffix = "" if self.num_players == 2 else f" with num_players={self.num_players}"
+            raise ConfigError(f"setup={self.setup!r} is not allowed{suffix}; allowed: {list(allowed)}")
         _check_choice("at_max_turns", self.at_max_turns, ("score", "truncate"))
+        _check_choice("three_plus_two", self.three_plus_two, ("sum", "best"))
+        _check_choice("reward_scheme", self.reward_scheme, ("win_loss", "score_diff"))
+        _check_choice("declare_step", self.declare_step, ("eligible", "always"))
         _check_int("max_turns", self.max_turns, 1, 100_000)
         _check_int("ladders_per_player", self.ladders_per_player, 0, 100)
         _check_int("priests_per_player", self.priests_per_player, 0, 100)
@@ -124,16 +188,25 @@ def _check_int(name: str, value: Any, low: int, high: int) -> None:
 class Maya2012State:
     """A full game state; immutable, compared with ``==``, hashed, pickled.
 
+    The number of seats is ``len(ladders)``.
+
     Attributes:
-        towers: 9 tuples of 5 colours (0-8), bottom (level 1) to top (level 5).
-        monolith: pair index 0-11 the Monolith stands between, or -1 (not placed yet).
-        raven: Raven level 2-5, or 0 (not set yet).
-        ladders: per seat, 9 ladder counts (one per tower).
+        towers: 9 tuples of 5 colours (0-8), bottom (level 1) to top (level 5); ``-1`` marks
+            a slot not built yet (drafted setup only).
+        monolith: pair index 0-11 the Monolith stands between, or -1 (not on the board).
+        raven: Raven level 2-5, or 0 (not set; always 0 with 3-4 players).
+        ladders: per seat, 9 ladder counts (one per tower); all 0 with 3-4 players.
         priests: per tower, the seat whose priest stands on it, or -1.
-        ladders_left, priests_left: pieces each seat still holds.
+        ladders_left, priests_left: pieces each seat still holds (0 with 3-4 players).
         to_move: seat to decide next (meaningless once the game is over).
-        phase: one of ``SETUP_MONOLITH, SETUP_RAVEN, EXCHANGE, OVER, TRUNCATED``.
+        phase: one of ``SETUP_MONOLITH, SETUP_RAVEN, EXCHANGE, DECLARE, DRAFT, OVER,
+            TRUNCATED``.
         turn: exchanges made so far.
+        tasks: 3-4p: per seat, its 2 secret task colours (sorted); ``()`` for 2p and before
+            the deal.
+        spare: 3p: the 2 face-down cards nobody uses (sorted); ``()`` otherwise.
+        declared: the seat that declared the end, or -1.
+        draft_block: drafted setup: the colour of the drawn block to place, else -1.
     """
 
     towers: tuple[tuple[int, ...], ...]
@@ -146,7 +219,15 @@ class Maya2012State:
     to_move: int = WHITE
     phase: int = EXCHANGE
     turn: int = 0
+    tasks: tuple[tuple[int, ...], ...] = ()
+    spare: tuple[int, ...] = ()
+    declared: int = NO_SEAT
+    draft_block: int = -1
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def num_players(self) -> int:
+        return len(self.ladders)
 
 
 def legal_exchanges(towers: tuple[tuple[int, ...], ...], monolith: int, raven: int) -> list[int]:
@@ -170,6 +251,16 @@ def legal_exchanges(towers: tuple[tuple[int, ...], ...], monolith: int, raven: i
     return result
 
 
+def swap(towers: tuple[tuple[int, ...], ...], action: int) -> tuple[tuple[int, ...], ...]:
+    """The towers after exchange ``action`` (0-47), legal or not (rules section 4)."""
+    pair, offset = divmod(action, 4)
+    i = offset + 1
+    a, b = A.PAIRS[pair]
+    result = list(towers)
+    result[a], result[b] = towers[a][:i] + towers[b][i:], towers[b][:i] + towers[a][i:]
+    return tuple(result)
+
+
 def points_by_tower(state: Maya2012State) -> list[tuple[int, int]]:
     """``(white, black)`` victory points earned at each tower (rules section 6): 1 for the
     priest on it, 1 for a strict ladder majority (a tie, 0-0 included, scores nothing)."""
@@ -184,17 +275,109 @@ def points_by_tower(state: Maya2012State) -> list[tuple[int, int]]:
 
 
 def victory_points(state: Maya2012State) -> list[int]:
-    """Victory points per seat ``[white, black]``: the sum of :func:`points_by_tower`."""
+    """Two players: victory points per seat ``[white, black]``, the sum of
+    :func:`points_by_tower`."""
     points = points_by_tower(state)
     return [sum(p[WHITE] for p in points), sum(p[BLACK] for p in points)]
 
 
 def winner(state: Maya2012State) -> int | None:
-    """Winning seat by VP and the two tie-breaks of rules section 6, or ``None`` for a draw."""
+    """Two players: winning seat by VP and the two tie-breaks of rules section 6, or ``None``
+    for a draw."""
     keys = [(vp, state.priests.count(seat), sum(state.ladders[seat])) for seat, vp in enumerate(victory_points(state))]
     if keys[WHITE] == keys[BLACK]:
         return None
     return WHITE if keys[WHITE] > keys[BLACK] else BLACK
+
+
+# -- three and four players: task scoring (rules section 7) ---------------------------------
+
+
+def score_runs(runs: list[int], three_plus_two: str = "sum") -> int:
+    """Task score of one colour from the lengths of its joined groups (runs >= 2).
+
+    ``"sum"``: the sum of C(n, 2) (5 -> 10, 4 -> 6, 3 -> 3, 2 -> 1, two pairs -> 2, [3, 2] ->
+    4). ``"best"``: the best single table line, which differs only for [3, 2] (3).
+
+    Raises:
+        ValueError: an unknown ``three_plus_two``.
+    """
+    total = sum(n * (n - 1) // 2 for n in runs)
+    if three_plus_two == "sum":
+        return total
+    if three_plus_two == "best":
+        longest = max(runs, default=0)
+        return longest * (longest - 1) // 2 if longest >= 3 else total
+    raise ValueError(f"three_plus_two={three_plus_two!r}; allowed: ['sum', 'best']")
+
+
+def tower_runs(column: tuple[int, ...]) -> list[tuple[int, int]]:
+    """``(colour, length)`` of each joined group in one tower: maximal vertical runs of >= 2
+    same-colour blocks (rules section 3 (5))."""
+    runs = []
+    start = 0
+    for i in range(1, 6):
+        if i == 5 or column[i] != column[start]:
+            if i - start >= 2:
+                runs.append((column[start], i - start))
+            start = i
+    return runs
+
+
+def joined_runs(towers: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    """Per colour (0-8), the lengths of its joined groups over the whole board."""
+    runs: list[list[int]] = [[] for _ in range(9)]
+    for column in towers:
+        for colour, length in tower_runs(column):
+            runs[colour].append(length)
+    return runs
+
+
+def colour_scores(towers: tuple[tuple[int, ...], ...], three_plus_two: str = "sum") -> list[int]:
+    """Task score of each colour 0-8 on ``towers`` (see :func:`score_runs`)."""
+    return [score_runs(r, three_plus_two) for r in joined_runs(towers)]
+
+
+def is_complete(column: tuple[int, ...]) -> bool:
+    """Whether a tower is monochrome (all 5 blocks its base colour)."""
+    return column.count(column[0]) == 5
+
+
+def may_declare(towers: tuple[tuple[int, ...], ...], task_colours: tuple[int, ...]) -> bool:
+    """Whether a seat with ``task_colours`` may declare the end (rules section 7): the centre
+    tower is complete and so is the tower of one of its task colours (the tower whose base
+    has that colour)."""
+    if not is_complete(towers[CENTRE]):
+        return False
+    return any(is_complete(column) for column in towers if column[0] in task_colours)
+
+
+def last_exchange_completed_centre(state: Maya2012State) -> bool:
+    """Whether the latest exchange completed the centre tower: tower 4 was one of the two
+    exchanged towers (the Monolith stands next to it) and is complete now. A complete tower
+    can never be exchanged again, so it was not complete before."""
+    return state.monolith >= 0 and CENTRE in A.PAIRS[state.monolith] and is_complete(state.towers[CENTRE])
+
+
+def centre_bonus_seat(state: Maya2012State) -> int:
+    """The seat earning the +5 centre bonus, or -1: the declarer, if the exchange of its
+    declaring turn completed the centre tower (rules section 7)."""
+    return state.declared if state.declared >= 0 and last_exchange_completed_centre(state) else NO_SEAT
+
+
+def task_scores(state: Maya2012State, three_plus_two: str = "sum") -> list[int]:
+    """Three and four players: each seat's score, its 2 task colours plus the centre bonus."""
+    per_colour = colour_scores(state.towers, three_plus_two)
+    scores = [sum(per_colour[c] for c in colours) for colours in state.tasks]
+    bonus = centre_bonus_seat(state)
+    if bonus >= 0:
+        scores[bonus] += CENTRE_BONUS
+    return scores
+
+
+def team_scores(scores: list[int]) -> list[int]:
+    """Four players: ``[team {0, 2}, team {1, 3}]``, the sums of the partners' scores."""
+    return [scores[a] + scores[b] for a, b in TEAMS]
 
 
 class Maya2012Rules:
@@ -213,34 +396,44 @@ class Maya2012Rules:
         self.config = config
         from maya_envs.maya2012.observation import observation_shape
 
-        setup_steps = 2 if config.setup == "choose" else 0
+        n = config.num_players
+        self._n = n
+        setup_steps = 2 if n == 2 and config.setup != "random" else 0
+        if config.setup == "draft":
+            setup_steps += A.NUM_TOWERS * A.NUM_LEVELS
+        declare_steps = config.max_turns if n > 2 else 0
         self.spec = GameSpec(
             name="maya2012_v0",
             title="Maya (2012)",
             version=0,
-            num_players=config.num_players,
+            num_players=n,
             num_actions=A.NUM_ACTIONS,
             observation_shape=observation_shape(config),
-            max_game_length=config.max_turns + setup_steps,
-            reward_range=(-1.0, 1.0),
-            chance=False,
-            information="perfect",
+            max_game_length=config.max_turns + declare_steps + setup_steps,
+            reward_range=reward_range(config),
+            chance=config.setup == "draft",
+            information="perfect" if n == 2 else "imperfect",
         )
 
     # -- protocol --------------------------------------------------------------------------
 
     def initial_state(self, rng: np.random.Generator) -> Maya2012State:
-        cfg = self.config
-        pieces = dict(
-            towers=random_towers(rng),
-            ladders_left=(cfg.ladders_per_player,) * 2,
-            priests_left=(cfg.priests_per_player,) * 2,
-        )
+        cfg, n = self.config, self._n
+        if n == 2:
+            pieces = dict(ladders_left=(cfg.ladders_per_player,) * 2, priests_left=(cfg.priests_per_player,) * 2)
+        else:
+            pieces = dict(ladders=((0,) * 9,) * n, ladders_left=(0,) * n, priests_left=(0,) * n)
+        if cfg.setup == "draft":
+            empty = ((EMPTY,) * A.NUM_LEVELS,) * A.NUM_TOWERS
+            return Maya2012State(towers=empty, **pieces, phase=DRAFT, draft_block=int(rng.integers(9)))
+        towers = random_towers(rng)
+        if n > 2:
+            return self._deal(Maya2012State(towers=towers, **pieces), rng)
         if cfg.setup == "choose":
-            return Maya2012State(**pieces, to_move=BLACK, phase=SETUP_MONOLITH)
+            return Maya2012State(towers=towers, **pieces, to_move=BLACK, phase=SETUP_MONOLITH)
         monolith = int(rng.integers(len(A.PAIRS)))
         raven = int(rng.integers(2, 6))
-        return self._start_exchanges(Maya2012State(**pieces, monolith=monolith, raven=raven, phase=EXCHANGE))
+        return self._start_exchanges(Maya2012State(towers=towers, **pieces, monolith=monolith, raven=raven))
 
     def current_player(self, state: Maya2012State) -> int:
         return -1 if state.phase >= OVER else state.to_move
@@ -258,17 +451,31 @@ class Maya2012Rules:
         return mask
 
     def apply_action(self, state: Maya2012State, action: int, rng: np.random.Generator | None = None) -> Maya2012State:
+        """The state after the current player takes ``action``.
+
+        Raises:
+            IllegalActionError: ``action`` is not legal now (the message lists the legal ids).
+            ValueError: a draft placement or the last one (which deals the cards) without
+                ``rng``.
+        """
         if action not in self._legal_set(state):
             raise IllegalActionError(
                 f"action {action!r} ({_describe(action)}) is illegal in phase "
                 f"{PHASE_NAMES[state.phase]}; legal ids: {self.legal_actions(state)}"
             )
-        if state.phase == SETUP_MONOLITH:
+        phase = state.phase
+        if phase == EXCHANGE:
+            return self._exchange(state, action) if self._n == 2 else self._exchange_multi(state, action)
+        if phase == DECLARE:
+            if action == A.DECLARE_END:
+                return _replace(state, phase=OVER, declared=state.to_move)
+            return self._pass_turn(_replace(state, phase=EXCHANGE))
+        if phase == DRAFT:
+            return self._draft(state, action, rng)
+        if phase == SETUP_MONOLITH:
             return _replace(state, monolith=action - A.MONOLITH_BASE, phase=SETUP_RAVEN)
-        if state.phase == SETUP_RAVEN:
-            placed = _replace(state, raven=action - A.RAVEN_BASE + 2, to_move=WHITE, phase=EXCHANGE)
-            return self._start_exchanges(placed)
-        return self._exchange(state, action)
+        placed = _replace(state, raven=action - A.RAVEN_BASE + 2, to_move=WHITE, phase=EXCHANGE)
+        return self._start_exchanges(placed)
 
     def is_terminal(self, state: Maya2012State) -> bool:
         return state.phase == OVER
@@ -276,12 +483,45 @@ class Maya2012Rules:
     def is_truncated(self, state: Maya2012State) -> bool:
         return state.phase == TRUNCATED
 
-    def returns(self, state: Maya2012State) -> np.ndarray:
-        result = np.zeros(2)
-        if state.phase == OVER:
+    def victory_points(self, state: Maya2012State) -> list[int]:
+        """Each seat's victory points now: 2p ladders and priests (section 6), 3-4p task
+        scores with the centre bonus (section 7)."""
+        if self._n == 2:
+            return victory_points(state)
+        return task_scores(state, self.config.three_plus_two)
+
+    def winners(self, state: Maya2012State) -> list[int]:
+        """Seats that won a finished game (both partners of a winning 4p team); ``[]`` for a
+        draw, a truncation or a game still running."""
+        if state.phase != OVER:
+            return []
+        if self._n == 2:
             win = winner(state)
-            if win is not None:
-                result[win], result[1 - win] = 1.0, -1.0
+            return [] if win is None else [win]
+        scores = self.victory_points(state)
+        if self._n == 4:
+            teams = team_scores(scores)
+            return [] if teams[0] == teams[1] else sorted(TEAMS[int(teams[1] > teams[0])])
+        best = max(scores)
+        top = [seat for seat, score in enumerate(scores) if score == best]
+        return [] if len(top) == self._n else top
+
+    def returns(self, state: Maya2012State) -> np.ndarray:
+        n = self._n
+        result = np.zeros(n)
+        if state.phase != OVER:
+            return result
+        if self.config.reward_scheme == "score_diff":
+            scores = np.asarray(self.victory_points(state), np.float64)
+            if n == 4:
+                teams = team_scores(scores.tolist())
+                return np.array([teams[s % 2] - teams[1 - s % 2] for s in range(4)], np.float64)
+            return scores - (scores.sum() - scores) / (n - 1)
+        win = self.winners(state)
+        if win:
+            losers = n - len(win)
+            result[:] = -1.0 / losers if n == 3 else -1.0
+            result[win] = 1.0 / len(win) if n == 3 else 1.0
         return result
 
     def observe(self, state: Maya2012State, seat: int) -> np.ndarray:
@@ -293,16 +533,42 @@ class Maya2012Rules:
         return A.action_to_string(action)
 
     def final_info(self, state: Maya2012State) -> dict[str, Any]:
-        """Lists are indexed by seat; ``winner`` is a seat or ``None`` (draw or truncation)."""
-        return {
-            "victory_points": victory_points(state),
-            "priests": [state.priests.count(seat) for seat in (WHITE, BLACK)],
-            "ladders": [sum(row) for row in state.ladders],
-            "winner": winner(state) if state.phase == OVER else None,
-            "turns": state.turn,
-            "end": "no_legal_exchange" if state.turn < self.config.max_turns else "max_turns",
-            "truncated": state.phase == TRUNCATED,
+        """Lists are indexed by seat; 2p ``winner`` is a seat or ``None`` (draw or
+        truncation). 3-4p reveal every card: ``tasks``, ``spare``, ``centre_card``, and give
+        ``colour_scores`` (per colour), ``declared_by``, ``centre_bonus`` (a seat or
+        ``None``), ``winners`` and, in 4p, ``team_scores`` (``[team {0,2}, team {1,3}]``)."""
+        over = state.phase == OVER
+        if state.declared >= 0:
+            end = "declared"
+        elif state.turn < self.config.max_turns:
+            end = "no_legal_exchange"
+        else:
+            end = "max_turns"
+        common = {"turns": state.turn, "end": end, "truncated": state.phase == TRUNCATED}
+        if self._n == 2:
+            return {
+                "victory_points": victory_points(state),
+                "priests": [state.priests.count(seat) for seat in (WHITE, BLACK)],
+                "ladders": [sum(row) for row in state.ladders],
+                "winner": winner(state) if over else None,
+                **common,
+            }
+        scores = self.victory_points(state)
+        bonus = centre_bonus_seat(state)
+        info = {
+            "victory_points": scores,
+            "winners": self.winners(state),
+            "tasks": [list(colours) for colours in state.tasks],
+            "spare": list(state.spare),
+            "centre_card": state.towers[CENTRE][0],
+            "colour_scores": colour_scores(state.towers, self.config.three_plus_two),
+            "declared_by": state.declared if state.declared >= 0 else None,
+            "centre_bonus": bonus if bonus >= 0 else None,
+            **common,
         }
+        if self._n == 4:
+            info["team_scores"] = team_scores(scores)
+        return info
 
     # -- internals -------------------------------------------------------------------------
 
@@ -314,11 +580,17 @@ class Maya2012Rules:
         return cached
 
     def _compute_legal(self, state: Maya2012State) -> list[int]:
-        if state.phase == EXCHANGE:
+        phase = state.phase
+        if phase == EXCHANGE:
             return legal_exchanges(state.towers, state.monolith, state.raven)
-        if state.phase == SETUP_MONOLITH:
+        if phase == DECLARE:
+            can = may_declare(state.towers, state.tasks[state.to_move])
+            return [A.DECLARE_END, A.CONTINUE] if can else [A.CONTINUE]
+        if phase == DRAFT:
+            return [A.DRAFT_BASE + t for t in draft_towers(state.towers, state.draft_block)]
+        if phase == SETUP_MONOLITH:
             return list(range(A.MONOLITH_BASE, A.MONOLITH_BASE + len(A.PAIRS)))
-        if state.phase == SETUP_RAVEN:
+        if phase == SETUP_RAVEN:
             return list(range(A.RAVEN_BASE, A.RAVEN_BASE + len(A.EXCHANGE_LEVELS)))
         return []
 
@@ -329,15 +601,12 @@ class Maya2012Rules:
         return state
 
     def _exchange(self, state: Maya2012State, action: int) -> Maya2012State:
+        """Two players: swap, move Monolith and Raven, place ladders and a priest."""
         pair, level = divmod(action, 4)
         level += 2
         a, b = A.PAIRS[pair]
         i = level - 1
-        towers = list(state.towers)
-        towers[a], towers[b] = (
-            state.towers[a][:i] + state.towers[b][i:],
-            state.towers[b][:i] + state.towers[a][i:],
-        )
+        towers = swap(state.towers, action)
         mover = state.to_move
         ladders = [list(row) for row in state.ladders]
         priests = list(state.priests)
@@ -356,7 +625,7 @@ class Maya2012Rules:
                 priests_left[mover] -= 1
         turn = state.turn + 1
         next_state = Maya2012State(
-            towers=tuple(towers),
+            towers=towers,
             monolith=pair,
             raven=level,
             ladders=tuple(tuple(row) for row in ladders),
@@ -370,6 +639,96 @@ class Maya2012Rules:
         if turn >= self.config.max_turns:
             return _replace(next_state, phase=OVER if self.config.at_max_turns == "score" else TRUNCATED)
         return self._start_exchanges(next_state)
+
+    def _exchange_multi(self, state: Maya2012State, action: int) -> Maya2012State:
+        """Three and four players: swap and move the Monolith; then the declare decision
+        when the mover is eligible (or always, with ``declare_step="always"``)."""
+        towers = swap(state.towers, action)
+        after = _replace(state, towers=towers, monolith=action // 4, turn=state.turn + 1)
+        if self.config.declare_step == "always" or may_declare(towers, state.tasks[state.to_move]):
+            return _replace(after, phase=DECLARE)
+        return self._pass_turn(after)
+
+    def _pass_turn(self, state: Maya2012State) -> Maya2012State:
+        """Three and four players: the next seat clockwise moves, unless the turn limit or
+        the lack of a legal exchange ends the game."""
+        state = _replace(state, to_move=(state.to_move + 1) % self._n)
+        if state.turn >= self.config.max_turns:
+            return _replace(state, phase=OVER if self.config.at_max_turns == "score" else TRUNCATED)
+        return self._start_exchanges(state)
+
+    def _draft(self, state: Maya2012State, action: int, rng: np.random.Generator | None) -> Maya2012State:
+        if rng is None:
+            raise ValueError("a draft placement draws the next block: apply_action needs a numpy Generator")
+        tower = action - A.DRAFT_BASE
+        i = state.towers[tower].index(EMPTY)
+        towers = list(state.towers)
+        towers[tower] = towers[tower][:i] + (state.draft_block,) + towers[tower][i + 1 :]
+        towers = tuple(towers)
+        left = [c for c in range(9) if c not in {column[i] for column in towers}]
+        if not left and i + 1 < A.NUM_LEVELS:
+            left = list(range(9))  # the level is complete: draw from the next one
+        if left:
+            count = sum(A.NUM_LEVELS - column.count(EMPTY) for column in towers)
+            block = left[int(rng.integers(len(left)))]
+            return _replace(state, towers=towers, draft_block=block, to_move=count % self._n)
+        built = _replace(state, towers=towers, draft_block=-1)
+        if self._n == 2:
+            return _replace(built, phase=SETUP_MONOLITH, to_move=BLACK)
+        return self._deal(built, rng)
+
+    def _deal(self, state: Maya2012State, rng: np.random.Generator) -> Maya2012State:
+        """Three and four players: set the centre card aside, deal 2 cards a seat (3p: 2 lie
+        face down), and start the exchanges with ``player_0``."""
+        centre = state.towers[CENTRE][0]
+        cards = [int(c) for c in rng.permutation([c for c in range(9) if c != centre])]
+        tasks = tuple(tuple(sorted(cards[2 * s : 2 * s + 2])) for s in range(self._n))
+        spare = tuple(sorted(cards[2 * self._n :]))
+        dealt = _replace(state, tasks=tasks, spare=spare, to_move=0, phase=EXCHANGE)
+        return self._start_exchanges(dealt)
+
+
+def reward_range(config: Maya2012Config) -> tuple[float, float]:
+    """Bounds of one seat's final reward under ``config`` (see the module docstring)."""
+    if config.reward_scheme == "win_loss":
+        return (-1.0, 1.0)
+    most = {2: 9 + config.priests_per_player, 3: 20 + CENTRE_BONUS, 4: 40 + CENTRE_BONUS}[config.num_players]
+    return (-float(most), float(most))
+
+
+def draft_towers(towers: tuple[tuple[int, ...], ...], block: int) -> list[int]:
+    """Towers on which the drawn ``block`` may go (section 8 DECISION): empty at the current
+    level, not holding ``block`` yet, and the rest of the level still completable."""
+    i = min(column.index(EMPTY) for column in towers if EMPTY in column)
+    open_towers = [t for t in range(9) if towers[t][i] == EMPTY]
+    placed = {towers[t][i] for t in range(9)}
+    left = [c for c in range(9) if c not in placed and c != block]
+    result = []
+    for tower in open_towers:
+        if block in towers[tower][:i]:
+            continue
+        others = [t for t in open_towers if t != tower]
+        if _has_perfect_matching([set(towers[t][:i]) for t in others], left):
+            result.append(tower)
+    return result
+
+
+def _has_perfect_matching(forbidden: list[set[int]], colours: list[int]) -> bool:
+    """Whether each tower (given by its forbidden colours) gets a distinct colour of
+    ``colours`` (as many towers as colours); Kuhn's augmenting paths."""
+    owner: dict[int, int] = {}
+
+    def augment(tower: int, seen: set[int]) -> bool:
+        for colour in colours:
+            if colour in forbidden[tower] or colour in seen:
+                continue
+            seen.add(colour)
+            if colour not in owner or augment(owner[colour], seen):
+                owner[colour] = tower
+                return True
+        return False
+
+    return all(augment(tower, set()) for tower in range(len(forbidden)))
 
 
 def _replace(state: Maya2012State, **changes: Any) -> Maya2012State:

@@ -1,33 +1,41 @@
-"""``gym.make("maya_envs/Maya2012-v0", opponent=..., learner_seat=..., **game_options)``."""
+"""``gym.make("maya_envs/Maya2012-v0", num_players=..., opponent=... | opponents=[...],
+learner_seat=..., **game_options)``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from maya_envs.maya2012.env import Maya2012Env
-from maya_envs.wrappers.shaping import load_potential
 from maya_envs.wrappers.single_agent import SingleAgentEnv
 
 
 def make_single_agent_env(
-    opponent: Any = "random",
+    opponent: Any = None,
     learner_seat: int | str = "random",
     render_mode: str | None = None,
     illegal_action: str = "terminate",
-    reward_shaping: float = 0.0,
+    opponents: Any = None,
     **game_options: Any,
 ) -> SingleAgentEnv:
-    """Maya (2012) against ``opponent`` (``"random"``, ``"heuristic"``, a bot, a model with
-    ``predict`` or a callable; see :mod:`maya_envs.wrappers.opponents`).
+    """Maya (2012) for one learner; the other ``num_players - 1`` seats are played by
+    ``opponent`` (one spec for every other seat: ``"random"`` (default), ``"heuristic"``,
+    a bot, a model with ``predict`` or a callable; see :mod:`maya_envs.wrappers.opponents`)
+    or ``opponents`` (a list with one spec per other seat, in seat order; a single spec is
+    also accepted).
 
-    ``learner_seat``: ``"first"``/``0`` is White (makes the first exchange), ``"second"``/``1``
-    is Black (makes the setup decisions when ``setup="choose"``), ``"random"`` draws per
-    episode. ``reward_shaping``: coefficient of potential-based shaping on the victory-point
-    margin (:mod:`maya_envs.wrappers.shaping`; 0 disables it). Game options are those of
+    ``learner_seat``: a seat ``0 .. n-1``, ``"first"`` (0; White in 2p, makes the first
+    exchange), ``"second"`` (1; Black in 2p, makes the setup decisions when
+    ``setup="choose"``) or ``"random"`` (drawn per episode). The reward is the learner's
+    own, which in the 4p team game is its team's result (partners get equal returns).
+    ``render()`` shows the learner's view. Game options are those of
     :class:`~maya_envs.maya2012.rules.Maya2012Config`.
+
+    Raises:
+        ValueError: both ``opponent`` and ``opponents`` given, or a bad seat/opponent spec.
+        ConfigError: a bad game option.
     """
+    if opponent is not None and opponents is not None:
+        raise ValueError("pass either opponent= or opponents=, not both")
+    spec = opponents if opponents is not None else opponent if opponent is not None else "random"
     aec = Maya2012Env(render_mode=render_mode, illegal_action=illegal_action, **game_options)
-    potential = load_potential("maya_envs/Maya2012-v0") if reward_shaping else None
-    return SingleAgentEnv(
-        aec, opponents=opponent, learner_seat=learner_seat, shaping_potential=potential, shaping_scale=reward_shaping
-    )
+    return SingleAgentEnv(aec, opponents=spec, learner_seat=learner_seat)

@@ -42,3 +42,18 @@ def state_with(towers, **fields) -> Maya2012State:
     fields.setdefault("monolith", -1)
     fields.setdefault("raven", 0)
     return Maya2012State(towers=towers, **fields)
+
+
+def multi_state(towers, tasks, spare=(), **fields) -> Maya2012State:
+    """A 3- or 4-player exchange-phase state (``len(tasks)`` seats) on ``towers``."""
+    n = len(tasks)
+    fields.setdefault("monolith", -1)
+    return Maya2012State(
+        towers=towers,
+        ladders=((0,) * 9,) * n,
+        ladders_left=(0,) * n,
+        priests_left=(0,) * n,
+        tasks=tuple(tuple(t) for t in tasks),
+        spare=tuple(spare),
+        **fields,
+    )

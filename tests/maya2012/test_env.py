@@ -199,10 +199,17 @@ def test_illegal_action_terminate_policy_penalises_the_offender():
     ("options", "message"),
     [
         ({"colour": 3}, r"unknown Maya \(2012\) option\(s\) \['colour'\]; known options"),
-        ({"setup": "drafted"}, r"setup='drafted' is not allowed; allowed: \['choose', 'random'\]"),
+        ({"setup": "drafted"}, r"setup='drafted' is not allowed; allowed: \['choose', 'random', 'draft'\]"),
+        (
+            {"num_players": 3, "setup": "choose"},
+            r"setup='choose' is not allowed with num_players=3; allowed: \['random', 'draft'\]",
+        ),
         ({"max_turns": 0}, r"max_turns=0 is not allowed; allowed: an int in 1\.\.100000"),
         ({"ladder_spaces": [2, 3]}, r"ladder_spaces must be a list of 9 ints"),
-        ({"num_players": 5}, r"num_players=5 is not allowed; allowed: \[2\]"),
+        ({"num_players": 5}, r"num_players=5 is not allowed; allowed: \[2, 3, 4\]"),
+        ({"three_plus_two": "max"}, r"three_plus_two='max' is not allowed; allowed: \['sum', 'best'\]"),
+        ({"reward_scheme": "rank"}, r"reward_scheme='rank' is not allowed; allowed: \['win_loss', 'score_diff'\]"),
+        ({"declare_step": "never"}, r"declare_step='never' is not allowed; allowed: \['eligible', 'always'\]"),
     ],
 )
 def test_bad_config_is_a_clear_error(options, message):
