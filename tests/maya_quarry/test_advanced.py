@@ -455,3 +455,21 @@ def test_spec_of_the_variants():
         A.decode(3, 100)
     assert A.action_to_string(bid(7), None, 164) == "bid 7"
     assert A.action_to_string(joker(FREE_BLOCK), None, 164) == "joker as FREE_BLOCK"
+
+
+def test_single_agent_view_plays_the_advanced_variant():
+    import gymnasium as gym
+
+    import maya_envs  # noqa: F401  (registers the ids)
+
+    env = gym.make("maya_envs/MayaQuarry-v0", num_players=4, opponents="heuristic", variant="advanced")
+    assert env.action_space.n == 164
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    total, done = 0.0, False
+    while not done:
+        mask = env.unwrapped.action_masks()
+        _obs, reward, term, trunc, _info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        done = term or trunc
+    assert done and -1.0 <= total <= 1.0  # win_loss: the learner's own reward, once
