@@ -52,6 +52,8 @@ class TrainConfig:
     gae_lambda: float = 0.95
     clip_range: float = 0.2
     ent_coef: float = 0.01
+    policy: str = "mlp"
+    """``"mlp"`` or ``"action_features"`` (see ``training/policies.py``)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layer sizes of the policy and value networks."""
     eval_games: int = 400
@@ -75,6 +77,8 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"{name}={value!r}; allowed: a positive int")
+        if self.policy not in ("mlp", "action_features"):
+            raise ConfigError(f"policy={self.policy!r}; allowed: 'mlp', 'action_features'")
         if self.vec_env not in ("dummy", "subproc"):
             raise ConfigError(f"vec_env={self.vec_env!r}; allowed: 'dummy', 'subproc'")
         if self.learner_seat not in ("random", "first", "second"):

@@ -23,6 +23,7 @@ import yaml
 import maya_envs  # noqa: F401  (registers the ids)
 from training.config import TrainConfig, load_config
 from training.evaluate import evaluate_against_bots, write_results
+from training.policies import policy_for
 
 
 def make_vec_env(config: TrainConfig):
@@ -62,8 +63,9 @@ def train(config: TrainConfig) -> Path:
     print(f"run directory: {run_dir}")
 
     env = make_vec_env(config)
+    policy_class, policy_extra = policy_for(config.policy, config.env_id, env.observation_space.shape[0])
     model = MaskablePPO(
-        "MlpPolicy",
+        policy_class,
         env,
         learning_rate=config.learning_rate,
         n_steps=config.n_steps,
@@ -73,7 +75,7 @@ def train(config: TrainConfig) -> Path:
         gae_lambda=config.gae_lambda,
         clip_range=config.clip_range,
         ent_coef=config.ent_coef,
-        policy_kwargs={"net_arch": list(config.net_arch)},
+        policy_kwargs={"net_arch": list(config.net_arch), **policy_extra},
         tensorboard_log=str(run_dir / "tb"),
         seed=config.seed,
         device=config.device,

@@ -1,0 +1,60 @@
+"""The action-feature policy: its per-action scores use the observation the distribution is
+built from, in every entry point (rollouts, training, predict)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch as th
+
+import maya_envs  # noqa: F401
+from maya_envs.core.errors import ConfigError
+from training.policies import ActionFeaturePolicy, action_feature_block, policy_for
+
+
+@pytest.fixture
+def model():
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("maya_envs/Maya2012-v0", setup="random")
+    policy, extra = policy_for("action_features", "maya_envs/Maya2012-v0", env.observation_space.shape[0])
+    assert policy is ActionFeaturePolicy
+    return MaskablePPO(policy, env, policy_kwargs={"net_arch": [16], **extra}, n_steps=64, batch_size=32, seed=0)
+
+
+def test_scores_follow_the_feature_block_in_predict_and_forward(model):
+    policy = model.policy
+    start, features, actions = policy.action_feature_block
+    with th.no_grad():
+        policy.action_net.weight.zero_()
+        policy.action_net.bias.zero_()
+        policy.action_feature_head.weight.copy_(th.tensor([[0.0, 0.0, 50.0]]))  # VP swing dominates
+        policy.action_feature_head.bias.zero_()
+    obs = np.zeros((2, model.observation_space.shape[0]), np.float32)
+    obs[0, start + 2 * actions + 7] = 1.0  # sample 0: exchange 7 has the best swing
+    obs[1, start + 2 * actions + 30] = 1.0  # sample 1: exchange 30
+    predicted, _ = model.predict(obs, deterministic=True)
+    assert predicted.tolist() == [7, 30]
+    single, _ = model.predict(obs[1], deterministic=True)
+    assert int(single) == 30
+    taken, _, _ = policy(th.as_tensor(obs), deterministic=True)
+    assert taken.tolist() == [7, 30]
+    _, log_prob, _ = policy.evaluate_actions(th.as_tensor(obs), th.tensor([7, 30]))
+    assert (log_prob > -1e-3).all()
+
+
+def test_learn_and_predict_run_with_masks(model):
+    model.learn(128)
+    env = model.get_env()
+    obs = env.reset()
+    masks = np.stack(env.env_method("action_masks"))
+    action, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    assert masks[0, action[0]]
+
+
+def test_games_without_a_feature_block_are_refused():
+    with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
+        action_feature_block("maya_envs/Yaxha-v0", 100)
+    with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features'\]"):
+        policy_for("cnn", "maya_envs/Maya2012-v0", 610)

@@ -1,0 +1,94 @@
+"""Policy networks for MaskablePPO.
+
+``"mlp"``: sb3-contrib's ``MaskableActorCriticPolicy`` (an MLP over the observation).
+
+``"action_features"``: :class:`ActionFeaturePolicy`, the same MLP plus, for games whose
+observation holds a block of per-action features (the one-step consequences of each action,
+e.g. Maya (2012)'s ladders placed / completion / VP swing per exchange), a linear score of
+those features with one weight vector shared by every action, added to that action's
+logit. Sharing the weights lets one update teach the policy about every action at once,
+where a plain MLP has to learn a separate input-to-logit path per action id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch as th
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+from maya_envs.core.errors import ConfigError
+
+POLICIES = ("mlp", "action_features")
+
+
+class ActionFeaturePolicy(MaskableActorCriticPolicy):
+    """MLP policy with a shared linear head over a per-action feature block.
+
+    Args:
+        action_feature_block: ``(start, features, actions)``: the observation slice
+            ``[start, start + features * actions)`` holds ``features`` rows of ``actions``
+            values, row ``f`` column ``a`` being feature ``f`` of action id ``a``.
+        Other arguments as ``MaskableActorCriticPolicy``.
+    """
+
+    def __init__(self, *args: Any, action_feature_block: tuple[int, int, int], **kwargs: Any) -> None:
+        self.action_feature_block = tuple(int(x) for x in action_feature_block)
+        self._observation: th.Tensor | None = None
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        # Created before the optimizer, which super()._build makes from self.parameters().
+        self.action_feature_head = nn.Linear(self.action_feature_block[1], 1)
+        super()._build(lr_schedule)
+
+    # The three entry points that build an action distribution record the observation it
+    # is built from; _get_action_dist_from_latent only receives the latent code.
+    def forward(self, obs: th.Tensor, *args: Any, **kwargs: Any):
+        self._observation = obs
+        return super().forward(obs, *args, **kwargs)
+
+    def evaluate_actions(self, obs: th.Tensor, *args: Any, **kwargs: Any):
+        self._observation = obs
+        return super().evaluate_actions(obs, *args, **kwargs)
+
+    def get_distribution(self, obs: th.Tensor, *args: Any, **kwargs: Any):
+        self._observation = obs
+        return super().get_distribution(obs, *args, **kwargs)
+
+    def _get_action_dist_from_latent(self, latent_pi: th.Tensor):
+        logits = self.action_net(latent_pi)
+        start, features, actions = self.action_feature_block
+        if self._observation is None or self._observation.shape[0] != logits.shape[0]:
+            raise RuntimeError("ActionFeaturePolicy: no observation recorded for this latent batch")
+        block = self._observation[:, start : start + features * actions].reshape(-1, features, actions)
+        scores = self.action_feature_head(block.transpose(1, 2)).squeeze(-1)  # (batch, actions)
+        logits = th.cat([logits[:, :actions] + scores, logits[:, actions:]], dim=1)
+        return self.action_dist.proba_distribution(action_logits=logits)
+
+
+def action_feature_block(env_id: str, observation_size: int) -> tuple[int, int, int]:
+    """The per-action feature block of ``env_id``'s observation.
+
+    Raises:
+        ConfigError: the game's observation has no such block.
+    """
+    if env_id == "maya_envs/Maya2012-v0":
+        from maya_envs.maya2012 import actions, observation
+
+        if observation_size == observation.SIZE_2P:
+            return observation.ACTION_FEATURES_AT, 3, actions.NUM_EXCHANGES
+    raise ConfigError(
+        f"policy='action_features' needs an observation with a per-action feature block; {env_id!r} with "
+        f"observation size {observation_size} has none (use policy='mlp')"
+    )
+
+
+def policy_for(name: str, env_id: str, observation_size: int) -> tuple[type, dict[str, Any]]:
+    """The policy class and its extra keyword arguments for a config's ``policy`` name."""
+    if name == "mlp":
+        return MaskableActorCriticPolicy, {}
+    if name == "action_features":
+        return ActionFeaturePolicy, {"action_feature_block": action_feature_block(env_id, observation_size)}
+    raise ConfigError(f"policy={name!r}; allowed: {list(POLICIES)}")
