@@ -44,3 +44,15 @@ def test_potential_lookup_names_the_available_ids():
     assert load_potential("maya_envs/Maya2012-v0") is victory_point_margin
     with pytest.raises(ValueError, match=r"no shaping potential for 'maya_envs/Nope-v0'; available for"):
         load_potential("maya_envs/Nope-v0")
+
+
+def test_gym_make_turns_shaping_on_and_checks_its_arguments():
+    import gymnasium as gym
+
+    env = gym.make("maya_envs/Maya2012-v0", setup="random", reward_shaping=0.5)
+    assert env.unwrapped._potential is victory_point_margin and env.unwrapped._shaping_scale == 0.5
+    assert gym.make("maya_envs/Maya2012-v0").unwrapped._potential is None
+    with pytest.raises(ValueError, match=r"reward_shaping=-1; allowed: a number >= 0"):
+        gym.make("maya_envs/Maya2012-v0", reward_shaping=-1)
+    with pytest.raises(ValueError, match=r"pass either opponents= or its alias opponent=, not both"):
+        gym.make("maya_envs/Yaxha-v0", opponents="random", opponent="heuristic")

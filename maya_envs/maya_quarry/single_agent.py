@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from maya_envs.maya_quarry.env import MayaQuarryEnv
-from maya_envs.wrappers.single_agent import SingleAgentEnv
+from maya_envs.wrappers.single_agent import SingleAgentEnv, single_agent_view
 
 
 def make_single_agent_env(
-    opponents: Any = "random",
+    opponents: Any = None,
     learner_seat: int | str = "random",
     render_mode: str | None = None,
     illegal_action: str = "terminate",
@@ -29,9 +29,5 @@ def make_single_agent_env(
         ValueError: both ``opponents`` and ``opponent`` given, or a bad seat/opponent spec.
         ConfigError: a bad game option.
     """
-    if opponent is not None:
-        if opponents != "random":
-            raise ValueError("pass either opponents= or its alias opponent=, not both")
-        opponents = opponent
     aec = MayaQuarryEnv(render_mode=render_mode, illegal_action=illegal_action, **game_options)
-    return SingleAgentEnv(aec, opponents=opponents, learner_seat=learner_seat)
+    return single_agent_view(aec, "maya_envs/MayaQuarry-v0", opponents, opponent, learner_seat)

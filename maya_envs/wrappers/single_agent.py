@@ -23,6 +23,7 @@ import numpy as np
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.core.rng import spawn_seed
 from maya_envs.wrappers.opponents import make_opponent
+from maya_envs.wrappers.shaping import load_potential
 
 SEAT_NAMES = {"first": 0, "second": 1}
 
@@ -148,6 +149,36 @@ class SingleAgentEnv(gym.Env):
         info["action_mask"] = self.aec_env.observe(self.learner)["action_mask"]
         info["learner"] = self.learner
         return info
+
+
+def single_agent_view(
+    aec_env: RulesAECEnv,
+    env_id: str,
+    opponents: Any = None,
+    opponent: Any = None,
+    learner_seat: int | str = "random",
+    reward_shaping: float = 0.0,
+) -> SingleAgentEnv:
+    """The shared body of every game's ``gym.make`` factory.
+
+    ``opponents`` (one spec for every other seat, or a list with one per other seat) and its
+    alias ``opponent`` default to ``"random"``. ``reward_shaping`` > 0 turns on
+    potential-based shaping with the potential registered for ``env_id``
+    (:mod:`maya_envs.wrappers.shaping`) and that coefficient.
+
+    Raises:
+        ValueError: both ``opponents`` and ``opponent`` given, a negative ``reward_shaping``,
+            or a bad seat/opponent spec.
+    """
+    if opponent is not None and opponents is not None:
+        raise ValueError("pass either opponents= or its alias opponent=, not both")
+    spec = opponents if opponents is not None else opponent if opponent is not None else "random"
+    if isinstance(reward_shaping, bool) or not isinstance(reward_shaping, (int, float)) or reward_shaping < 0:
+        raise ValueError(f"reward_shaping={reward_shaping!r}; allowed: a number >= 0 (0 disables shaping)")
+    potential = load_potential(env_id) if reward_shaping else None
+    return SingleAgentEnv(
+        aec_env, opponents=spec, learner_seat=learner_seat, shaping_potential=potential, shaping_scale=reward_shaping
+    )
 
 
 def _parse_seat(choice: int | str, num_players: int) -> int | None:
