@@ -11,7 +11,9 @@ A game env is this class plus a rules object and a renderer. The base owns:
   termination vs truncation from ``rules.is_terminal`` / ``rules.is_truncated``;
 * dead steps after the end, so ``observe`` and ``last()`` keep working until every agent has
   stepped ``None``;
-* the illegal-action policy (see :class:`RulesAECEnv`).
+* the illegal-action policy (see :class:`RulesAECEnv`);
+* rendering: text from the game's ``renderer``, and ``render_mode="rgb_array"`` from its
+  optional ``image_renderer`` (Pillow, imported only when a picture is drawn).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from maya_envs.core.rng import make_rng
 ILLEGAL_ACTION_POLICIES = ("terminate", "raise")
 
 Renderer = Callable[[Any, "int | None"], str]
+ImageRenderer = Callable[[Any, "int | None"], np.ndarray]
 
 
 def check_action_id(action: Any, num_actions: int) -> int:
@@ -57,8 +60,9 @@ class RulesAECEnv(AECEnv):
     Args:
         rules: the game's rules at one config.
         renderer: ``renderer(state, observer_seat_or_None) -> str``, used by ``render``.
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
-            (prints it).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"``
+            (prints it) or ``"rgb_array"`` (``render()`` returns an ``(H, W, 3)`` uint8 array;
+            needs ``image_renderer`` and ``"rgb_array"`` in the class's render modes).
         illegal_action: what a legal-range but illegal action does.
             ``"terminate"`` (default, as PettingZoo's ``TerminateIllegalWrapper``): a warning
             names the action and the legal ids, the game ends, the offender gets
@@ -67,6 +71,8 @@ class RulesAECEnv(AECEnv):
             An id outside ``[0, num_actions)`` always raises ``ValueError``.
         illegal_reward: the offender's reward under ``"terminate"``.
         render_observer: seat whose view ``render`` shows; ``None`` shows everything.
+        image_renderer: ``image_renderer(state, observer_seat_or_None) -> ndarray``, used by
+            ``render`` in ``"rgb_array"`` mode.
 
     Raises:
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
@@ -82,8 +88,11 @@ class RulesAECEnv(AECEnv):
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_observer: int | None = None,
+        image_renderer: ImageRenderer | None = None,
     ) -> None:
         super().__init__()
+        if render_mode == "rgb_array" and image_renderer is None:
+            raise ValueError("render_mode='rgb_array' needs an image_renderer; this game has none")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode={render_mode!r} is not supported; allowed: None, "
@@ -95,6 +104,7 @@ class RulesAECEnv(AECEnv):
         self._over = False
         self.spec_card = rules.spec
         self._renderer = renderer
+        self._image_renderer = image_renderer
         self.render_mode = render_mode
         self.render_observer = render_observer
         self.illegal_action = illegal_action
@@ -170,10 +180,12 @@ class RulesAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
             return None
+        if self.render_mode == "rgb_array":
+            return self._image_renderer(self.game_state, self.render_observer)
         text = self._renderer(self.game_state, self.render_observer)
         if self.render_mode == "human":
             print(text)

@@ -39,7 +39,8 @@ Hidden information     3-4p: ``observe``, the mask, ``info`` and ``render`` for 
                        ``"always"`` to hide that too
 Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
                        or ``"raise"``; an id outside 0..74 always raises ``ValueError``
-Arguments              ``render_mode``, ``illegal_action``, plus every field of
+Arguments              ``render_mode`` (``"ansi"``, ``"human"``, ``"rgb_array"``),
+                       ``render_observer`` (seat or ``None``), ``illegal_action``, plus every field of
                        :class:`~maya_envs.maya2012.rules.Maya2012Config`
                        (``num_players``, ``setup``, ``max_turns``, ``at_max_turns``,
                        ``three_plus_two``, ``reward_scheme``, ``declare_step``, ...)
@@ -57,6 +58,7 @@ from typing import Any
 
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.maya2012.render import render_text
+from maya_envs.maya2012.render_image import render_image
 from maya_envs.maya2012.rules import Maya2012Rules
 
 
@@ -68,22 +70,30 @@ class Maya2012Env(RulesAECEnv):
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "maya2012_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "maya2012_v0", "is_parallelizable": False}
 
     def __init__(
         self,
         render_mode: str | None = None,
         illegal_action: str = "terminate",
+        render_observer: int | None = None,
         **game_options: Any,
     ) -> None:
         rules = Maya2012Rules(game_options)
         cfg = rules.config
-        renderer = partial(_render, ladder_spaces=cfg.ladder_spaces, three_plus_two=cfg.three_plus_two)
-        super().__init__(rules, renderer, render_mode=render_mode, illegal_action=illegal_action)
+        view = {"ladder_spaces": cfg.ladder_spaces, "three_plus_two": cfg.three_plus_two}
+        super().__init__(
+            rules,
+            partial(_render, render_text, **view),
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            render_observer=render_observer,
+            image_renderer=partial(_render, render_image, **view),
+        )
 
 
-def _render(state, observer, ladder_spaces, three_plus_two):
-    return render_text(state, observer, ladder_spaces, three_plus_two)
+def _render(draw, state, observer, ladder_spaces, three_plus_two):
+    return draw(state, observer, ladder_spaces, three_plus_two)
 
 
 def raw_env(**kwargs: Any) -> Maya2012Env:
