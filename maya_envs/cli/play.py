@@ -1,0 +1,203 @@
+"""``maya-play``: play a game in the terminal, humans and bots in any seats; saved as a record.
+
+Examples::
+
+    maya-play --game maya2012                          # you (player_0) against the heuristic bot
+    maya-play --game maya2012 --players 3 --seats heuristic,human,mcts:200
+    maya-play --game yaxha --seats human,runs/.../final_model.zip --seed 7
+    maya-play --game maya2012 --option max_turns=6 --record my_game.jsonl
+
+Seats (``--seats``, comma-separated in seat order, missing ones are ``heuristic``):
+``human``; a bot name (``random``, ``heuristic``, ``mcts:N`` ..., see
+:func:`maya_envs.bots.make_bot`); a MaskablePPO checkpoint path (``.zip``, needs the ``train``
+extra); ``pretrained:<name>`` is reserved for a registry of published models that does not exist
+yet (an error says so; pass the checkpoint path instead).
+
+A human sees the board from their own seat (the per-player text view: other players' hidden
+cards are not shown), then a numbered list of their legal moves in the game's notation, and
+types the number or the notation (``q`` quits; the record then holds the moves so far). Any
+other input is refused and the list is shown again. Every game is written as a JSONL record
+(:mod:`maya_envs.records`; ``--record``, default ``maya-records/<game>-<time>.jsonl``) that
+``maya-replay`` shows again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from maya_envs.records import GAME_ALIASES, game_name, record_env
+from maya_envs.wrappers.opponents import make_opponent
+
+HUMAN = "human"
+PRETRAINED = "pretrained:"
+
+
+class QuitGame(Exception):
+    """The human typed ``q`` or the input ended."""
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` with VALUE read as JSON when it parses (``6``, ``true``, ``[2,3]``), else a string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"--option needs KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def load_seat(spec: str, rules, seed: int):
+    """The player for one seat: ``None`` for a human, else an opponent with ``choose(env, agent)``.
+
+    Raises:
+        ValueError: an unknown bot name, a pending ``pretrained:`` name, a missing checkpoint
+            or one whose observation size does not fit this game.
+    """
+    if spec == HUMAN:
+        return None
+    if spec.startswith(PRETRAINED):
+        raise ValueError(
+            f"{spec!r}: there is no registry of pretrained models yet (pending); "
+            "pass the path of a MaskablePPO checkpoint (.zip) instead"
+        )
+    if spec.endswith(".zip") or Path(spec).is_file():
+        if not Path(spec).is_file():
+            raise ValueError(f"checkpoint {spec!r} does not exist")
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as error:
+            raise ValueError("a checkpoint seat needs the train extra: pip install 'maya-envs[train]'") from error
+        model = MaskablePPO.load(spec, device="cpu")
+        if tuple(model.observation_space.shape) != tuple(rules.spec.observation_shape):
+            raise ValueError(
+                f"checkpoint {spec!r} expects observations of shape {model.observation_space.shape}, "
+                f"this game gives {rules.spec.observation_shape} (another game or player count?)"
+            )
+        return make_opponent(model, rules)
+    return make_opponent(spec, rules, seed)
+
+
+def legal_menu(rules, state) -> tuple[list[int], str]:
+    """The legal ids and their numbered list (1-based) in the game's notation."""
+    legal = rules.legal_actions(state)
+    lines = [f"  {i:>3}) {rules.action_to_string(a)}" for i, a in enumerate(legal, start=1)]
+    return legal, "\n".join(lines)
+
+
+def read_choice(text: str, rules, legal: list[int]) -> int | None:
+    """The action a human typed: a list number or a notation (spaces and case ignored)."""
+    text = text.strip()
+    if text.isdigit() and 1 <= int(text) <= len(legal):
+        return legal[int(text) - 1]
+    wanted = " ".join(text.lower().split())
+    for action in legal:
+        if " ".join(rules.action_to_string(action).lower().split()) == wanted:
+            return action
+    return None
+
+
+def ask_human(env, agent: str, stdin, out) -> int:
+    """Show ``agent`` its view and legal moves; read until a legal move is typed."""
+    raw = env.unwrapped
+    raw.render_observer = raw.seat_of(agent)
+    print(f"\n=== {agent} to move (your view) ===", file=out)
+    print(raw.render(), file=out)
+    legal, menu = legal_menu(raw.rules, raw.game_state)
+    while True:
+        print(f"legal moves for {agent}:\n{menu}", file=out)
+        print("your move (number or notation, q to quit): ", end="", file=out, flush=True)
+        line = stdin.readline()
+        if not stdin.isatty():
+            print(line.rstrip("\n"), file=out)  # echo scripted input so the transcript reads well
+        if not line or line.strip().lower() in ("q", "quit"):
+            raise QuitGame
+        action = read_choice(line, raw.rules, legal)
+        if action is not None:
+            return action
+        print(f"not a legal move: {line.strip()!r}; type a number from 1 to {len(legal)} or a notation", file=out)
+
+
+def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
+    """Play one game as ``args`` say (see :func:`build_parser`); the exit status."""
+    game = game_name(args.game)
+    options = dict(args.option)
+    if args.players is not None:
+        options["num_players"] = args.players
+    seed = args.seed if args.seed is not None else int(time.time()) % 100_000
+    path = args.record or f"maya-records/{game}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    env = record_env(game, path, render_mode="ansi", **options)
+    raw = env.unwrapped
+    n = raw.rules.spec.num_players
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else [HUMAN]
+    if len(seats) > n:
+        raise ValueError(f"{len(seats)} seats given for a {n}-player game")
+    seats += ["heuristic"] * (n - len(seats))
+    players = {f"player_{s}": load_seat(spec, raw.rules, seed + 1 + s) for s, spec in enumerate(seats)}
+    env.reset(seed=seed)
+    who = ", ".join(f"player_{s} {spec}" for s, spec in enumerate(seats))
+    print(f"{raw.rules.spec.title}, {n} players, seed {seed}: {who}", file=out)
+    try:
+        for agent in env.agent_iter():
+            _obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            player = players[agent]
+            if player is None:
+                action = ask_human(env, agent, stdin, out)
+            else:
+                action = player.choose(raw, agent)
+                print(f"{agent} ({seats[raw.seat_of(agent)]}) plays {raw.rules.action_to_string(action)}", file=out)
+            env.step(action)
+    except QuitGame:
+        print(f"\ngame abandoned; the moves so far are in {env.path}", file=out)
+        return 1
+    raw.render_observer = None
+    print("\n=== game over (everything revealed) ===", file=out)
+    print(raw.render(), file=out)
+    end = env.record.end or {}
+    print("rewards: " + ", ".join(f"{a} {r:+g}" for a, r in end.get("rewards", {}).items()), file=out)
+    print(f"record saved to {env.path} ({len(env.record.moves)} moves); replay: maya-replay {env.path}", file=out)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="maya-play", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="maya2012", choices=sorted(GAME_ALIASES) + sorted(GAME_ALIASES.values()))
+    parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    parser.add_argument(
+        "--seats",
+        help="comma-separated, in seat order: human, random, heuristic, mcts:N, a checkpoint .zip, "
+        "pretrained:<name>; missing seats are heuristic (default: human, then heuristic)",
+    )
+    parser.add_argument("--seed", type=int, help="the game's seed (default: from the clock; it is recorded)")
+    parser.add_argument("--record", help="record file (default: maya-records/<game>-<time>.jsonl)")
+    parser.add_argument(
+        "--option",
+        type=parse_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. max_turns=6 (repeatable)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return play(args)
+    except ValueError as error:
+        parser.error(str(error))
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
