@@ -1,0 +1,92 @@
+"""``maya-play`` and ``maya-replay`` driven as a person would: in a subprocess, with typed input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from maya_envs.cli.play import read_choice
+from maya_envs.records import load_record, make_env, replay
+
+
+def run(module: str, args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", f"maya_envs.cli.{module}", *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_human_against_a_bot_plays_a_full_game_refuses_a_bad_move_and_saves_a_record(tmp_path):
+    path = tmp_path / "game.jsonl"
+    args = ["--game", "maya2012", "--seats", "human,heuristic", "--option", "max_turns=6", "--seed", "3"]
+    typed = "swap everything\n" + "1\n" * 10  # first an invalid move, then always the first legal move
+    result = run("play", [*args, "--record", str(path)], typed)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    refused = out.index("not a legal move: 'swap everything'")
+    first_menu = out.index("legal moves for player_0:")
+    assert first_menu < refused < out.index("legal moves for player_0:", refused), "the list is shown again"
+    assert "(your view)" in out and "game over" in out and f"record saved to {path}" in out
+    record = load_record(path)  # validates every move by replaying it
+    assert record.end is not None and record.end["terminated"]
+    humans = [m for m in record.moves if m["agent"] == "player_0"]
+    assert len(humans) == 3 and out.count("your move") == len(humans) + 1
+    assert len(replay(record)) == len(record.moves) + 1
+
+
+def test_human_in_a_hidden_information_game_sees_only_their_own_cards(tmp_path):
+    path = tmp_path / "three.jsonl"
+    args = ["--game", "maya2012", "--players", "3", "--seats", "random,human,random", "--option", "max_turns=4"]
+    result = run("play", [*args, "--seed", "1", "--record", str(path)], "1\n" * 10)
+    assert result.returncode == 0, result.stderr
+    during = result.stdout.split("game over")[0]
+    assert "player_1 task cards" in during
+    assert "player_0 task cards" not in during and "player_2 task cards" not in during
+    assert load_record(path).header["num_players"] == 3
+
+
+def test_quitting_keeps_a_valid_partial_record(tmp_path):
+    path = tmp_path / "quit.jsonl"
+    result = run("play", ["--game", "maya_quarry", "--seats", "human", "--seed", "2", "--record", str(path)], "1\nq\n")
+    assert result.returncode == 1 and "abandoned" in result.stdout
+    record = load_record(path)
+    assert record.end is None and any(m["agent"] == "player_0" for m in record.moves)
+
+
+def test_pending_pretrained_seat_and_unknown_bot_are_refused():
+    result = run("play", ["--seats", "human,pretrained:champion"])
+    assert result.returncode == 2 and "no registry of pretrained models yet" in result.stderr
+    result = run("play", ["--seats", "human,grandmaster"])
+    assert result.returncode == 2 and "unknown bot 'grandmaster'" in result.stderr
+
+
+def test_typed_notation_is_accepted_with_any_case_and_spacing():
+    env = make_env("maya_quarry", num_players=3)
+    env.reset(seed=0)
+    legal = env.rules.legal_actions(env.game_state)
+    notation = env.rules.action_to_string(legal[-1])
+    assert read_choice("  " + notation.upper().replace(" ", "   ") + "\n", env.rules, legal) == legal[-1]
+    assert read_choice(str(len(legal)), env.rules, legal) == legal[-1]
+    assert read_choice("0", env.rules, legal) is None and read_choice(str(len(legal) + 1), env.rules, legal) is None
+
+
+def test_replay_prints_the_game_and_exports_frames_and_a_gif(tmp_path):
+    pytest.importorskip("PIL")
+    path = tmp_path / "bots.jsonl"
+    args = ["--game", "maya2012", "--players", "3", "--seats", "random,heuristic,random", "--option", "max_turns=8"]
+    result = run("play", [*args, "--seed", "4", "--record", str(path)])
+    assert result.returncode == 0, result.stderr
+    moves = len(load_record(path).moves)
+    text = run("replay", [str(path), "--no-pause", "--observer", "0"])
+    assert text.returncode == 0 and f"move {moves}/{moves}" in text.stdout
+    frames, gif = tmp_path / "frames", tmp_path / "game.gif"
+    images = run("replay", [str(path), "--frames", str(frames), "--gif", str(gif), "--fps", "4"])
+    assert images.returncode == 0, images.stderr
+    assert len(list(frames.glob("frame_*.png"))) == moves + 1 and gif.stat().st_size > 1000
+
+
+def test_replay_rejects_a_corrupted_record(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"format": "maya_envs.record/1", "game": "go_v0"}\n')
+    result = run("replay", [str(path)])
+    assert result.returncode == 1 and "header field" in result.stderr
