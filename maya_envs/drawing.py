@@ -40,6 +40,17 @@ class Canvas:
     def text(self, xy, text: str, size: int = 14, fill=INK, anchor: str = "la") -> None:
         self.draw.text(xy, text, fill=fill, font=self.font(size), anchor=anchor)
 
+    def wrap(self, text: str, size: int, width: float) -> list[str]:
+        """``text`` split at spaces into lines no wider than ``width`` pixels (a long word stays whole)."""
+        lines: list[str] = []
+        for word in text.split():
+            candidate = f"{lines[-1]} {word}" if lines else word
+            if lines and self.draw.textlength(candidate, font=self.font(size)) <= width:
+                lines[-1] = candidate
+            else:
+                lines.append(word)
+        return lines
+
     def box(self, box, fill, outline=INK, width: int = 1, radius: int = 0) -> None:
         if radius:
             self.draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)

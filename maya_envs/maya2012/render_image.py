@@ -61,7 +61,7 @@ def render_image(
 
 
 def _header(canvas: Canvas, state, observer) -> None:
-    view = "spectator (all cards)" if observer is None else f"player_{observer}"
+    view = "spectator (everything)" if observer is None else f"player_{observer}"
     canvas.text((BOARD_X, 12), "Maya (2012)", size=22)
     canvas.text((760, 16), f"view: {view}", size=14, fill=MUTED, anchor="ra")
     mover = f"player_{state.to_move}" + (f" ({'WB'[state.to_move]})" if state.num_players == 2 else "")
@@ -77,7 +77,7 @@ def _tower(canvas: Canvas, state, tower: int, spaces: int) -> None:
     x, y = _cell_origin(tower)
     canvas.box((x, y, x + CELL_W, y + CELL_H), fill=(232, 224, 205), outline=(200, 190, 170), radius=8)
     canvas.text((x + 8, y + 6), f"t{tower}", size=16)
-    bx, bottom = x + 40, y + CELL_H - 25
+    bx, bottom = x + (40 if spaces else (CELL_W - BLOCK_W) // 2), y + CELL_H - 25
     for level in range(A.NUM_LEVELS):
         top = bottom - (level + 1) * BLOCK_H
         colour = state.towers[tower][level]

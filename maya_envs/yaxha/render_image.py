@@ -59,8 +59,10 @@ def _header(canvas: Canvas, rules, state, observer) -> None:
     canvas.text((MARGIN + 90, 16), status, size=14)
     for i, card in enumerate(state.bonus_cards):
         x = MARGIN + i * 254
-        canvas.box((x, 44, x + 246, 76), fill=(255, 250, 236), radius=5)
-        canvas.text((x + 8, 60), f"bonus {card}: {BONUS_CARDS[card]}", size=11, anchor="lm")
+        canvas.box((x, 42, x + 246, 78), fill=(255, 250, 236), radius=5)
+        lines = canvas.wrap(f"bonus {card}: {BONUS_CARDS[card]}", 11, 230)[:2]
+        for i, line in enumerate(lines):
+            canvas.text((x + 8, 60 + (i - (len(lines) - 1) / 2) * 14), line, size=11, anchor="lm")
     x = MARGIN
     canvas.text((x, 92), "bag", size=13, fill=MUTED)
     for colour, count in enumerate(state.bag):
