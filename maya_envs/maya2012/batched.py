@@ -24,13 +24,17 @@ over; :meth:`BatchedMaya2012.reset_done` restarts them later).
 **Boards.** Every new game's board is exactly uniform over valid boards, as in the single
 engine, but drawn faster: a base board from the exact sampler
 (:func:`~maya_envs.maya2012.setup.sample_latin_rectangle`) serves up to ``board_reuse``
-games (default 32), each time with the towers, the levels and the colours relabelled by
+games (default 64), each time with the towers, the levels and the colours relabelled by
 independent uniformly random permutations. Such a relabelling maps valid boards to valid
 boards one-to-one, so the uniform law is invariant under it and every game's board is
 exactly uniform; boards drawn from one base are not independent of each other (use
 ``board_reuse=1`` for independent boards, at about 1.5 ms a game). A board on which the
 first exchange has no legal move (the game would end 0-0 before any move; with
 ``setup="random"`` only) is redrawn.
+
+**Backends.** ``backend="auto"`` (default) uses compiled loops (:mod:`._batched_numba`)
+when numba is installed (the ``fast`` extra), else numpy array operations; ``"numpy"`` and
+``"numba"`` force one. Both play the same games and draw the same random numbers.
 
 **Illegal actions** raise :class:`~maya_envs.core.errors.IllegalActionError` (rows named)
 and change nothing.
@@ -111,15 +115,18 @@ class BatchedMaya2012:
         board_reuse: games per exactly sampled base board (see the module docstring; >= 1).
         **game_options: fields of :class:`~maya_envs.maya2012.rules.Maya2012Config`
             (``num_players`` must be 2, ``setup`` ``"choose"`` or ``"random"``).
+        backend: ``"auto"``, ``"numpy"`` or ``"numba"`` (module docstring).
 
     Raises:
         ConfigError: a bad option, ``num_players != 2`` or ``setup="draft"``.
-        ValueError: ``num_envs`` or ``board_reuse`` below 1.
+        ValueError: ``num_envs`` or ``board_reuse`` below 1, an unknown backend.
+        ImportError: ``backend="numba"`` without numba.
     """
 
-    backend = "numpy"
-
-    def __init__(self, num_envs: int, seed: int | None = None, board_reuse: int = 32, **game_options: Any) -> None:
+    def __init__(
+        self, num_envs: int, seed: int | None = None, board_reuse: int = 64, backend: str = "auto", **game_options: Any
+    ) -> None:
+        self.backend, self._nb = _load_backend(backend)
         config = Maya2012Config.from_mapping(game_options)
         if config.num_players != 2:
             raise ConfigError(f"num_players={config.num_players} is not batched; allowed: [2]")
@@ -180,6 +187,8 @@ class BatchedMaya2012:
         actions = np.asarray(actions)
         if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {n} integer ids, got shape {actions.shape} {actions.dtype}")
+        if self._nb is not None:
+            return self._step_compiled(rows, idx, actions.astype(np.intp), autoreset)
         in_range = (actions >= 0) & (actions < A.NUM_ACTIONS)
         legal = in_range & (self.mask[idx, np.where(in_range, actions, 0)] == 1)
         if not legal.all():
@@ -207,6 +216,27 @@ class BatchedMaya2012:
                 self.to_move[sub] = WHITE
                 self.phase[sub] = EXCHANGE
         self._update_mask(rows)
+        return self._finish(idx, autoreset)
+
+    def _step_compiled(self, rows: np.ndarray | None, idx: np.ndarray, actions: np.ndarray, autoreset: bool):
+        nb = self._nb
+        bad = nb.check_actions(idx, actions, self.mask)
+        if bad >= 0:
+            raise IllegalActionError(
+                f"illegal action in game row {int(idx[bad])}: action {int(actions[bad])} (see BatchedMaya2012.mask)"
+            )
+        limit = OVER if self.config.at_max_turns == "score" else TRUNCATED
+        nb.step_rows(idx, actions, *self._state_arrays(), self.mask, self._spaces, self.config.max_turns, limit,
+                     _PA, _PB, _BLOCKED)  # fmt: skip
+        return self._finish(idx, autoreset)
+
+    def _state_arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.towers, self.monolith, self.raven, self.ladders, self.priests, self.ladders_left,
+                self.priests_left, self.to_move, self.phase, self.turn)  # fmt: skip
+
+    def _finish(self, idx: np.ndarray, autoreset: bool) -> BatchStep:
+        """Flags and rewards of ``idx`` after a step; auto-reset of the finished games."""
+        n = idx.size
         phase = self.phase[idx]
         terminated = phase == OVER
         truncated = phase == TRUNCATED
@@ -231,9 +261,18 @@ class BatchedMaya2012:
         for ``seats`` (default: the seat to move in each game) of ``rows`` (default all)."""
         if rows is None:
             rows = self._rows
-        towers = self.towers[rows]
         n = len(rows)
         me = self.to_move[rows].astype(np.intp) if seats is None else np.broadcast_to(np.asarray(seats, np.intp), (n,))
+        if self._nb is not None:
+            obs = np.zeros((n, OBS_SIZE), np.float32)
+            cfg = self.config
+            self._nb.observe(
+                np.asarray(rows, np.intp), np.ascontiguousarray(me), obs, self.towers, self.monolith, self.raven,
+                self.ladders, self.priests, self.ladders_left, self.priests_left, self.phase, self.turn, self.mask,
+                self._spaces, cfg.ladders_per_player, cfg.priests_per_player, cfg.max_turns, _PA, _PB, _SWING,
+            )  # fmt: skip
+            return obs
+        towers = self.towers[rows]
         opp = 1 - me
         local = np.arange(n)
         obs = np.zeros((n, OBS_SIZE), np.float32)
@@ -295,6 +334,10 @@ class BatchedMaya2012:
     def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action per game (``(N,) int64``)."""
         rng = self._rng if rng is None else rng
+        if self._nb is not None:
+            out = np.zeros(self.num_envs, np.int64)
+            self._nb.sample_legal(self.mask, rng.random(self.num_envs), out)
+            return out
         weights = self.mask.cumsum(axis=1, dtype=np.int16)
         counts = weights[:, -1]
         picks = (rng.random(self.num_envs) * counts).astype(np.int16)
@@ -366,6 +409,10 @@ class BatchedMaya2012:
     def _update_mask(self, rows: np.ndarray | None = None) -> None:
         """Rebuild the mask of ``rows`` (default all) from their phase; an exchange phase
         without a legal exchange ends the game (rules ``_start_exchanges``)."""
+        if self._nb is not None:
+            self._nb.update_mask(self._rows if rows is None else rows, self.towers, self.monolith, self.raven,
+                                 self.phase, self.mask, _PA, _PB, _BLOCKED)  # fmt: skip
+            return
         if rows is None:
             rows = self._rows
             towers, phase = self.towers, self.phase
@@ -468,6 +515,25 @@ class BatchedMaya2012:
         obs[:, at : at + N_EX] = np.where(legal, placed * np.float32(0.5), 0)
         obs[:, at + N_EX : at + 2 * N_EX] = legal & (completes_a | completes_b)
         obs[:, at + 2 * N_EX : at + 3 * N_EX] = np.where(legal, _SWING[swing + 2], 0)
+
+
+def _load_backend(name: str) -> tuple[str, Any]:
+    """``("numba", kernels module)`` or ``("numpy", None)`` for ``name`` (``"auto"``: numba
+    when it imports)."""
+    if name not in BACKENDS:
+        raise ValueError(f"backend={name!r}; allowed: {list(BACKENDS)}")
+    if name == "numpy":
+        return "numpy", None
+    try:
+        from maya_envs.maya2012 import _batched_numba
+    except ImportError:
+        if name == "numba":
+            raise ImportError("backend='numba' needs numba: pip install 'maya-envs[fast]'") from None
+        return "numpy", None
+    return "numba", _batched_numba
+
+
+BACKENDS = ("auto", "numpy", "numba")
 
 
 class Maya2012VectorEnv(VectorEnv):
