@@ -112,7 +112,7 @@ def test_single_agent_checkers_and_learner_reward(n):
 
 
 def test_single_agent_opponent_arguments():
-    with pytest.raises(ValueError, match="either opponent= or opponents="):
+    with pytest.raises(ValueError, match="pass either opponents= or its alias opponent=, not both"):
         gym.make("maya_envs/Maya2012-v0", num_players=3, opponent="random", opponents=["random", "random"])
     with pytest.raises(ValueError, match="expected 2 opponent specs for 3 players"):
         gym.make("maya_envs/Maya2012-v0", num_players=3, opponents=["random"])
