@@ -238,17 +238,28 @@ def legal_exchanges(towers: tuple[tuple[int, ...], ...], monolith: int, raven: i
         monolith: pair index the Monolith stands between, or -1 (no restriction).
         raven: level 2-5 whose exchanges are barred, or 0 (no restriction).
     """
-    blocked = A.PAIRS[monolith] if monolith >= 0 else ()
-    result = []
-    for pair, (a, b) in enumerate(A.PAIRS):
-        if a in blocked or b in blocked:
-            continue
-        tower_a, tower_b = towers[a], towers[b]
-        for level in A.EXCHANGE_LEVELS:
-            i = level - 1
-            if level != raven and tower_a[i - 1] != tower_a[i] and tower_b[i - 1] != tower_b[i]:
-                result.append(4 * pair + level - 2)
+    # Bit j of open_seams[t]: tower t may be cut between levels j+1 and j+2 (no joined
+    # colour split); an exchange from base level j+2 needs that seam open in both towers.
+    open_seams = [(c0 != c1) | (c1 != c2) << 1 | (c2 != c3) << 2 | (c3 != c4) << 3 for c0, c1, c2, c3, c4 in towers]
+    allowed = _RAVEN_ALLOWED[raven]
+    result: list[int] = []
+    for base, a, b in _FREE_PAIRS[monolith]:
+        seams = open_seams[a] & open_seams[b] & allowed
+        if seams:
+            result.extend([base + j for j in _SEAM_BITS[seams]])
     return result
+
+
+# Per Monolith position (-1: none), ``(4 * pair, a, b)`` of the pairs it does not block.
+_FREE_PAIRS = {
+    monolith: tuple(
+        (4 * pair, a, b) for pair, (a, b) in enumerate(A.PAIRS) if monolith < 0 or not {a, b} & set(A.PAIRS[monolith])
+    )
+    for monolith in range(-1, len(A.PAIRS))
+}
+# Seam bits allowed by the Raven at level 0 (not set) or 2-5.
+_RAVEN_ALLOWED = {0: 15, 1: 15, **{level: 15 & ~(1 << (level - 2)) for level in A.EXCHANGE_LEVELS}}
+_SEAM_BITS = tuple(tuple(j for j in range(4) if seams >> j & 1) for seams in range(16))
 
 
 def swap(towers: tuple[tuple[int, ...], ...], action: int) -> tuple[tuple[int, ...], ...]:
@@ -595,9 +606,12 @@ class Maya2012Rules:
         return []
 
     def _start_exchanges(self, state: Maya2012State) -> Maya2012State:
-        """End the game at once if the player to move has no legal exchange."""
-        if not legal_exchanges(state.towers, state.monolith, state.raven):
+        """End the game at once if the player to move has no legal exchange (the list is
+        kept in the state's cache: :meth:`legal_actions` does not compute it again)."""
+        legal = legal_exchanges(state.towers, state.monolith, state.raven)
+        if not legal:
             return _replace(state, phase=OVER)
+        state._cache["legal"] = legal
         return state
 
     def _exchange(self, state: Maya2012State, action: int) -> Maya2012State:

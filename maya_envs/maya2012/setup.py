@@ -24,17 +24,26 @@ import numpy as np
 
 @cache
 def _ryser_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
-    subsets = ((np.arange(1, 2**n)[:, None] >> np.arange(n)) & 1).astype(np.int64)
-    signs = np.where((n - subsets.sum(axis=1)) % 2 == 0, 1, -1).astype(np.int64)
-    return subsets, signs
+    # float64: BLAS products; exact here, every partial value of a 0/1 matrix with n <= 9
+    # (at most 9**9 per product, 511 terms) is an integer below 2**53.
+    subsets = ((np.arange(1, 2**n)[:, None] >> np.arange(n)) & 1).astype(np.float64)
+    signs = np.where((n - subsets.sum(axis=1)) % 2 == 0, 1.0, -1.0)
+    return np.ascontiguousarray(subsets.T), signs
 
 
 def permanent(matrix: np.ndarray) -> int:
-    """Permanent of a square 0/1 integer matrix (Ryser's formula, ``O(2**n * n**2)``)."""
+    """Permanent of a square 0/1 integer matrix (Ryser's formula, ``O(2**n * n**2)``;
+    exact for ``n <= 9``, the board's size).
+
+    Raises:
+        ValueError: ``n > 9`` (float64 sums would no longer be exact).
+    """
     n = matrix.shape[0]
-    subsets, signs = _ryser_tables(n)
-    row_sums = matrix.astype(np.int64) @ subsets.T  # (n, 2**n - 1)
-    return int((signs * row_sums.prod(axis=0)).sum())
+    if n > 9:
+        raise ValueError(f"permanent is exact for 0/1 matrices up to 9 x 9, got {n} x {n}")
+    subsets_t, signs = _ryser_tables(n)
+    row_sums = matrix.astype(np.float64) @ subsets_t  # (n, 2**n - 1)
+    return round(float(signs @ row_sums.prod(axis=0)))
 
 
 def _bregman_bound(row_sum: int, n: int) -> float:
@@ -71,9 +80,11 @@ def sample_latin_rectangle(n: int, rows: int, rng: np.random.Generator, batch: i
 def _uniform_filling(allowed: np.ndarray, rng: np.random.Generator, batch: int) -> np.ndarray:
     """A uniformly random permutation ``perm`` with ``allowed[i, perm[i]] == 1`` for all i."""
     n = allowed.shape[0]
+    columns = np.arange(n)
+    identity = np.tile(columns, (batch, 1))
     while True:
-        perms = rng.permuted(np.tile(np.arange(n), (batch, 1)), axis=1)
-        ok = allowed[np.arange(n), perms].all(axis=1)
+        perms = rng.permuted(identity, axis=1)
+        ok = allowed[columns, perms].all(axis=1)
         hits = np.flatnonzero(ok)
         if hits.size:
             return perms[hits[0]]
