@@ -29,7 +29,7 @@ def test_scores_follow_the_feature_block_in_predict_and_forward(model):
     with th.no_grad():
         policy.action_net.weight.zero_()
         policy.action_net.bias.zero_()
-        policy.action_feature_head.weight.copy_(th.tensor([[0.0, 0.0, 50.0]]))  # VP swing dominates
+        policy.action_feature_head.weight.copy_(th.tensor([[0.0, 0.0, 5.0]]))  # VP swing dominates (x gain 10)
         policy.action_feature_head.bias.zero_()
     obs = np.zeros((2, model.observation_space.shape[0]), np.float32)
     obs[0, start + 2 * actions + 7] = 1.0  # sample 0: exchange 7 has the best swing

@@ -30,17 +30,27 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         action_feature_block: ``(start, features, actions)``: the observation slice
             ``[start, start + features * actions)`` holds ``features`` rows of ``actions``
             values, row ``f`` column ``a`` being feature ``f`` of action id ``a``.
+        action_feature_gain: the block is multiplied by this before the head. Adam moves a
+            weight by about the learning rate per step whatever its gradient, and the
+            features differ by fractions of 1 between good and bad actions (one victory
+            point is 1/6 in Maya (2012)), so without a gain the head needs thousands of
+            updates to express a clear preference; measured: +0.015 per 4,096 steps.
         Other arguments as ``MaskableActorCriticPolicy``.
     """
 
-    def __init__(self, *args: Any, action_feature_block: tuple[int, int, int], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, action_feature_block: tuple[int, int, int], action_feature_gain: float = 10.0, **kwargs: Any
+    ) -> None:
         self.action_feature_block = tuple(int(x) for x in action_feature_block)
+        self.action_feature_gain = float(action_feature_gain)
         self._observation: th.Tensor | None = None
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule) -> None:
         # Created before the optimizer, which super()._build makes from self.parameters().
         self.action_feature_head = nn.Linear(self.action_feature_block[1], 1)
+        nn.init.zeros_(self.action_feature_head.weight)  # start as the plain MLP policy
+        nn.init.zeros_(self.action_feature_head.bias)
         super()._build(lr_schedule)
 
     # The three entry points that build an action distribution record the observation it
@@ -63,7 +73,7 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         if self._observation is None or self._observation.shape[0] != logits.shape[0]:
             raise RuntimeError("ActionFeaturePolicy: no observation recorded for this latent batch")
         block = self._observation[:, start : start + features * actions].reshape(-1, features, actions)
-        scores = self.action_feature_head(block.transpose(1, 2)).squeeze(-1)  # (batch, actions)
+        scores = self.action_feature_head(self.action_feature_gain * block.transpose(1, 2)).squeeze(-1)
         logits = th.cat([logits[:, :actions] + scores, logits[:, actions:]], dim=1)
         return self.action_dist.proba_distribution(action_logits=logits)
 
