@@ -1,0 +1,309 @@
+"""Multi-agent self-play PPO on Ray RLlib (new API stack) with action masking, for every game.
+
+Usage::
+
+    python -m training.rllib_train --config configs/rllib/maya2012_2p.yaml [--set key=value ...]
+    python -m training.rllib_train --config ... --address auto      # an existing Ray cluster
+    RAY_ADDRESS=ray://head:10001 python -m training.rllib_train --config ...
+
+Without ``--address`` (and without ``RAY_ADDRESS``) a local Ray is started on this machine.
+The run directory ``{output_dir}/{game}_{n}p__{exp_name}__{seed}__{time}`` receives the
+resolved ``config.yaml``, one JSON line per training iteration (``metrics.jsonl``), the
+checkpoint (``checkpoint/``, loadable by the arena as the agent spec ``rllib:<path>``) and
+the evaluation against the bots (``evaluation.json``). Needs ``pip install "maya-envs[rllib]"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from maya_envs.core.errors import ConfigError
+
+GAME_NAMES = ("maya2012", "maya_quarry", "yaxha")
+POLICY_MAPPINGS = ("shared", "per_seat")
+METADATA_FILE = "maya_rllib.json"
+"""Written into every checkpoint: game, options, policy mapping, module ids (read by the arena)."""
+
+
+@dataclass
+class RLlibConfig:
+    """Self-play PPO on RLlib: every seat is played by a learning policy, then an evaluation."""
+
+    game: str = "maya2012"
+    """One of ``maya2012``, ``maya_quarry``, ``yaxha``."""
+    game_options: dict[str, Any] = field(default_factory=dict)
+    """Keyword options of the game's AEC env (e.g. ``{num_players: 3}``)."""
+    exp_name: str = "rllib_ppo"
+    """Experiment name; part of the run directory's name."""
+    seed: int = 1
+    """Seeds RLlib (torch, numpy, the env runners' envs) and the evaluation."""
+    policy_mapping: str = "shared"
+    """``shared``: one policy plays every seat (self-play); ``per_seat``: one policy per seat."""
+    iterations: int = 20
+    """Training iterations (each samples ``train_batch_size`` env steps, then updates)."""
+    train_batch_size: int = 4000
+    """Env steps (all agents' decisions) sampled per iteration."""
+    minibatch_size: int = 500
+    num_epochs: int = 5
+    lr: float = 3e-4
+    gamma: float = 0.99
+    lambda_: float = 0.95
+    clip_param: float = 0.2
+    entropy_coeff: float = 0.01
+    fcnet_hiddens: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layer sizes of the policy and value networks (separate encoders)."""
+    num_env_runners: int = 1
+    """Remote sampling actors (0: sample in the driver process)."""
+    num_envs_per_env_runner: int = 1
+    """Envs stepped in turn by each env runner."""
+    num_learners: int = 0
+    """Remote learner actors (0: learn in the driver process)."""
+    num_gpus_per_learner: float = 0
+    """GPUs per learner (0: CPU)."""
+    checkpoint_every: int = 0
+    """Save ``checkpoint/`` every this many iterations as well as at the end (0: only at the end)."""
+    eval_games: int = 200
+    """Arena games per opponent after training (seats rotated; the greedy masked policy)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    """Bots the trained policy is evaluated against."""
+    output_dir: str = "runs"
+    """Parent directory of the run directory."""
+
+    def validate(self) -> None:
+        """Raise :class:`ConfigError` on a bad value."""
+        if self.game not in GAME_NAMES:
+            raise ConfigError(f"game={self.game!r}; allowed: {list(GAME_NAMES)}")
+        if self.policy_mapping not in POLICY_MAPPINGS:
+            raise ConfigError(f"policy_mapping={self.policy_mapping!r}; allowed: {list(POLICY_MAPPINGS)}")
+        for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "num_envs_per_env_runner"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ConfigError(f"{name}={value!r}; allowed: a positive int")
+        for name in ("num_env_runners", "num_learners", "checkpoint_every", "eval_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{name}={value!r}; allowed: an int >= 0")
+        if self.minibatch_size > self.train_batch_size:
+            raise ConfigError(f"minibatch_size={self.minibatch_size} exceeds train_batch_size={self.train_batch_size}")
+        if not 0 < self.lr < 1 or not 0 < self.gamma <= 1 or not 0 < self.lambda_ <= 1:
+            raise ConfigError("lr must be in (0, 1), gamma and lambda_ in (0, 1]")
+        for name in self.eval_opponents:
+            if name not in ("random", "heuristic"):
+                raise ConfigError(f"eval opponent {name!r}; allowed: 'random', 'heuristic'")
+
+
+def load_rllib_config(path: str | Path | None, overrides: list[str] = ()) -> RLlibConfig:
+    """Read a YAML config (keys = :class:`RLlibConfig` fields) and apply ``key=value`` overrides.
+
+    Raises:
+        ConfigError: a missing file, a non-mapping YAML, an unknown key or a bad value.
+    """
+    data: dict[str, Any] = {}
+    if path is not None:
+        if not Path(path).is_file():
+            raise ConfigError(f"config file {str(path)!r} does not exist")
+        loaded = yaml.safe_load(Path(path).read_text())
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"config {str(path)!r} must be a YAML mapping")
+        data.update(loaded)
+    for item in overrides:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise ConfigError(f"override {item!r} must look like key=value")
+        data[key.strip()] = yaml.safe_load(raw)
+    known = sorted(f.name for f in fields(RLlibConfig))
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(f"unknown RLlib config key(s) {unknown}; known keys: {known}")
+    for key in ("train_batch_size", "minibatch_size"):
+        if isinstance(data.get(key), float) and data[key].is_integer():
+            data[key] = int(data[key])  # allow 4e3 in YAML
+    config = RLlibConfig(**data)
+    config.validate()
+    return config
+
+
+def module_ids(mapping: str, agents: list[str]) -> dict[str, str]:
+    """Agent -> RLModule id: ``shared`` for every agent, or ``seat_<i>`` for ``player_<i>``."""
+    if mapping == "shared":
+        return dict.fromkeys(agents, "shared")
+    return {agent: f"seat_{agent.rsplit('_', 1)[-1]}" for agent in agents}
+
+
+def build_algorithm_config(config: RLlibConfig):
+    """The RLlib ``PPOConfig`` of ``config`` (new API stack, masked module, policy mapping)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.tune.registry import register_env
+
+    from training.rllib_env import MayaMultiAgentEnv, make_aec_env
+    from training.rllib_module import MaskedPPOTorchRLModule
+
+    register_env("maya_envs_rllib", MayaMultiAgentEnv)
+    agents = list(make_aec_env(config.game, config.game_options).possible_agents)
+    mapping = module_ids(config.policy_mapping, agents)
+    model = {"fcnet_hiddens": list(config.fcnet_hiddens), "fcnet_activation": "tanh", "vf_share_layers": False}
+    module_class = MaskedPPOTorchRLModule
+    specs = {mid: RLModuleSpec(module_class=module_class, model_config=model) for mid in set(mapping.values())}
+    return (
+        PPOConfig()
+        .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
+        .environment(
+            "maya_envs_rllib",
+            env_config={"game": config.game, "game_options": dict(config.game_options)},
+            disable_env_checking=True,  # its random (unmasked) probe action trips our illegal-action warning
+        )
+        .env_runners(
+            num_env_runners=config.num_env_runners,
+            num_envs_per_env_runner=config.num_envs_per_env_runner,
+            num_cpus_per_env_runner=1,
+        )
+        .learners(num_learners=config.num_learners, num_gpus_per_learner=config.num_gpus_per_learner)
+        .multi_agent(
+            policies=set(mapping.values()),
+            policy_mapping_fn=lambda agent_id, episode, **kwargs: mapping[agent_id],
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
+        .training(
+            train_batch_size_per_learner=config.train_batch_size,
+            minibatch_size=config.minibatch_size,
+            num_epochs=config.num_epochs,
+            lr=config.lr,
+            gamma=config.gamma,
+            lambda_=config.lambda_,
+            clip_param=config.clip_param,
+            entropy_coeff=config.entropy_coeff,
+        )
+        .callbacks(on_episode_end=_log_illegal_actions)
+        .debugging(seed=config.seed)
+    )
+
+
+def _log_illegal_actions(*, episode, metrics_logger=None, **kwargs) -> None:
+    """Sum of illegal actions over the sampled episodes (``env_runners/illegal_actions``)."""
+    infos = episode.get_infos(-1)
+    count = sum(int(info.get("illegal_actions", 0)) for info in infos.values() if isinstance(info, dict))
+    if metrics_logger is not None:
+        metrics_logger.log_value("illegal_actions", count, reduce="sum")
+
+
+def summarize(result: dict[str, Any], iteration: int, seconds: float) -> dict[str, Any]:
+    """The numbers kept per iteration in ``metrics.jsonl`` (missing keys are ``None``)."""
+    runners = result.get("env_runners", {})
+    sample_s = result.get("timers", {}).get("env_runner_sampling_timer")
+    steps = runners.get("num_env_steps_sampled")
+    return {
+        "iteration": iteration,
+        "seconds": round(seconds, 3),
+        "env_steps_sampled": steps,
+        "env_steps_sampled_lifetime": runners.get("num_env_steps_sampled_lifetime"),
+        "sample_seconds": sample_s,
+        "sample_steps_per_s": (steps / sample_s) if steps and sample_s else None,
+        "episodes": runners.get("num_episodes"),
+        "episode_len_mean": runners.get("episode_len_mean"),
+        "illegal_actions": runners.get("illegal_actions", 0),
+    }
+
+
+def run_name(config: RLlibConfig) -> str:
+    players = config.game_options.get("num_players", 3 if config.game == "maya_quarry" else 2)
+    return f"{config.game}_{players}p__{config.exp_name}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def save_checkpoint(algo, config: RLlibConfig, path: Path) -> Path:
+    """``algo.save_to_path(path)`` plus :data:`METADATA_FILE` for the arena's ``rllib:`` specs."""
+    from training.rllib_env import make_aec_env
+
+    algo.save_to_path(str(path.resolve()))
+    agents = list(make_aec_env(config.game, config.game_options).possible_agents)
+    metadata = {
+        "game": config.game,
+        "game_options": dict(config.game_options),
+        "policy_mapping": config.policy_mapping,
+        "modules": module_ids(config.policy_mapping, agents),
+    }
+    (path / METADATA_FILE).write_text(json.dumps(metadata, indent=2))
+    return path
+
+
+def train(config: RLlibConfig, address: str | None = None, num_cpus: int | None = None) -> Path:
+    """Train, checkpoint and evaluate in a new run directory; return it.
+
+    ``address`` is passed to ``ray.init`` (``None``: ``RAY_ADDRESS`` if set, else a new local
+    Ray with ``num_cpus`` CPUs).
+    """
+    import ray
+
+    run_dir = Path(config.output_dir) / run_name(config)
+    run_dir.mkdir(parents=True, exist_ok=False)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(asdict(config), sort_keys=False))
+    print(f"run directory: {run_dir}")
+    ray.init(address=address, num_cpus=num_cpus if address is None else None, include_dashboard=False)
+    try:
+        algo = build_algorithm_config(config).build_algo()
+        started = time.perf_counter()
+        with (run_dir / "metrics.jsonl").open("w") as log:
+            for iteration in range(1, config.iterations + 1):
+                t0 = time.perf_counter()
+                row = summarize(algo.train(), iteration, time.perf_counter() - t0)
+                log.write(json.dumps(row, default=float) + "\n")
+                log.flush()
+                print(json.dumps(row, default=float))
+                if config.checkpoint_every and iteration % config.checkpoint_every == 0:
+                    save_checkpoint(algo, config, run_dir / "checkpoint")
+        train_seconds = time.perf_counter() - started
+        checkpoint = save_checkpoint(algo, config, run_dir / "checkpoint")
+        algo.stop()
+    finally:
+        ray.shutdown()
+    print(f"trained {config.iterations} iterations in {train_seconds:.0f} s; checkpoint: {checkpoint}")
+    evaluation = evaluate_checkpoint(checkpoint, config)
+    evaluation["train_seconds"] = train_seconds
+    (run_dir / "evaluation.json").write_text(json.dumps(evaluation, indent=2))
+    return run_dir
+
+
+def evaluate_checkpoint(checkpoint: Path, config: RLlibConfig) -> dict[str, Any]:
+    """Arena matches of ``rllib:<checkpoint>`` against each bot of ``config.eval_opponents``."""
+    from maya_envs.evaluation.arena import play_match
+    from training.rllib_env import make_aec_env
+
+    results: dict[str, Any] = {}
+    for opponent in config.eval_opponents if config.eval_games else []:
+        result = play_match(
+            lambda: make_aec_env(config.game, config.game_options),
+            f"rllib:{checkpoint}",
+            opponent,
+            games=config.eval_games,
+            seed=config.seed,
+            candidate_name=config.exp_name,
+        )
+        results[opponent] = result.to_dict()
+        low, high = result.win_rate_ci95
+        print(f"vs {opponent}: win rate {result.win_rate:.3f} [{low:.3f}, {high:.3f}] over {result.games} games")
+    return {"matches": results}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rllib_train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", type=Path, required=True, help="YAML config (fields of RLlibConfig)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    parser.add_argument("--address", default=None, help="Ray cluster address ('auto'); default: RAY_ADDRESS or local")
+    parser.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray (default: all)")
+    args = parser.parse_args(argv)
+    config = load_rllib_config(args.config, args.set)
+    train(config, address=args.address, num_cpus=args.num_cpus)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
