@@ -12,7 +12,10 @@ Accepted specs:
   ``MaskablePPO`` model: it gets the agent's ``"observation"`` array and mask;
 * any other callable: ``f(observation_dict) -> int`` where the dict is the agent's
   ``{"observation", "action_mask"}``;
-* a dict ``{spec: weight}``: an :class:`OpponentPool` that draws one member per episode.
+* a dict ``{spec: weight}``: an :class:`OpponentPool` that draws one member per episode;
+* ``"rllib:<checkpoint path>"``: a Ray RLlib checkpoint of ``training/rllib_train.py``
+  (:mod:`training.rllib_agent`, imported only for such a spec; needs the ``rllib`` extra);
+* an object with ``choose(env, agent)`` (such as that RLlib agent), asked as is.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ class OpponentPolicy:
     """A resolved opponent; see the module docstring for the accepted specs."""
 
     def __init__(self, spec: Any, rules, seed: int | np.random.Generator | None = None) -> None:
+        if isinstance(spec, str) and spec.startswith("rllib:"):
+            from training.rllib_agent import load_rllib_agent  # lazy: needs ray only for this spec
+
+            spec = load_rllib_agent(spec)
         self.spec = spec
         if isinstance(spec, str):
             self._bot = make_bot(spec, rules, seed)
@@ -36,12 +43,15 @@ class OpponentPolicy:
             self._bot, self._kind = spec, "bot"
         elif hasattr(spec, "predict"):
             self._kind = "model"
+        elif hasattr(spec, "choose"):
+            self._kind = "chooser"
         elif callable(spec):
             self._kind = "callable"
         else:
             raise ValueError(
                 f"opponent {spec!r} is not usable; allowed: one of {list(BOT_NAMES)}, a bot with "
-                "act(state), a model with predict(obs, action_masks=...), or a callable(obs_dict)"
+                "act(state), a model with predict(obs, action_masks=...), an object with choose(env, agent), "
+                "'rllib:<checkpoint path>', or a callable(obs_dict)"
             )
 
     def new_episode(self, seed: int) -> None:
@@ -52,6 +62,8 @@ class OpponentPolicy:
     def choose(self, env, agent: str) -> int:
         if self._kind == "bot":
             return int(self._bot.act(env.game_state))
+        if self._kind == "chooser":
+            return int(self.spec.choose(env, agent))
         observation = env.observe(agent)
         if self._kind == "model":
             action, _ = self.spec.predict(
