@@ -1,0 +1,127 @@
+"""Ray RLlib: the multi-agent adapter, the masking module, a tiny training run per player count, and
+loading the checkpoint through the arena (``rllib:<path>``).
+
+Needs the ``rllib`` extra (its own venv: ``bash scripts/test_rllib.sh``); without Ray only the
+test of the error message for ``rllib:`` specs runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from maya_envs.evaluation.arena import play_match
+
+HAVE_RAY = importlib.util.find_spec("ray") is not None and importlib.util.find_spec("torch") is not None
+needs_ray = pytest.mark.skipif(not HAVE_RAY, reason="ray[rllib] is not installed (pip install 'maya-envs[rllib]')")
+
+GAMES = [("maya2012", {"num_players": 2}), ("maya_quarry", {"num_players": 3}), ("yaxha", {"num_players": 4})]
+TINY = [
+    "iterations=2",
+    "train_batch_size=200",
+    "minibatch_size=100",
+    "num_epochs=1",
+    "fcnet_hiddens=[32]",
+    "num_env_runners=1",
+    "eval_games=0",
+]
+
+
+@pytest.mark.skipif(HAVE_RAY, reason="checks the message shown when ray is missing")
+def test_rllib_spec_without_ray_names_the_extra():
+    from maya_envs import maya2012_v0
+
+    with pytest.raises(ImportError, match=r"pip install 'maya-envs\[rllib\]'"):
+        play_match(maya2012_v0.env, "rllib:/nonexistent", "random", games=1)
+
+
+@needs_ray
+@pytest.mark.parametrize(("game", "options"), GAMES)
+def test_adapter_plays_whole_games_with_masked_random_actions(game, options):
+    from training.rllib_env import MayaMultiAgentEnv
+
+    env = MayaMultiAgentEnv({"game": game, "game_options": options})
+    rng = np.random.default_rng(0)
+    for episode in range(2):
+        obs, infos = env.reset(seed=episode)
+        finals = {}
+        for _ in range(5000):
+            (agent,) = obs  # one agent to move
+            assert agent in env.agents and set(infos) == {agent}
+            action = int(rng.choice(np.flatnonzero(obs[agent]["action_mask"])))
+            obs, rewards, terminateds, truncateds, infos = env.step({agent: action})
+            assert set(obs) == set(rewards) == set(infos) == set(terminateds) - {"__all__"}
+            if terminateds["__all__"] or truncateds["__all__"]:
+                finals = rewards
+                break
+        assert set(finals) == set(env.possible_agents) == set(env.agents)
+        assert abs(sum(finals.values())) < 1e-9  # every scheme of these games sums to 0
+    assert env.illegal_actions == 0
+
+
+@needs_ray
+def test_adapter_counts_an_illegal_action():
+    from training.rllib_env import MayaMultiAgentEnv
+
+    env = MayaMultiAgentEnv({"game": "maya2012"})
+    obs, _ = env.reset(seed=0)
+    (agent,) = obs
+    illegal = int(np.flatnonzero(obs[agent]["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, rewards, terminateds, _, infos = env.step({agent: illegal})
+    assert terminateds["__all__"] and env.illegal_actions == 1
+    assert infos[agent]["illegal_actions"] == 1 and rewards[agent] == -1.0
+
+
+@needs_ray
+def test_masking_module_gives_masked_actions_no_probability():
+    import torch
+
+    from training.rllib_env import MayaMultiAgentEnv
+    from training.rllib_module import MaskedPPOTorchRLModule
+
+    env = MayaMultiAgentEnv({"game": "yaxha", "game_options": {"num_players": 3}})
+    space = env.observation_spaces["player_0"]
+    module = MaskedPPOTorchRLModule(
+        observation_space=space, action_space=env.action_spaces["player_0"], model_config={"fcnet_hiddens": [16]}
+    )
+    obs, _ = env.reset(seed=3)
+    (agent,) = obs
+    mask = torch.as_tensor(obs[agent]["action_mask"][None])
+    batch = {"obs": {"observation": torch.as_tensor(obs[agent]["observation"][None]), "action_mask": mask}}
+    for forward in (module.forward_inference, module.forward_exploration, module.forward_train):
+        logits = forward(dict(batch))["action_dist_inputs"]
+        probs = torch.softmax(logits.detach(), dim=-1)
+        assert float(probs[mask == 0].sum()) == 0.0
+        assert torch.isclose(probs[mask == 1].sum(), torch.tensor(1.0))
+    assert isinstance(batch["obs"], dict)  # the caller's batch is left as it was
+    assert module.compute_values(dict(batch)).shape == (1,)
+
+
+@needs_ray
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("config_name", "mapping"), [("maya2012_2p", "shared"), ("maya_quarry_3p", "per_seat")], ids=["2p", "3p"]
+)
+def test_tiny_training_run_samples_no_illegal_action_and_loads_in_the_arena(tmp_path, config_name, mapping):
+    from training.rllib_agent import load_rllib_agent
+    from training.rllib_env import make_aec_env
+    from training.rllib_train import load_rllib_config, train
+
+    overrides = [*TINY, f"policy_mapping={mapping}", f"output_dir={tmp_path}"]
+    config = load_rllib_config(f"configs/rllib/{config_name}.yaml", overrides)
+    run_dir = train(config, num_cpus=2)
+    rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 and all(row["env_steps_sampled"] >= 200 for row in rows)
+    assert sum(row["illegal_actions"] for row in rows) == 0
+
+    agent = load_rllib_agent(f"rllib:{run_dir}")
+    n = config.game_options["num_players"]
+    assert len(agent.modules) == (1 if mapping == "shared" else n)
+    result = play_match(lambda: make_aec_env(config.game, config.game_options), f"rllib:{run_dir}", "random", games=n)
+    assert result.games == n and result.illegal_actions == 0 and result.games_per_seat == [1] * n
