@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup_env.sh train,test
-.venv/bin/python -m pytest -n 2 -q "$@"
+.venv/bin/python -m pytest -n 2 -q -m "not extended" "$@"

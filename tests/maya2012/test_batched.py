@@ -88,7 +88,7 @@ def test_options_match_the_single_engine(options, backend):
     assert _replay(32, 150, seed=7, check_obs_every=3, backend=backend, **options) >= 150
 
 
-@pytest.mark.slow
+@pytest.mark.extended
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_many_games_match_the_single_engine(backend):
     assert _replay(256, 5000, seed=11, check_obs_every=10, backend=backend) >= 5000
