@@ -1,6 +1,23 @@
-"""Evaluation: head-to-head matches with seats rotated, win rates with confidence intervals."""
+"""Evaluation: matches and arenas with seats rotated, win rates with confidence intervals, ratings."""
 
-from maya_envs.evaluation.arena import MatchResult, play_match
+from maya_envs.evaluation.arena import (
+    AgentStats,
+    ArenaResult,
+    MatchResult,
+    play_arena,
+    play_match,
+    resolve_agent,
+    seating_plan,
+)
 from maya_envs.evaluation.stats import wilson_interval
 
-__all__ = ["MatchResult", "play_match", "wilson_interval"]
+__all__ = [
+    "AgentStats",
+    "ArenaResult",
+    "MatchResult",
+    "play_arena",
+    "play_match",
+    "resolve_agent",
+    "seating_plan",
+    "wilson_interval",
+]

@@ -1,4 +1,5 @@
-"""Head-to-head matches between a candidate and an opponent, seats rotated.
+"""Head-to-head matches (:func:`play_match`) and arenas of any mix of agents
+(:func:`play_arena`), seats rotated, with ratings (:mod:`maya_envs.evaluation.ratings`).
 
 Agents are anything :func:`maya_envs.wrappers.opponents.make_opponent` accepts (a bot
 name, a bot, a model with ``predict``, a callable). Game ``g`` seats the candidate at seat
@@ -8,8 +9,10 @@ multiple of the player count); the other seats are filled by the opponent.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from maya_envs.aec_base import RulesAECEnv
@@ -18,8 +21,23 @@ from maya_envs.evaluation.stats import wilson_interval
 from maya_envs.wrappers.opponents import make_opponent
 
 
+class _WinRate:
+    """``win_rate`` and its Wilson 95% interval from ``wins`` and ``games`` ((0, 1) before any game)."""
+
+    wins: int
+    games: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_rate_ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games) if self.games else (0.0, 1.0)
+
+
 @dataclass
-class MatchResult:
+class MatchResult(_WinRate):
     """Outcome counts of a candidate over a match, from the candidate's seat.
 
     A win is a positive final reward, a loss a negative one, a draw zero.
@@ -33,14 +51,6 @@ class MatchResult:
     losses: int = 0
     illegal_actions: int = 0
     games_per_seat: list[int] = field(default_factory=list)
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def win_rate_ci95(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -108,3 +118,258 @@ def play_match(
         else:
             result.draws += 1
     return result
+
+
+# -- the arena: any mix of agents, seats rotated, ratings ---------------------------------------
+
+DESIGNS = ("latin", "permutations")
+
+
+def seating_plan(num_agents: int, num_players: int, design: str = "latin") -> list[tuple[int, ...]]:
+    """One balanced block of seat assignments: ``plan[i][seat]`` is an agent index.
+
+    Tables: with at least as many agents as seats, every combination of ``num_players``
+    agents; with fewer, one table where the agents repeat in order (2 agents, 4 seats:
+    ``A B A B``, so in the 4-player Maya (2012) team game each agent partners itself).
+    Each table is then seated by ``design``:
+
+    * ``"latin"``: the ``num_players`` cyclic rotations of the table (a cyclic Latin square):
+      every agent of the table sits in every seat exactly as often, and the block stays small
+      (``num_players`` games per table).
+    * ``"permutations"``: every distinct ordering of the table (``n!`` for distinct agents):
+      also balances who sits after (and, in team games, with) whom.
+
+    Over one block every agent plays every seat equally often; a run of ``games`` is exactly
+    balanced when ``games`` is a multiple of ``len(plan)``.
+
+    Raises:
+        ValueError: fewer than 1 agent, fewer than 2 players or an unknown design.
+    """
+    if num_agents < 1 or num_players < 2:
+        raise ValueError(f"need >= 1 agent and >= 2 players, got {num_agents} agents, {num_players} players")
+    if design not in DESIGNS:
+        raise ValueError(f"design={design!r}; allowed: {', '.join(DESIGNS)}")
+    if num_agents >= num_players:
+        tables = list(itertools.combinations(range(num_agents), num_players))
+    else:
+        tables = [tuple(i % num_agents for i in range(num_players))]
+    plan: list[tuple[int, ...]] = []
+    for table in tables:
+        if design == "latin":
+            plan.extend(tuple(table[(s + r) % num_players] for s in range(num_players)) for r in range(num_players))
+        else:
+            plan.extend(sorted(set(itertools.permutations(table))))
+    return plan
+
+
+@dataclass
+class AgentStats(_WinRate):
+    """One agent's results over an arena; every seat it filled counts as one game.
+
+    A win is a positive final return, a loss a negative one, a draw zero; the score is the
+    mean final return (the game's ``reward_scheme``).
+    """
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    score_sum: float = 0.0
+    illegal_actions: int = 0
+    games_per_seat: list[int] = field(default_factory=list)
+
+    @property
+    def mean_score(self) -> float:
+        return self.score_sum / self.games if self.games else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.update(win_rate=self.win_rate, win_rate_ci95=list(self.win_rate_ci95), mean_score=self.mean_score)
+        return data
+
+
+@dataclass
+class ArenaResult:
+    """Per-agent statistics and ratings of an arena run."""
+
+    num_players: int
+    games: int
+    design: str
+    block_size: int
+    agents: list[AgentStats]
+    openskill: dict[str, dict[str, float]]
+    elo: dict[str, float] | None = None
+    head_to_head: dict[str, dict[str, list[int]]] | None = None
+    """2p only: ``head_to_head[a][b] = [wins, draws, losses]`` of ``a`` against ``b``."""
+
+    @property
+    def balanced(self) -> bool:
+        """Every agent played every seat equally often."""
+        return all(len(set(a.games_per_seat)) == 1 for a in self.agents)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "num_players": self.num_players,
+            "games": self.games,
+            "design": self.design,
+            "block_size": self.block_size,
+            "balanced": self.balanced,
+            "fair_share": 1.0 / self.num_players,
+            "agents": [a.to_dict() for a in self.agents],
+            "openskill": self.openskill,
+            "elo": self.elo,
+            "head_to_head": self.head_to_head,
+        }
+
+    def markdown(self) -> str:
+        """The per-agent table (sorted by OpenSkill ordinal), plus Elo and head-to-head in 2p."""
+        has_elo = self.elo is not None
+        head = (
+            "| agent | games | wins | draws | losses | win rate | 95% CI (Wilson) | mean score | OpenSkill mu ± sigma |"
+        )
+        lines = [
+            head + (" Elo |" if has_elo else ""),
+            "|---|" + "---:|" * 5 + "---|---:|---:|" + ("---:|" if has_elo else ""),
+        ]
+        order = sorted(self.agents, key=lambda a: -self.openskill[a.name]["ordinal"])
+        for a in order:
+            low, high = a.win_rate_ci95
+            rating = self.openskill[a.name]
+            row = (
+                f"| {a.name} | {a.games} | {a.wins} | {a.draws} | {a.losses} | {a.win_rate:.1%} | "
+                f"[{low:.1%}, {high:.1%}] | {a.mean_score:+.3f} | {rating['mu']:.2f} ± {rating['sigma']:.2f} |"
+            )
+            lines.append(row + (f" {self.elo[a.name]:.0f} |" if has_elo else ""))
+        lines.append("")
+        lines.append(
+            f"{self.games} games, {self.num_players} players, seats by the {self.design!r} design "
+            f"(block of {self.block_size}; {'balanced' if self.balanced else 'NOT balanced: games not a multiple'}); "
+            f"fair share {1 / self.num_players:.1%}; illegal actions: "
+            + ", ".join(f"{a.name} {a.illegal_actions}" for a in self.agents)
+        )
+        if self.head_to_head:
+            names = [a.name for a in order]
+            lines += ["", "| W-D-L (row vs column) | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+            for a in names:
+                cells = ["-" if a == b else "-".join(map(str, self.head_to_head[a][b])) for b in names]
+                lines.append(f"| {a} | " + " | ".join(cells) + " |")
+        return "\n".join(lines)
+
+
+def resolve_agent(spec: str) -> tuple[str, Any]:
+    """Turn a command-line agent spec into ``(name, agent)``.
+
+    Specs: ``random``, ``heuristic``, ``mcts:N[...]``/``ismcts...`` (the bots), a path to a
+    MaskablePPO ``.zip`` checkpoint (loaded on the CPU; needs the ``train`` extra),
+    ``rllib:<path>``, each optionally prefixed by a label ``name=`` (``ppo=runs/x/model.zip``).
+    Bot names are checked when the arena builds them for the game.
+
+    Raises:
+        ValueError: an empty spec or a ``.zip`` that does not exist.
+    """
+    name, sep, rest = spec.partition("=")
+    if sep and name and all(ch.isalnum() or ch in "_-." for ch in name):
+        spec = rest
+    else:
+        name = spec
+    if not spec:
+        raise ValueError("an empty agent spec; allowed: random, heuristic, mcts:N, a checkpoint .zip, rllib:<path>")
+    if spec.endswith(".zip"):
+        path = Path(spec)
+        if not path.is_file():
+            raise ValueError(f"agent {spec!r}: checkpoint file does not exist")
+        from sb3_contrib import MaskablePPO  # lazy: the train extra
+
+        if name == spec:
+            name = f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
+        return name, MaskablePPO.load(path, device="cpu")
+    return name, spec
+
+
+def play_arena(
+    env_fn: Callable[[], RulesAECEnv],
+    agents: dict[str, Any],
+    games: int,
+    seed: int = 0,
+    design: str = "latin",
+    progress: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    """Play ``games`` games among ``agents`` (``{name: spec}``, specs as for :func:`play_match`)
+    with seats from :func:`seating_plan`, and rate them.
+
+    Raises:
+        ValueError: ``games <= 0``, no agents, a bad design or an unusable agent spec (checked
+            before the first game).
+    """
+    if games <= 0:
+        raise ValueError(f"games must be > 0, got {games}")
+    if not agents:
+        raise ValueError("the arena needs at least one agent")
+    from maya_envs.evaluation.ratings import EloTable, OpenSkillTable
+
+    env = env_fn()
+    rules = env.rules
+    n = rules.spec.num_players
+    names = list(agents)
+    plan = seating_plan(len(names), n, design)
+    # one resolved player per (agent, seat): bots keep their own generators
+    players = [[make_opponent(agents[name], rules) for _ in range(n)] for name in names]
+    stats = [AgentStats(name, games_per_seat=[0] * n) for name in names]
+    openskill = OpenSkillTable(names)
+    elo = EloTable(names) if n == 2 else None
+    h2h = {a: {b: [0, 0, 0] for b in names} for a in names} if n == 2 else None
+    rng = make_rng(seed)
+    for game in range(games):
+        table = plan[game % len(plan)]
+        env.reset(seed=spawn_seed(rng))
+        seated = [players[idx][seat] for seat, idx in enumerate(table)]
+        for player in seated:
+            player.new_episode(spawn_seed(rng))
+        by_agent = dict(zip(env.possible_agents, seated, strict=True))
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        offenders: set[str] = set()
+        for agent in env.agent_iter():
+            _, reward, terminated, truncated, info = env.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                if info.get("offender") == agent:
+                    offenders.add(agent)
+                env.step(None)
+                continue
+            env.step(by_agent[agent].choose(env, agent))
+        returns = [totals[agent] for agent in env.possible_agents]
+        for seat, (agent, idx) in enumerate(zip(env.possible_agents, table, strict=True)):
+            s = stats[idx]
+            s.games += 1
+            s.games_per_seat[seat] += 1
+            s.score_sum += returns[seat]
+            s.illegal_actions += agent in offenders
+            if returns[seat] > 0:
+                s.wins += 1
+            elif returns[seat] < 0:
+                s.losses += 1
+            else:
+                s.draws += 1
+        seat_names = [names[idx] for idx in table]
+        openskill.update(seat_names, returns)
+        if elo is not None:
+            a, b = seat_names
+            score_a = 1.0 if returns[0] > returns[1] else 0.0 if returns[0] < returns[1] else 0.5
+            elo.update(a, b, score_a)
+            if a != b:
+                outcome = 0 if score_a == 1.0 else 2 if score_a == 0.0 else 1
+                h2h[a][b][outcome] += 1
+                h2h[b][a][2 - outcome] += 1
+        if progress is not None:
+            progress(game + 1)
+    return ArenaResult(
+        num_players=n,
+        games=games,
+        design=design,
+        block_size=len(plan),
+        agents=stats,
+        openskill=openskill.to_dict(),
+        elo=elo.to_dict() if elo else None,
+        head_to_head=h2h,
+    )

@@ -1,0 +1,148 @@
+"""Arena: any mix of agents over N games, seats rotated, with win rates, scores and ratings.
+
+Usage::
+
+    maya-arena --env yaxha --players 3 --agents random heuristic mcts:50 --games 300
+    maya-arena --config configs/maya_quarry/4p_basic_quick.yaml \\
+        --agents ppo=runs/<run>/model.zip heuristic random --games 400
+    maya-arena --agents runs/<run>/model.zip random          # env from the run's config.yaml
+
+Agents: ``random``, ``heuristic``, ``mcts:N[...]`` (see ``maya_envs.bots.make_bot``), a
+MaskablePPO checkpoint ``.zip``, ``rllib:<path>``; ``label=spec`` names one. Seats follow a
+balanced design (``--design latin``: cyclic rotations of every table of agents;
+``permutations``: every ordering; see ``maya_envs.evaluation.arena.seating_plan``) and
+``--games`` is rounded up to a whole number of design blocks, so every agent plays every
+seat equally often. Per agent: wins/draws/losses (a seat-game is won with a positive final
+return), win rate with a Wilson 95% interval, mean score (final return); OpenSkill
+(Plackett-Luce) ratings for every player count, plus Elo and a head-to-head table in 2p.
+Output: a printed table, ``arena.json``, ``arena.md`` and ``ratings.png`` in ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import yaml
+
+import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
+from maya_envs.registration import ENV_IDS
+from training.config import load_config
+
+SHORT_NAMES = {
+    "maya2012": "maya_envs/Maya2012-v0",
+    "quarry": "maya_envs/MayaQuarry-v0",
+    "maya_quarry": "maya_envs/MayaQuarry-v0",
+    "yaxha": "maya_envs/Yaxha-v0",
+}
+
+
+def env_factory(env_id: str, game_options: dict[str, Any]):
+    """A function building the AEC env behind ``env_id`` with ``game_options``."""
+
+    def make():
+        return gym.make(env_id, **game_options).unwrapped.aec_env
+
+    return make
+
+
+def _parse_options(items: list[str]) -> dict[str, Any]:
+    options = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise SystemExit(f"maya-arena: error: --option {item!r} must look like key=value")
+        options[key.strip()] = yaml.safe_load(raw)
+    return options
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="maya-arena", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="agents (see above)")
+    parser.add_argument("--env", help=f"gymnasium id or one of {sorted(SHORT_NAMES)}")
+    parser.add_argument("--players", type=int, help="num_players game option")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    parser.add_argument("--config", type=Path, help="a training config: its env_id and game_options")
+    parser.add_argument("--games", type=int, default=400, help="games (rounded up to whole design blocks)")
+    parser.add_argument("--no-round", action="store_true", help="play exactly --games (maybe unbalanced)")
+    parser.add_argument("--design", choices=["latin", "permutations"], default="latin")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, help="output directory (default: runs/arena__<env>__<time>)")
+    parser.add_argument("--no-plot", action="store_true", help="skip ratings.png")
+    args = parser.parse_args(argv)
+    if args.games <= 0:
+        parser.error(f"--games must be > 0, got {args.games}")
+
+    config_path = args.config
+    if config_path is None and args.env is None:
+        for spec in args.agents:
+            candidate = Path(spec.partition("=")[2] or spec) if "=" in spec else Path(spec)
+            if spec.endswith(".zip") and (candidate.parent / "config.yaml").is_file():
+                config_path = candidate.parent / "config.yaml"
+                break
+    env_id, game_options = "maya_envs/Maya2012-v0", {}
+    if config_path is not None:
+        config = load_config(config_path)
+        env_id, game_options = config.env_id, dict(config.game_options)
+    if args.env is not None:
+        env_id = SHORT_NAMES.get(args.env, args.env)
+        if env_id not in ENV_IDS:
+            parser.error(f"--env {args.env!r}; allowed: {sorted(SHORT_NAMES)} or {sorted(ENV_IDS)}")
+    game_options.update(_parse_options(args.option))
+    if args.players is not None:
+        game_options["num_players"] = args.players
+
+    agents: dict[str, Any] = {}
+    for spec in args.agents:
+        try:
+            name, agent = resolve_agent(spec)
+        except ValueError as error:
+            parser.error(str(error))
+        if name in agents:
+            parser.error(f"agent name {name!r} given twice; label one as name=spec")
+        agents[name] = agent
+    make_env = env_factory(env_id, game_options)
+    num_players = make_env().rules.spec.num_players
+    block = len(seating_plan(len(agents), num_players, args.design))
+    games = args.games if args.no_round else block * math.ceil(args.games / block)
+    if games != args.games:
+        print(f"games rounded up from {args.games} to {games} (a multiple of the design block of {block})")
+    started = time.perf_counter()
+    try:
+        result = play_arena(make_env, agents, games, seed=args.seed, design=args.design)
+    except ValueError as error:
+        parser.error(str(error))
+    seconds = time.perf_counter() - started
+
+    env_name = env_id.split("/")[-1]
+    out = args.out or Path("runs") / f"arena__{env_name}__{time.strftime('%Y%m%d-%H%M%S')}"
+    out.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "env_id": env_id,
+        "game_options": game_options,
+        "agent_specs": args.agents,
+        "seed": args.seed,
+        "seconds": seconds,
+        **result.to_dict(),
+    }
+    table = result.markdown()
+    print(table)
+    (out / "arena.json").write_text(json.dumps(payload, indent=2))
+    (out / "arena.md").write_text(f"# Arena: {env_name} {game_options}\n\n{table}\n")
+    if not args.no_plot:
+        from training.plots import plot_ratings
+
+        plot_ratings(payload, out / "ratings.png", title=f"{env_name} {num_players}p: {games} games")
+    print(f"wrote {out}/arena.json, arena.md" + ("" if args.no_plot else ", ratings.png"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
