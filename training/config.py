@@ -3,7 +3,7 @@
 Every key of the YAML must be a field below; unknown keys and bad values raise
 :class:`~maya_envs.core.errors.ConfigError` naming the key and what is allowed.
 ``--set key=value`` overrides are parsed as YAML scalars (``--set total_timesteps=2e5``,
-``--set opponents={random: 1.0}``).
+``--set opponents={random: 1.0}``, ``--set self_play.enabled=true``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,22 @@ import yaml
 
 from maya_envs.core.errors import ConfigError
 from maya_envs.registration import ENV_IDS
+
+
+@dataclass
+class SelfPlayConfig:
+    """The ``self_play`` block: the learner also plays frozen snapshots of itself
+    (:mod:`training.self_play`). Every non-learner seat draws its own opponent per episode."""
+
+    enabled: bool = False
+    """Turn self-play on (off: the opponents are the ``opponents`` bots only)."""
+    snapshot_every: int = 20_000
+    """Save a snapshot of the learner every this many timesteps (and one at the start)."""
+    pool_size: int = 5
+    """Most recent snapshots kept in the pool (older ones leave it)."""
+    snapshot_weight: float = 1.0
+    """Weight of the snapshots as a group, split evenly among them; the bots keep their
+    ``opponents`` weights (``{random: 1}`` and 1.0: half the seats go to snapshots)."""
 
 
 @dataclass
@@ -62,6 +78,13 @@ class TrainConfig:
     """Bots the trained agent is evaluated against."""
     checkpoint_every: int = 0
     """Save a checkpoint every this many timesteps (0: only at the end)."""
+    self_play: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    """Self-play with snapshots of the learner (see :class:`SelfPlayConfig`)."""
+    eval_every: int = 0
+    """Evaluate against ``eval_opponents`` every this many timesteps during training for the
+    learning curve (``learning_curve.json``/``.png``; 0: off)."""
+    eval_curve_games: int = 40
+    """Games per opponent at each learning-curve point (seats rotated)."""
     output_dir: str = "runs"
     """Parent directory of the run directory."""
     device: str = "cpu"
@@ -94,11 +117,52 @@ class TrainConfig:
             raise ConfigError("gamma and gae_lambda must be in (0, 1]")
         if not isinstance(self.reward_shaping, (int, float)) or self.reward_shaping < 0:
             raise ConfigError(f"reward_shaping={self.reward_shaping!r}; allowed: a number >= 0")
-        if self.checkpoint_every < 0:
-            raise ConfigError(f"checkpoint_every={self.checkpoint_every!r}; allowed: an int >= 0")
+        for name in ("checkpoint_every", "eval_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{name}={value!r}; allowed: an int >= 0")
+        if (
+            isinstance(self.eval_curve_games, bool)
+            or not isinstance(self.eval_curve_games, int)
+            or (self.eval_curve_games <= 0)
+        ):
+            raise ConfigError(f"eval_curve_games={self.eval_curve_games!r}; allowed: a positive int")
+        sp = self.self_play
+        if not isinstance(sp, SelfPlayConfig):
+            raise ConfigError(f"self_play={sp!r}; allowed: a mapping with keys {_field_names(SelfPlayConfig)}")
+        if not isinstance(sp.enabled, bool):
+            raise ConfigError(f"self_play.enabled={sp.enabled!r}; allowed: true, false")
+        for name in ("snapshot_every", "pool_size"):
+            value = getattr(sp, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ConfigError(f"self_play.{name}={value!r}; allowed: a positive int")
+        if (
+            isinstance(sp.snapshot_weight, bool)
+            or not isinstance(sp.snapshot_weight, (int, float))
+            or (sp.snapshot_weight < 0)
+        ):
+            raise ConfigError(f"self_play.snapshot_weight={sp.snapshot_weight!r}; allowed: a number >= 0")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _field_names(cls) -> list[str]:
+    return sorted(f.name for f in fields(cls))
+
+
+def _self_play(block: Any) -> SelfPlayConfig:
+    if isinstance(block, SelfPlayConfig):
+        return block
+    if not isinstance(block, dict):
+        raise ConfigError(f"self_play={block!r}; allowed: a mapping with keys {_field_names(SelfPlayConfig)}")
+    unknown = sorted(set(block) - set(_field_names(SelfPlayConfig)))
+    if unknown:
+        raise ConfigError(f"unknown self_play key(s) {unknown}; known keys: {_field_names(SelfPlayConfig)}")
+    block = dict(block)
+    if isinstance(block.get("snapshot_every"), float) and block["snapshot_every"].is_integer():
+        block["snapshot_every"] = int(block["snapshot_every"])
+    return SelfPlayConfig(**block)
 
 
 def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:
@@ -120,14 +184,24 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
         key, sep, raw = item.partition("=")
         if not sep:
             raise ConfigError(f"override {item!r} must look like key=value")
-        data[key.strip()] = yaml.safe_load(raw)
+        key = key.strip()
+        if key.startswith("self_play."):  # --set self_play.enabled=true
+            block = data.get("self_play")
+            data["self_play"] = {
+                **(block if isinstance(block, dict) else {}),
+                key.partition(".")[2]: yaml.safe_load(raw),
+            }
+            continue
+        data[key] = yaml.safe_load(raw)
     known = {f.name: f for f in fields(TrainConfig)}
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ConfigError(f"unknown config key(s) {unknown}; known keys: {sorted(known)}")
-    for key in ("total_timesteps", "eval_games", "checkpoint_every"):
+    for key in ("total_timesteps", "eval_games", "checkpoint_every", "eval_every"):
         if isinstance(data.get(key), float) and data[key].is_integer():
             data[key] = int(data[key])  # allow 2e5 in YAML
+    if "self_play" in data:
+        data["self_play"] = _self_play(data["self_play"])
     config = TrainConfig(**data)
     config.validate()
     return config

@@ -34,10 +34,13 @@ def aec_factory(config: TrainConfig):
     return make
 
 
-def evaluate_against_bots(agent: Any, config: TrainConfig, name: str = "agent") -> list[MatchResult]:
-    """One match of ``config.eval_games`` games per bot in ``config.eval_opponents``."""
+def evaluate_against_bots(
+    agent: Any, config: TrainConfig, name: str = "agent", games: int | None = None
+) -> list[MatchResult]:
+    """One match of ``games`` (default ``config.eval_games``) games per bot in ``config.eval_opponents``."""
+    games = config.eval_games if games is None else games
     return [
-        play_match(aec_factory(config), agent, bot, config.eval_games, seed=config.seed + 10_000, candidate_name=name,
+        play_match(aec_factory(config), agent, bot, games, seed=config.seed + 10_000, candidate_name=name,
                    opponent_name=bot)
         for bot in config.eval_opponents
     ]  # fmt: skip
