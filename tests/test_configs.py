@@ -1,0 +1,71 @@
+"""Every shipped per-game config loads, builds its game, and fits the quick budget; the
+``self_play`` block and the learning-curve keys are validated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.core.errors import ConfigError
+from training.config import SelfPlayConfig, load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_CONFIGS = sorted((ROOT / "configs").glob("*/*.yaml"))
+GAMES = {"maya2012": "maya_envs/Maya2012-v0", "maya_quarry": "maya_envs/MayaQuarry-v0", "yaxha": "maya_envs/Yaxha-v0"}
+EXPECTED = {  # game folder -> player counts (and variants) that need a quick config
+    "maya2012": {"3p_quick", "4p_quick"},
+    "maya_quarry": {f"{n}p_{v}_quick" for n in (3, 4, 5) for v in ("basic", "advanced")},
+    "yaxha": {"2p_quick", "3p_quick", "4p_quick"},
+}
+
+
+def test_every_game_and_player_count_has_a_quick_config():
+    for game, names in EXPECTED.items():
+        assert names <= {p.stem for p in (ROOT / "configs" / game).glob("*.yaml")}, game
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in GAME_CONFIGS if p.parent.name in GAMES], ids=lambda p: p.parent.name + "/" + p.stem
+)
+def test_config_loads_and_builds_its_game(path):
+    config = load_config(path)
+    assert config.env_id == GAMES[path.parent.name]
+    players = int(path.stem.split("p_")[0])
+    assert config.game_options["num_players"] == players
+    if "_basic" in path.stem or "_advanced" in path.stem:
+        assert config.game_options["variant"] == path.stem.split("_")[1]
+    env = gym.make(config.env_id, opponent=dict(config.opponents), **config.game_options)
+    assert env.unwrapped.rules.spec.num_players == players
+    env.close()
+    if path.stem.endswith("_quick"):
+        assert config.total_timesteps <= 150_000 and config.eval_games >= 400  # <= 10 minutes on 2 cores
+    assert config.exp_name.replace("maya2012", "").replace("quarry", "").replace("yaxha", "").strip("_")
+
+
+def test_self_play_block_and_dotted_overrides():
+    base = ROOT / "configs" / "yaxha" / "3p_quick.yaml"
+    config = load_config(base, ["self_play.enabled=true", "self_play.snapshot_every=5000", "eval_every=10000"])
+    assert config.self_play == SelfPlayConfig(enabled=True, snapshot_every=5000)
+    assert config.eval_every == 10_000 and config.to_dict()["self_play"]["pool_size"] == 5
+    config = load_config(base, ["self_play={enabled: true, pool_size: 2, snapshot_weight: 0.5}"])
+    assert config.self_play.pool_size == 2 and config.self_play.snapshot_weight == 0.5
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["self_play={enabled: true, every: 5}"], r"unknown self_play key\(s\) \['every'\]; known keys"),
+        (["self_play.pool_size=0"], r"self_play.pool_size=0; allowed: a positive int"),
+        (["self_play.snapshot_weight=-1"], r"self_play.snapshot_weight=-1; allowed: a number >= 0"),
+        (["self_play.enabled=maybe"], r"self_play.enabled='maybe'; allowed: true, false"),
+        (["self_play=3"], r"self_play=3; allowed: a mapping with keys"),
+        (["eval_every=-5"], r"eval_every=-5; allowed: an int >= 0"),
+        (["eval_curve_games=0"], r"eval_curve_games=0; allowed: a positive int"),
+    ],
+)
+def test_bad_self_play_or_curve_values_are_clear_errors(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(ROOT / "configs" / "yaxha" / "2p_quick.yaml", overrides)
