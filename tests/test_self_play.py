@@ -1,0 +1,149 @@
+"""Self-play: pools per seat, the learner in every seat, reward routing per seat in scripted
+games, and a training smoke test per game (both vector env kinds, self-play and the learning
+curve on) that then runs the arena on the checkpoint; illegal actions are counted and 0."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import maya_envs  # noqa: F401  (registers the ids)
+from training.self_play import SelfPlayWrapper, SnapshotPool
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def scripted(observation) -> int:
+    """A deterministic scripted player that varies its choice with the position."""
+    legal = np.flatnonzero(observation["action_mask"])
+    return int(legal[int(abs(float(np.sum(observation["observation"]))) * 997) % len(legal)])
+
+
+@pytest.fixture(scope="module")
+def snapshots(tmp_path_factory):
+    """Three untrained MaskablePPO snapshots for Yaxha 3p, saved as a trainer would."""
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("maya_envs/Yaxha-v0", num_players=3)
+    folder = tmp_path_factory.mktemp("snapshots")
+    paths = []
+    for k in range(3):
+        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, policy_kwargs={"net_arch": [8]}, seed=k)
+        paths.append(str(folder / f"snapshot_{k * 100}.zip"))
+        model.save(paths[-1])
+    return paths
+
+
+def test_pool_weights_and_size(snapshots):
+    env = gym.make("maya_envs/Yaxha-v0", num_players=3)
+    pool = SnapshotPool({"random": 1.0, "heuristic": 1.0}, env.unwrapped.rules, snapshot_weight=2.0, pool_size=2)
+    assert pool.weights().tolist() == [0.5, 0.5]  # bots only before the first snapshot
+    for path in snapshots:
+        pool.add_snapshot(path)
+    assert [Path(p).stem for p, _ in pool.snapshots] == ["snapshot_100", "snapshot_200"]  # the oldest left
+    assert pool.weights() == pytest.approx([0.25, 0.25, 0.25, 0.25])
+    with pytest.raises(ValueError, match=r"need pool_size >= 1 and snapshot_weight >= 0, got 0, 1.0"):
+        SnapshotPool({"random": 1.0}, env.unwrapped.rules, pool_size=0)
+
+
+def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(snapshots):
+    env = SelfPlayWrapper(gym.make("maya_envs/Yaxha-v0", num_players=3), {"random": 1.0}, 3.0, pool_size=5)
+    assert env.add_snapshot(snapshots[0]) == 1 and env.add_snapshot(snapshots[1]) == 2
+    seats, picks = Counter(), Counter()
+    rng = np.random.default_rng(0)
+    for episode in range(24):
+        _, info = env.reset(seed=episode)
+        seats[info["learner"]] += 1
+        picks[tuple(pool.current_name for pool in env.pools)] += 1
+        done, illegal = False, 0
+        while not done:
+            mask = env.action_masks()
+            _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            illegal += info.get("offender") == info["learner"]
+            done = terminated or truncated
+        assert illegal == 0
+    assert set(seats) == {"player_0", "player_1", "player_2"}
+    names = {name for pair in picks for name in pair}
+    assert names == {"bot", "snapshot_0", "snapshot_100"}
+    assert any(a != b for a, b in picks)  # the two other seats are drawn independently
+
+
+@pytest.mark.parametrize(
+    ("env_id", "options"),
+    [
+        ("maya_envs/Yaxha-v0", {"num_players": 3}),
+        ("maya_envs/MayaQuarry-v0", {"num_players": 4}),
+        ("maya_envs/Maya2012-v0", {"num_players": 4}),
+        ("maya_envs/Maya2012-v0", {"num_players": 2, "setup": "random"}),
+    ],
+)
+def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options):
+    """Every seat plays the same scripted policy, so the game is the same whichever seat the
+    learner takes; the learner's summed reward must be that seat's return (its team's in
+    4-player Maya (2012)), and the known winning seat's reward is positive."""
+    outcomes = []
+    for seat in range(options["num_players"]):
+        env = SelfPlayWrapper(gym.make(env_id, learner_seat=seat, **options), {scripted: 1.0})
+        observation, info = env.reset(seed=11)
+        assert info["learner"] == f"player_{seat}"
+        total, done, steps = 0.0, False, 0
+        while not done:
+            obs = {"observation": observation, "action_mask": env.action_masks()}
+            observation, reward, terminated, truncated, _ = env.step(scripted(obs))
+            total, done, steps = total + reward, terminated or truncated, steps + 1
+            assert steps < 5000
+        aec = env.unwrapped.aec_env
+        returns = aec.rules.returns(aec.game_state)
+        assert total == pytest.approx(returns[seat])
+        outcomes.append((total, tuple(returns)))
+    assert len({r for _, r in outcomes}) == 1  # the same scripted game from every seat
+    returns = np.array(outcomes[0][1])
+    winner = int(np.argmax(returns))
+    assert outcomes[winner][0] > 0 and min(t for t, _ in outcomes) < 0
+    if env_id.endswith("Maya2012-v0") and options["num_players"] == 4:
+        assert returns[0] == returns[2] and returns[1] == returns[3]  # partners share the result
+
+
+SMOKE = [
+    ("maya2012/4p_quick.yaml", "dummy", "Maya2012-v0"),
+    ("maya_quarry/3p_advanced_quick.yaml", "subproc", "MayaQuarry-v0"),
+    ("yaxha/2p_quick.yaml", "subproc", "Yaxha-v0"),
+]
+
+
+@pytest.mark.parametrize(("config", "vec_env", "env_name"), SMOKE)
+def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name):
+    command = [
+        sys.executable, "-m", "training.train", "--config", str(ROOT / "configs" / config),
+        "--set", "total_timesteps=256", "--set", "n_envs=2", "--set", f"vec_env={vec_env}", "--set", "n_steps=64",
+        "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "net_arch=[16]", "--set", "eval_games=2",
+        "--set", "eval_every=128", "--set", "eval_curve_games=2", "--set", "self_play.enabled=true",
+        "--set", "self_play.snapshot_every=128", "--set", "progress_bar=false", "--set", f"output_dir={tmp_path}",
+    ]  # fmt: skip
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.name.startswith(env_name)]
+    evaluation = json.loads((run_dir / "evaluation.json").read_text())
+    assert evaluation["illegal_actions_in_rollouts"] == 0
+    assert sum(evaluation["rollout_learner_seats"].values()) > 0
+    assert all(r["illegal_actions"] == 0 and r["games"] == 2 for r in evaluation["results"])
+    assert sorted(p.name for p in (run_dir / "snapshots").iterdir())[:2] == ["snapshot_0.zip", "snapshot_128.zip"]
+    curve = json.loads((run_dir / "learning_curve.json").read_text())
+    assert {p["timesteps"] for p in curve} >= {128, 256} and (run_dir / "learning_curve.png").is_file()
+
+    arena = [sys.executable, "-m", "training.arena", "--agents", f"ppo={run_dir / 'model.zip'}", "random",
+             "--games", "2", "--out", str(tmp_path / "arena")]  # fmt: skip
+    done = subprocess.run(arena, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads((tmp_path / "arena" / "arena.json").read_text())
+    assert data["env_id"].endswith(env_name) and data["balanced"]
+    ppo = next(a for a in data["agents"] if a["name"] == "ppo")
+    assert ppo["illegal_actions"] == 0 and ppo["games"] == sum(ppo["games_per_seat"]) > 0
+    assert (tmp_path / "arena" / "arena.md").is_file() and (tmp_path / "arena" / "ratings.png").is_file()
