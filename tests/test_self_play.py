@@ -147,3 +147,13 @@ def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name
     ppo = next(a for a in data["agents"] if a["name"] == "ppo")
     assert ppo["illegal_actions"] == 0 and ppo["games"] == sum(ppo["games_per_seat"]) > 0
     assert (tmp_path / "arena" / "arena.md").is_file() and (tmp_path / "arena" / "ratings.png").is_file()
+
+    if env_name == "Yaxha-v0":  # resume: continue the checkpoint to 384 steps in all, in a new run directory
+        resume = [sys.executable, "-m", "training.train", "--resume", str(run_dir / "model.zip"),
+                  "--set", "total_timesteps=384"]  # fmt: skip
+        done = subprocess.run(resume, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert f"resumed from {run_dir / 'model.zip'} at 256 timesteps" in done.stdout
+        (resumed,) = [p for p in tmp_path.iterdir() if p.name.startswith(env_name) and p != run_dir]
+        evaluation = json.loads((resumed / "evaluation.json").read_text())
+        assert evaluation["total_timesteps"] == 384 and evaluation["resumed_from"] == str(run_dir / "model.zip")
