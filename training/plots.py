@@ -34,7 +34,7 @@ def plot_ratings(result: dict[str, Any], path: Path, title: str = "") -> Path:
     low = [max(a["win_rate"] - a["win_rate_ci95"][0], 0.0) for a in agents]
     high = [max(a["win_rate_ci95"][1] - a["win_rate"], 0.0) for a in agents]
     ax.barh(names, rates, xerr=[low, high], color="tab:green", alpha=0.8)
-    ax.axvline(result["fair_share"], color="grey", linestyle="--", label="fair share 1/n")
+    ax.axvline(result["fair_share"], color="grey", linestyle="--", label="fair share")
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate (Wilson 95% CI)")
@@ -64,7 +64,7 @@ def plot_learning_curve(points: list[dict[str, Any]], path: Path, title: str = "
         ax.fill_between(
             steps, [p["win_rate_ci95"][0] for p in series], [p["win_rate_ci95"][1] for p in series], alpha=0.2
         )
-    ax.axhline(fair_share, color="grey", linestyle="--", label="fair share 1/n")
+    ax.axhline(fair_share, color="grey", linestyle="--", label="fair share (1/n; 1/2 in team play)")
     ax.set_ylim(0, 1)
     ax.set_xlabel("training timesteps")
     ax.set_ylabel("win rate")

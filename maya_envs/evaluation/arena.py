@@ -204,6 +204,14 @@ class ArenaResult:
     """2p only: ``head_to_head[a][b] = [wins, draws, losses]`` of ``a`` against ``b``."""
 
     @property
+    def fair_share(self) -> float:
+        """The win rate of an agent no better than the table: all seat-wins over all
+        seat-games (``1/n`` with one winner per game, ``1/2`` in the 4-player Maya (2012)
+        team game, a little more where ties share the win)."""
+        games = sum(a.games for a in self.agents)
+        return sum(a.wins for a in self.agents) / games if games else 0.0
+
+    @property
     def balanced(self) -> bool:
         """Every agent played every seat equally often."""
         return all(len(set(a.games_per_seat)) == 1 for a in self.agents)
@@ -215,7 +223,7 @@ class ArenaResult:
             "design": self.design,
             "block_size": self.block_size,
             "balanced": self.balanced,
-            "fair_share": 1.0 / self.num_players,
+            "fair_share": self.fair_share,
             "agents": [a.to_dict() for a in self.agents],
             "openskill": self.openskill,
             "elo": self.elo,
@@ -245,7 +253,7 @@ class ArenaResult:
         lines.append(
             f"{self.games} games, {self.num_players} players, seats by the {self.design!r} design "
             f"(block of {self.block_size}; {'balanced' if self.balanced else 'NOT balanced: games not a multiple'}); "
-            f"fair share {1 / self.num_players:.1%}; illegal actions: "
+            f"fair share (all seat-wins / seat-games) {self.fair_share:.1%}; illegal actions: "
             + ", ".join(f"{a.name} {a.illegal_actions}" for a in self.agents)
         )
         if self.head_to_head:
