@@ -80,6 +80,7 @@ from typing import Any
 import numpy as np
 
 from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.options import check_choice, check_int, config_from_mapping
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.setup import random_towers
@@ -138,25 +139,25 @@ class Maya2012Config:
     declare_step: str = "eligible"
 
     def __post_init__(self) -> None:
-        _check_choice("num_players", self.num_players, (2, 3, 4))
+        check_choice("num_players", self.num_players, (2, 3, 4))
         if self.setup is None:
             object.__setattr__(self, "setup", SETUPS[self.num_players][0])
         allowed = SETUPS[self.num_players]
         if self.setup not in allowed:
             suffix = "" if self.num_players == 2 else f" with num_players={self.num_players}"
             raise ConfigError(f"setup={self.setup!r} is not allowed{suffix}; allowed: {list(allowed)}")
-        _check_choice("at_max_turns", self.at_max_turns, ("score", "truncate"))
-        _check_choice("three_plus_two", self.three_plus_two, ("sum", "best"))
-        _check_choice("reward_scheme", self.reward_scheme, ("win_loss", "score_diff"))
-        _check_choice("declare_step", self.declare_step, ("eligible", "always"))
-        _check_int("max_turns", self.max_turns, 1, 100_000)
-        _check_int("ladders_per_player", self.ladders_per_player, 0, 100)
-        _check_int("priests_per_player", self.priests_per_player, 0, 100)
+        check_choice("at_max_turns", self.at_max_turns, ("score", "truncate"))
+        check_choice("three_plus_two", self.three_plus_two, ("sum", "best"))
+        check_choice("reward_scheme", self.reward_scheme, ("win_loss", "score_diff"))
+        check_choice("declare_step", self.declare_step, ("eligible", "always"))
+        check_int("max_turns", self.max_turns, 1, 100_000)
+        check_int("ladders_per_player", self.ladders_per_player, 0, 100)
+        check_int("priests_per_player", self.priests_per_player, 0, 100)
         spaces = tuple(self.ladder_spaces) if isinstance(self.ladder_spaces, (list, tuple)) else None
         if spaces is None or len(spaces) != 9:
             raise ConfigError(f"ladder_spaces must be a list of 9 ints in 0..4, got {self.ladder_spaces!r}")
         for tower, count in enumerate(spaces):
-            _check_int(f"ladder_spaces[{tower}]", count, 0, 4)
+            check_int(f"ladder_spaces[{tower}]", count, 0, 4)
         object.__setattr__(self, "ladder_spaces", spaces)
 
     @classmethod
@@ -166,22 +167,7 @@ class Maya2012Config:
         Raises:
             ConfigError: an unknown key (the message lists the known ones) or a bad value.
         """
-        options = dict(options or {})
-        known = [f.name for f in fields(cls)]
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise ConfigError(f"unknown Maya (2012) option(s) {unknown}; known options: {known}")
-        return cls(**options)
-
-
-def _check_choice(name: str, value: Any, allowed: tuple) -> None:
-    if value not in allowed or isinstance(value, bool):
-        raise ConfigError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
-
-
-def _check_int(name: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ConfigError(f"{name}={value!r} is not allowed; allowed: an int in {low}..{high}")
+        return config_from_mapping(cls, options, "Maya (2012)")
 
 
 @dataclass(frozen=True)

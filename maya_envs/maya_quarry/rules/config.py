@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.core.options import check_choice, config_from_mapping
 from maya_envs.maya_quarry.actions import MAX_LEVELS, MAX_PYRAMIDS, MAX_QUARRIES
 
 #: The seven green Special Property markers, in the seed's order (rules file section 4).
@@ -298,9 +299,9 @@ class MayaQuarryConfig:
     plus2_empty_quarry: bool = False
 
     def __post_init__(self) -> None:
-        _choice("num_players", self.num_players, PLAYER_COUNTS)
-        _choice("variant", self.variant, VARIANTS)
-        _choice("reward_scheme", self.reward_scheme, ("win_loss", "gold_diff"))
+        check_choice("num_players", self.num_players, PLAYER_COUNTS)
+        check_choice("variant", self.variant, VARIANTS)
+        check_choice("reward_scheme", self.reward_scheme, ("win_loss", "gold_diff"))
         scale = self.gold_diff_scale
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
             raise ConfigError(f"gold_diff_scale={scale!r} is not allowed; allowed: a number > 0")
@@ -313,10 +314,10 @@ class MayaQuarryConfig:
         for name in (*flags, "plus2_empty_quarry"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; allowed: True or False")
-        _choice("pool_shortfall", self.pool_shortfall, ("partial", "nothing"))
-        _choice("global_level_rule", self.global_level_rule, ("current", "ever_filled"))
-        _choice("bonus_block_recipient", self.bonus_block_recipient, ("placer", "majority"))
-        _choice("relocate_unsupported", self.relocate_unsupported, ("forbid", "cascade"))
+        check_choice("pool_shortfall", self.pool_shortfall, ("partial", "nothing"))
+        check_choice("global_level_rule", self.global_level_rule, ("current", "ever_filled"))
+        check_choice("bonus_block_recipient", self.bonus_block_recipient, ("placer", "majority"))
+        check_choice("relocate_unsupported", self.relocate_unsupported, ("forbid", "cascade"))
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any] | None) -> MayaQuarryConfig:
@@ -325,14 +326,4 @@ class MayaQuarryConfig:
         Raises:
             ConfigError: an unknown key (the message lists the known ones) or a bad value.
         """
-        options = dict(options or {})
-        known = [f.name for f in fields(cls)]
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise ConfigError(f"unknown Maya (Abacusspiele 2003) option(s) {unknown}; known options: {known}")
-        return cls(**options)
-
-
-def _choice(name: str, value: Any, allowed: tuple) -> None:
-    if isinstance(value, bool) or value not in allowed:
-        raise ConfigError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
+        return config_from_mapping(cls, options, "Maya (Abacusspiele 2003)")
