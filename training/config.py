@@ -2,7 +2,7 @@
 
 Every key of the YAML must be a field below; unknown keys and bad values raise
 :class:`~maya_envs.core.errors.ConfigError` naming the key and what is allowed.
-``--set key=value`` overrides are parsed as YAML scalars (``--set total_timesteps=2e5``,
+``--set key=value`` overrides are parsed as YAML scalars (``--set total_timesteps=200000``,
 ``--set opponents={random: 1.0}``, ``--set self_play.enabled=true``).
 """
 
@@ -199,7 +199,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
         raise ConfigError(f"unknown config key(s) {unknown}; known keys: {sorted(known)}")
     for key in ("total_timesteps", "eval_games", "checkpoint_every", "eval_every"):
         if isinstance(data.get(key), float) and data[key].is_integer():
-            data[key] = int(data[key])  # allow 2e5 in YAML
+            data[key] = int(data[key])  # allow 2.0e+5 or 200000.0 in YAML
     if "self_play" in data:
         data["self_play"] = _self_play(data["self_play"])
     config = TrainConfig(**data)
