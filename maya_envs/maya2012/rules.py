@@ -80,6 +80,7 @@ from typing import Any
 import numpy as np
 
 from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.legal import LegalActionCache
 from maya_envs.core.options import check_choice, check_int, config_from_mapping
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya2012 import actions as A
@@ -377,7 +378,7 @@ def team_scores(scores: list[int]) -> list[int]:
     return [scores[a] + scores[b] for a, b in TEAMS]
 
 
-class Maya2012Rules:
+class Maya2012Rules(LegalActionCache):
     """The :class:`~maya_envs.core.protocol.Rules` of Maya (2012) at one config.
 
     Args:
@@ -434,18 +435,6 @@ class Maya2012Rules:
 
     def current_player(self, state: Maya2012State) -> int:
         return -1 if state.phase >= OVER else state.to_move
-
-    def legal_actions(self, state: Maya2012State) -> list[int]:
-        cached = state._cache.get("legal")
-        if cached is None:
-            cached = self._compute_legal(state)
-            state._cache["legal"] = cached
-        return list(cached)
-
-    def legal_mask(self, state: Maya2012State) -> np.ndarray:
-        mask = np.zeros(A.NUM_ACTIONS, np.int8)
-        mask[self.legal_actions(state)] = 1
-        return mask
 
     def apply_action(self, state: Maya2012State, action: int, rng: np.random.Generator | None = None) -> Maya2012State:
         """The state after the current player takes ``action``.
@@ -568,13 +557,6 @@ class Maya2012Rules:
         return info
 
     # -- internals -------------------------------------------------------------------------
-
-    def _legal_set(self, state: Maya2012State) -> frozenset[int]:
-        cached = state._cache.get("legal_set")
-        if cached is None:
-            cached = frozenset(self.legal_actions(state))
-            state._cache["legal_set"] = cached
-        return cached
 
     def _compute_legal(self, state: Maya2012State) -> list[int]:
         phase = state.phase

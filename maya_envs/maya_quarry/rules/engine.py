@@ -17,6 +17,7 @@ import numpy as np
 
 import maya_envs.maya_quarry.actions as A
 from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.legal import LegalActionCache
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya_quarry.rules import auction, building, quarry, scoring
 from maya_envs.maya_quarry.rules.config import (
@@ -57,7 +58,7 @@ from maya_envs.maya_quarry.rules.state import (
 L = A.MAX_LEVELS
 
 
-class MayaQuarryRules:
+class MayaQuarryRules(LegalActionCache):
     """The :class:`~maya_envs.core.protocol.Rules` of Maya (Abacusspiele 2003) at one config.
 
     Args:
@@ -164,18 +165,6 @@ class MayaQuarryRules:
     def current_player(self, state: MayaQuarryState) -> int:
         return -1 if state.phase == OVER else state.actor
 
-    def legal_actions(self, state: MayaQuarryState) -> list[int]:
-        cached = state._cache.get("legal")
-        if cached is None:
-            cached = self._compute_legal(state)
-            state._cache["legal"] = cached
-        return list(cached)
-
-    def legal_mask(self, state: MayaQuarryState) -> np.ndarray:
-        mask = np.zeros(self.spec.num_actions, np.int8)
-        mask[self.legal_actions(state)] = 1
-        return mask
-
     def apply_action(
         self, state: MayaQuarryState, action: int, rng: np.random.Generator | None = None
     ) -> MayaQuarryState:
@@ -190,10 +179,7 @@ class MayaQuarryRules:
             ValueError: ``rng`` is ``None`` but the advanced variant must draw the next round's
                 blue markers (3 or 4 players).
         """
-        legal = state._cache.get("legal_set")
-        if legal is None:
-            legal = state._cache["legal_set"] = frozenset(self.legal_actions(state))
-        if action not in legal:
+        if action not in self._legal_set(state):
             try:
                 text = self.action_to_string(int(action))
             except (TypeError, ValueError):
