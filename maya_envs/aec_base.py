@@ -149,11 +149,18 @@ class RulesAECEnv(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
+        return {
+            "observation": self.rules.observe(self.game_state, self._seat[agent]),
+            "action_mask": self.action_mask(agent),
+        }
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """``int8`` array ``(num_actions,)``: ``agent``'s legal actions now; all 0 when it is not
+        to move or the game is over. The ``"action_mask"`` of :meth:`observe`, without encoding
+        the observation."""
         state = self.game_state
-        to_move = not self._over and self.rules.current_player(state) == seat
-        mask = self.rules.legal_mask(state) if to_move else np.zeros(self.spec_card.num_actions, np.int8)
-        return {"observation": self.rules.observe(state, seat), "action_mask": mask}
+        to_move = not self._over and self.rules.current_player(state) == self._seat[agent]
+        return self.rules.legal_mask(state) if to_move else np.zeros(self.spec_card.num_actions, np.int8)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

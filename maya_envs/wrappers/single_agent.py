@@ -97,7 +97,7 @@ class SingleAgentEnv(gym.Env):
         env.render_observer = seat
         self._play_opponents()
         self._last_potential = self._potential_now()
-        return self._observation(), self._info()
+        return self._observation_and_info()
 
     def step(self, action: Any):
         env = self.aec_env
@@ -112,11 +112,12 @@ class SingleAgentEnv(gym.Env):
             potential = 0.0 if terminated or truncated else self._potential_now()
             reward += self._shaping_scale * (self._shaping_gamma * potential - self._last_potential)
             self._last_potential = potential
-        return self._observation(), float(reward), bool(terminated), bool(truncated), self._info()
+        observation, info = self._observation_and_info()
+        return observation, float(reward), bool(terminated), bool(truncated), info
 
     def action_masks(self) -> np.ndarray:
         """``bool`` array ``(num_actions,)``: the learner's legal actions now."""
-        return self.aec_env.observe(self.learner)["action_mask"].astype(bool)
+        return self.aec_env.action_mask(self.learner).astype(bool)
 
     def render(self):
         return self.aec_env.render()
@@ -141,14 +142,12 @@ class SingleAgentEnv(gym.Env):
             agent = env.agent_selection
             env.step(self._opponent_of[agent].choose(env, agent))
 
-    def _observation(self) -> np.ndarray:
-        return self.aec_env.observe(self.learner)["observation"]
-
-    def _info(self) -> dict[str, Any]:
+    def _observation_and_info(self) -> tuple[np.ndarray, dict[str, Any]]:
+        observed = self.aec_env.observe(self.learner)  # encoded once per reset/step
         info = dict(self.aec_env.infos[self.learner])
-        info["action_mask"] = self.aec_env.observe(self.learner)["action_mask"]
+        info["action_mask"] = observed["action_mask"]
         info["learner"] = self.learner
-        return info
+        return observed["observation"], info
 
 
 def single_agent_view(

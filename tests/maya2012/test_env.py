@@ -231,3 +231,17 @@ def test_ansi_render_shows_the_board():
     env.reset(seed=0)
     text = env.render()
     assert "Monolith: t" in text and "Raven: L" in text and text.count("L5 [") == 9
+
+
+def test_action_mask_equals_the_observed_mask_for_every_agent_until_the_end():
+    env = maya2012_v0.env(setup="random")
+    env.reset(seed=6)
+    single = gym.make("maya_envs/Maya2012-v0", setup="random").unwrapped
+    single.reset(seed=6)
+    assert np.array_equal(single.action_masks(), single.aec_env.observe(single.learner)["action_mask"].astype(bool))
+    rng = np.random.default_rng(6)
+    for _agent in env.agent_iter():
+        for other in env.agents:
+            assert np.array_equal(env.action_mask(other), env.observe(other)["action_mask"])
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
