@@ -64,6 +64,7 @@ def test_self_play_block_and_dotted_overrides():
         (["self_play=3"], r"self_play=3; allowed: a mapping with keys"),
         (["eval_every=-5"], r"eval_every=-5; allowed: an int >= 0"),
         (["eval_curve_games=0"], r"eval_curve_games=0; allowed: a positive int"),
+        (["torch_threads=-1"], r"torch_threads=-1; allowed: an int >= 0"),
     ],
 )
 def test_bad_self_play_or_curve_values_are_clear_errors(overrides, message):

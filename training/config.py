@@ -89,6 +89,9 @@ class TrainConfig:
     """Parent directory of the run directory."""
     device: str = "cpu"
     """Torch device."""
+    torch_threads: int = 1
+    """Torch intra-op threads (``torch.set_num_threads``). 1 suits these small networks on the
+    CPU and keeps parallel runs from oversubscribing the cores; 0 leaves torch's default."""
     progress_bar: bool = True
 
     def validate(self) -> None:
@@ -117,7 +120,7 @@ class TrainConfig:
             raise ConfigError("gamma and gae_lambda must be in (0, 1]")
         if not isinstance(self.reward_shaping, (int, float)) or self.reward_shaping < 0:
             raise ConfigError(f"reward_shaping={self.reward_shaping!r}; allowed: a number >= 0")
-        for name in ("checkpoint_every", "eval_every"):
+        for name in ("checkpoint_every", "eval_every", "torch_threads"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"{name}={value!r}; allowed: an int >= 0")

@@ -70,6 +70,10 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     from stable_baselines3.common.utils import set_random_seed
 
     set_random_seed(config.seed)
+    if config.torch_threads:
+        import torch
+
+        torch.set_num_threads(config.torch_threads)
     run_dir = Path(config.output_dir) / run_name(config)
     run_dir.mkdir(parents=True, exist_ok=False)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
