@@ -53,9 +53,9 @@ def test_quitting_keeps_a_valid_partial_record(tmp_path):
     assert record.end is None and any(m["agent"] == "player_0" for m in record.moves)
 
 
-def test_pending_pretrained_seat_and_unknown_bot_are_refused():
+def test_unknown_pretrained_seat_and_unknown_bot_are_refused():
     result = run("play", ["--seats", "human,pretrained:champion"])
-    assert result.returncode == 2 and "no registry of pretrained models yet" in result.stderr
+    assert result.returncode == 2 and "no pretrained baseline named 'champion'; known: [" in result.stderr
     result = run("play", ["--seats", "human,grandmaster"])
     assert result.returncode == 2 and "unknown bot 'grandmaster'" in result.stderr
 

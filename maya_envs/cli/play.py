@@ -5,13 +5,14 @@ Examples::
     maya-play --game maya2012                          # you (player_0) against the heuristic bot
     maya-play --game maya2012 --players 3 --seats heuristic,human,mcts:200
     maya-play --game yaxha --seats human,runs/.../final_model.zip --seed 7
+    maya-play --game maya2012 --seats human,pretrained         # the shipped 2-player baseline
     maya-play --game maya2012 --option max_turns=6 --record my_game.jsonl
 
 Seats (``--seats``, comma-separated in seat order, missing ones are ``heuristic``):
 ``human``; a bot name (``random``, ``heuristic``, ``mcts:N`` ..., see
 :func:`maya_envs.bots.make_bot`); a MaskablePPO checkpoint path (``.zip``, needs the ``train``
-extra); ``pretrained:<name>`` is reserved for a registry of published models that does not exist
-yet (an error says so; pass the checkpoint path instead).
+extra); ``pretrained`` (the game's shipped baseline) or ``pretrained:<name>`` (one of
+:func:`maya_envs.pretrained.list_pretrained`, needs the ``train`` extra).
 
 A human sees the board from their own seat (the per-player text view: other players' hidden
 cards are not shown), then a numbered list of their legal moves in the game's notation, and
@@ -30,11 +31,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import GAME_ALIASES, game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
 
 HUMAN = "human"
-PRETRAINED = "pretrained:"
 
 
 class QuitGame(Exception):
@@ -56,16 +57,17 @@ def load_seat(spec: str, rules, seed: int):
     """The player for one seat: ``None`` for a human, else an opponent with ``choose(env, agent)``.
 
     Raises:
-        ValueError: an unknown bot name, a pending ``pretrained:`` name, a missing checkpoint
-            or one whose observation size does not fit this game.
+        ValueError: an unknown bot name, an unknown or unfitting ``pretrained`` baseline (or the
+            ``train`` extra missing for it), a missing checkpoint or one whose observation size
+            does not fit this game.
     """
     if spec == HUMAN:
         return None
-    if spec.startswith(PRETRAINED):
-        raise ValueError(
-            f"{spec!r}: there is no registry of pretrained models yet (pending); "
-            "pass the path of a MaskablePPO checkpoint (.zip) instead"
-        )
+    if is_pretrained_spec(spec):
+        try:
+            return make_opponent(spec, rules, seed)
+        except ImportError as error:
+            raise ValueError(f"{spec!r}: {error}") from error
     if spec.endswith(".zip") or Path(spec).is_file():
         if not Path(spec).is_file():
             raise ValueError(f"checkpoint {spec!r} does not exist")
@@ -174,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--seats",
         help="comma-separated, in seat order: human, random, heuristic, mcts:N, a checkpoint .zip, "
-        "pretrained:<name>; missing seats are heuristic (default: human, then heuristic)",
+        "pretrained, pretrained:<name>; missing seats are heuristic (default: human, then heuristic)",
     )
     parser.add_argument("--seed", type=int, help="the game's seed (default: from the clock; it is recorded)")
     parser.add_argument("--record", help="record file (default: maya-records/<game>-<time>.jsonl)")

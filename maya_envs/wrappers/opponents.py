@@ -13,6 +13,8 @@ Accepted specs:
 * any other callable: ``f(observation_dict) -> int`` where the dict is the agent's
   ``{"observation", "action_mask"}``;
 * a dict ``{spec: weight}``: an :class:`OpponentPool` that draws one member per episode;
+* ``"pretrained"`` / ``"pretrained:<name>"``: a baseline shipped in :mod:`maya_envs.pretrained`
+  (the game's default one, or that one; needs the ``train`` extra); it plays as a model;
 * ``"rllib:<checkpoint path>"``: a Ray RLlib checkpoint of ``training/rllib_train.py``
   (:mod:`training.rllib_agent`, imported only for such a spec; needs the ``rllib`` extra);
 * an object with ``choose(env, agent)`` (such as that RLlib agent), asked as is.
@@ -25,13 +27,16 @@ from typing import Any
 import numpy as np
 
 from maya_envs.bots.base import BOT_NAMES, make_bot
+from maya_envs.pretrained import is_pretrained_spec, load_pretrained, resolve_pretrained_spec
 
 
 class OpponentPolicy:
     """A resolved opponent; see the module docstring for the accepted specs."""
 
     def __init__(self, spec: Any, rules, seed: int | np.random.Generator | None = None) -> None:
-        if isinstance(spec, str) and spec.startswith("rllib:"):
+        if is_pretrained_spec(spec):
+            spec = load_pretrained(resolve_pretrained_spec(spec, rules.spec))
+        elif isinstance(spec, str) and spec.startswith("rllib:"):
             from training.rllib_agent import load_rllib_agent  # lazy: needs ray only for this spec
 
             spec = load_rllib_agent(spec)
@@ -51,7 +56,7 @@ class OpponentPolicy:
             raise ValueError(
                 f"opponent {spec!r} is not usable; allowed: one of {list(BOT_NAMES)}, a bot with "
                 "act(state), a model with predict(obs, action_masks=...), an object with choose(env, agent), "
-                "'rllib:<checkpoint path>', or a callable(obs_dict)"
+                "'pretrained[:<name>]', 'rllib:<checkpoint path>', or a callable(obs_dict)"
             )
 
     def new_episode(self, seed: int) -> None:
@@ -108,7 +113,8 @@ def make_opponent(spec: Any, rules, seed: int | np.random.Generator | None = Non
     """Resolve ``spec`` (see the module docstring) for ``rules``.
 
     Raises:
-        ValueError: an unknown bot name or an unusable object.
+        ValueError: an unknown bot name, an unusable object, or an unknown or unfitting
+            pretrained baseline.
     """
     if isinstance(spec, (OpponentPolicy, OpponentPool)):
         return spec

@@ -1,0 +1,150 @@
+"""Pretrained MaskablePPO baselines shipped inside the package.
+
+``registry.json`` (next to this file) lists each baseline: its ``.zip`` file, the game it plays
+(spec name, player count, action-space size, observation shape), how it was trained (config
+name, steps, seed, seconds) and its measured strength (the evaluation of its training run).
+``training/publish.py`` writes an entry from a finished run directory.
+
+Use one as an opponent anywhere a spec is taken (``gym.make(..., opponents="pretrained")``,
+``maya-arena --agents pretrained:maya2012_2p``, ``maya-play --seats human,pretrained``):
+
+* ``"pretrained"``: the default baseline of the game being played (the first registry entry
+  whose game, player count, action space and observation shape match);
+* ``"pretrained:<name>"``: that baseline (refused if it was trained on another game or size).
+
+Loading needs the ``train`` extra (``sb3-contrib`` and ``torch``); listing does not.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+PREFIX = "pretrained"
+
+
+@dataclass(frozen=True)
+class PretrainedInfo:
+    """One registry entry; see the module docstring.
+
+    Attributes:
+        name: registry name (``pretrained:<name>``).
+        file: the ``.zip`` file name inside this package.
+        game: spec name of the game (``"maya2012_v0"``).
+        num_players, num_actions, observation_shape: the spec it was trained on.
+        env_id, game_options: the Gymnasium id and options of its training env.
+        config: the config it was trained from (a name under ``configs/``).
+        total_timesteps, seed, train_seconds: how it was trained.
+        results: its evaluation (one dict per opponent bot: games, wins, draws, losses,
+            win_rate, win_rate_ci95).
+    """
+
+    name: str
+    file: str
+    game: str
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    env_id: str
+    config: str
+    total_timesteps: int
+    seed: int
+    train_seconds: float
+    game_options: dict[str, Any] = field(default_factory=dict)
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+    def fits(self, spec) -> bool:
+        """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`)."""
+        return (self.game, self.num_players, self.num_actions, self.observation_shape) == (
+            spec.name,
+            spec.num_players,
+            spec.num_actions,
+            tuple(spec.observation_shape),
+        )
+
+
+@cache
+def _registry() -> dict[str, PretrainedInfo]:
+    raw = json.loads(resources.files(__name__).joinpath("registry.json").read_text())
+    return {
+        name: PretrainedInfo(name=name, **{**entry, "observation_shape": tuple(entry["observation_shape"])})
+        for name, entry in raw.items()
+    }
+
+
+def list_pretrained() -> list[str]:
+    """Names of the shipped baselines, in registry order."""
+    return list(_registry())
+
+
+def pretrained_info(name: str) -> PretrainedInfo:
+    """The registry entry of ``name``.
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones).
+    """
+    registry = _registry()
+    if name not in registry:
+        raise ValueError(f"no pretrained baseline named {name!r}; known: {list(registry)}")
+    return registry[name]
+
+
+def pretrained_for(spec) -> str:
+    """The name of the default baseline for the game of ``spec`` (first matching entry).
+
+    Raises:
+        ValueError: no shipped baseline plays this game at this size (the message lists them).
+    """
+    for info in _registry().values():
+        if info.fits(spec):
+            return info.name
+    shipped = [f"{i.name} ({i.game}, {i.num_players}p, {i.num_actions} actions)" for i in _registry().values()]
+    raise ValueError(
+        f"no pretrained baseline for {spec.name} with {spec.num_players} players and {spec.num_actions} actions; "
+        f"shipped: {shipped}"
+    )
+
+
+def resolve_pretrained_spec(text: str, spec) -> str:
+    """The baseline name an opponent spec ``"pretrained"`` / ``"pretrained:<name>"`` means for ``spec``.
+
+    Raises:
+        ValueError: an unknown name, or a baseline trained on another game or size.
+    """
+    if text == PREFIX:
+        return pretrained_for(spec)
+    name = text.removeprefix(PREFIX + ":")
+    info = pretrained_info(name)
+    if not info.fits(spec):
+        raise ValueError(
+            f"pretrained baseline {name!r} plays {info.game} with {info.num_players} players "
+            f"({info.num_actions} actions, observation {info.observation_shape}); this game is {spec.name} with "
+            f"{spec.num_players} players ({spec.num_actions} actions, observation {tuple(spec.observation_shape)})"
+        )
+    return name
+
+
+def is_pretrained_spec(value: Any) -> bool:
+    """Whether ``value`` is ``"pretrained"`` or ``"pretrained:<name>"``."""
+    return isinstance(value, str) and (value == PREFIX or value.startswith(PREFIX + ":"))
+
+
+@cache
+def load_pretrained(name: str, device: str = "cpu"):
+    """Load baseline ``name`` as an ``sb3_contrib.MaskablePPO`` (cached: one object per name and device).
+
+    Raises:
+        ValueError: an unknown name.
+        ImportError: the ``train`` extra is missing (the message says how to install it).
+    """
+    info = pretrained_info(name)
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as error:  # pragma: no cover - depends on the install
+        message = "loading a pretrained baseline needs the train extra: pip install 'maya-envs[train]'"
+        raise ImportError(message) from error
+    with resources.as_file(resources.files(__name__).joinpath(info.file)) as path:
+        return MaskablePPO.load(path, device=device)

@@ -1,0 +1,105 @@
+"""The shipped pretrained baselines: registry, loading, use as opponents, publishing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs import pretrained
+from maya_envs.core.errors import ConfigError
+from maya_envs.pretrained import list_pretrained, load_pretrained, pretrained_for, pretrained_info
+from maya_envs.wrappers.opponents import make_opponent
+
+pytest.importorskip("sb3_contrib")
+
+# issue 7: at least these three ship
+REQUIRED = {"maya2012_2p", "maya_quarry_4p", "yaxha_2p"}
+PACKAGE_DIR = Path(pretrained.__file__).parent
+
+
+def test_the_required_baselines_ship_as_small_files_with_their_training_record():
+    assert REQUIRED <= set(list_pretrained())
+    for name in list_pretrained():
+        info = pretrained_info(name)
+        size = (PACKAGE_DIR / info.file).stat().st_size
+        assert 0 < size <= 5 * 1024 * 1024, (name, size)
+        assert info.total_timesteps > 0 and info.train_seconds > 0
+        opponents = {r["opponent"] for r in info.results}
+        assert {"random", "heuristic"} <= opponents
+        for r in info.results:
+            assert r["wins"] + r["draws"] + r["losses"] == r["games"] >= 400
+
+
+@pytest.mark.parametrize("name", sorted(REQUIRED))
+def test_each_baseline_loads_and_plays_a_game_as_a_gym_opponent_with_only_legal_moves(name):
+    info = pretrained_info(name)
+    model = load_pretrained(name)
+    assert tuple(model.observation_space.shape) == info.observation_shape
+    assert model.action_space.n == info.num_actions
+    env = gym.make(info.env_id, opponents=f"pretrained:{name}", **info.game_options)
+    observation, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(env.unwrapped.rules.spec.max_game_length):
+        legal = np.flatnonzero(env.unwrapped.action_masks())
+        observation, reward, terminated, truncated, info_step = env.step(int(rng.choice(legal)))
+        assert info_step.get("offender") is None  # no seat (the pretrained opponent included) moved illegally
+        if terminated or truncated:
+            break
+    assert terminated
+
+
+def test_plain_pretrained_means_the_game_default_and_a_misfit_is_refused():
+    info = pretrained_info("maya2012_2p")
+    env = gym.make(info.env_id, opponents="pretrained", **info.game_options)
+    rules = env.unwrapped.rules
+    assert pretrained_for(rules.spec) == "maya2012_2p"
+    assert make_opponent("pretrained", rules).spec is load_pretrained("maya2012_2p")
+    with pytest.raises(ValueError, match=r"'yaxha_2p' plays yaxha_v0 with 2 players .* this game is maya2012_v0"):
+        make_opponent("pretrained:yaxha_2p", rules)
+    with pytest.raises(ValueError, match=r"no pretrained baseline named 'champion'; known: \["):
+        make_opponent("pretrained:champion", rules)
+    five = gym.make("maya_envs/MayaQuarry-v0", num_players=5).unwrapped.rules
+    if not any(pretrained_info(n).fits(five.spec) for n in list_pretrained()):
+        with pytest.raises(ValueError, match=r"no pretrained baseline for maya_quarry_v0 with 5 players"):
+            make_opponent("pretrained", five)
+
+
+def test_training_config_accepts_shipped_names_and_refuses_unknown_ones():
+    from training.config import load_config
+
+    config = load_config(None, ["opponents={pretrained:maya2012_2p: 1, random: 1}", "eval_opponents=[pretrained]"])
+    assert "pretrained:maya2012_2p" in config.opponents
+    with pytest.raises(ConfigError, match=r"opponent 'pretrained:champion': no such pretrained baseline; known"):
+        load_config(None, ["opponents={pretrained:champion: 1}"])
+
+
+def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path):
+    from training.publish import publish
+
+    # a finished run directory made of the shipped Maya (2012) baseline and its record
+    info = pretrained_info("maya2012_2p")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    shutil.copy(PACKAGE_DIR / info.file, run_dir / "model.zip")
+    (run_dir / "config.yaml").write_text(json.dumps({"env_id": info.env_id, "game_options": info.game_options}))
+    results = [{**r, "candidate": "x"} for r in info.results]
+    evaluation = {"results": results, "total_timesteps": 1234, "train_seconds": 5.0}
+    (run_dir / "evaluation.json").write_text(json.dumps(evaluation))
+    out = tmp_path / "package"
+    out.mkdir()
+    entry = publish(run_dir, "copy", "maya2012/2p_quick", package_dir=out)
+    registry = json.loads((out / "registry.json").read_text())
+    assert registry == {"copy": entry}
+    assert entry["total_timesteps"] == 1234 and entry["game"] == "maya2012_v0" and entry["num_actions"] == 75
+    from sb3_contrib import MaskablePPO
+
+    loaded = MaskablePPO.load(out / "copy.zip", device="cpu")
+    assert not loaded.policy.optimizer.state_dict()["state"]  # Adam's moments were dropped
+    with pytest.raises(ValueError, match=r"name 'bad name' must be a plain identifier"):
+        publish(run_dir, "bad name", "x", package_dir=out)

@@ -1,0 +1,95 @@
+"""Publish a finished training run as a pretrained baseline inside the package.
+
+Usage::
+
+    python -m training.publish runs/<run> --name maya2012_2p --config maya2012/2p_long
+
+Copies the run's ``model.zip`` to ``maya_envs/pretrained/<name>.zip`` with the optimizer state
+reset (it is only needed to continue training, and Adam's moments double the file) and writes
+the registry entry (game, spec, config name, steps, seed, seconds, evaluation) into
+``maya_envs/pretrained/registry.json``, replacing an entry of the same name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+
+import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs import pretrained
+from training.config import load_config
+
+PACKAGE_DIR = Path(pretrained.__file__).parent
+MAX_BYTES = 5 * 1024 * 1024  # issue 7: small files, at most 5 MB each
+
+
+def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACKAGE_DIR) -> dict:
+    """Write ``<name>.zip`` and its registry entry into ``package_dir``; return the entry.
+
+    Raises:
+        ValueError: a run directory without ``model.zip``/``config.yaml``/``evaluation.json``,
+            a name that is not a plain identifier, or a file over 5 MB.
+    """
+    from sb3_contrib import MaskablePPO
+
+    if not name.isidentifier():
+        raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
+    for needed in ("model.zip", "config.yaml", "evaluation.json"):
+        if not (run_dir / needed).is_file():
+            raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train run?")
+    config = load_config(run_dir / "config.yaml")
+    evaluation = json.loads((run_dir / "evaluation.json").read_text())
+    model = MaskablePPO.load(run_dir / "model.zip", device="cpu")
+    optimizer = model.policy.optimizer
+    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    target = package_dir / f"{name}.zip"
+    model.save(target)
+    if target.stat().st_size > MAX_BYTES:
+        target.unlink()
+        raise ValueError(f"{name}.zip would be {target.stat().st_size} bytes; the limit is {MAX_BYTES}")
+
+    spec = gym.make(config.env_id, **config.game_options).unwrapped.rules.spec
+    entry = {
+        "file": target.name,
+        "game": spec.name,
+        "num_players": spec.num_players,
+        "num_actions": spec.num_actions,
+        "observation_shape": list(spec.observation_shape),
+        "env_id": config.env_id,
+        "game_options": config.game_options,
+        "config": config_name,
+        "total_timesteps": int(evaluation["total_timesteps"]),
+        "seed": config.seed,
+        "train_seconds": round(float(evaluation["train_seconds"]), 1),
+        "results": [
+            {key: r[key] for key in ("opponent", "games", "wins", "draws", "losses", "win_rate", "win_rate_ci95")}
+            for r in evaluation["results"]
+        ],
+    }
+    registry_path = package_dir / "registry.json"
+    registry = json.loads(registry_path.read_text()) if registry_path.is_file() else {}
+    registry[name] = entry
+    registry_path.write_text(json.dumps(registry, indent=2) + "\n")
+    return entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.publish", description=__doc__.split("\n\n")[0])
+    parser.add_argument("run_dir", type=Path, help="a finished maya-train run directory")
+    parser.add_argument("--name", required=True, help="registry name (pretrained:<name>)")
+    parser.add_argument("--config", required=True, help="the config the run was trained from, by name")
+    args = parser.parse_args(argv)
+    try:
+        entry = publish(args.run_dir, args.name, args.config)
+    except ValueError as error:
+        parser.error(str(error))
+    print(json.dumps({args.name: entry}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
