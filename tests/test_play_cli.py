@@ -53,6 +53,19 @@ def test_quitting_keeps_a_valid_partial_record(tmp_path):
     assert record.end is None and any(m["agent"] == "player_0" for m in record.moves)
 
 
+def test_human_against_the_shipped_pretrained_baseline_plays_a_full_game(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    path = tmp_path / "pretrained.jsonl"
+    args = ["--game", "maya_quarry", "--players", "4", "--seats", "pretrained,human,pretrained:maya_quarry_4p"]
+    result = run("play", [*args, "--seed", "5", "--record", str(path)], "1\n" * 400)
+    assert result.returncode == 0, result.stderr
+    record = load_record(path)  # validates every move, the baselines' included
+    assert record.end is not None and record.end["terminated"]
+    assert {m["agent"] for m in record.moves} >= {"player_0", "player_1", "player_2"}
+    result = run("play", ["--game", "yaxha", "--seats", "human,pretrained:maya_quarry_4p"])
+    assert result.returncode == 2 and "'maya_quarry_4p' plays maya_quarry_v0 with 4 players" in result.stderr
+
+
 def test_unknown_pretrained_seat_and_unknown_bot_are_refused():
     result = run("play", ["--seats", "human,pretrained:champion"])
     assert result.returncode == 2 and "no pretrained baseline named 'champion'; known: [" in result.stderr
