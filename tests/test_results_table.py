@@ -1,0 +1,51 @@
+"""training.results: the README results table from finished runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from training.results import arena_agents, row
+
+
+def fake_run(tmp_path: Path) -> Path:
+    run = tmp_path / "run"
+    (run / "arena").mkdir(parents=True)
+    (run / "config.yaml").write_text(
+        yaml.safe_dump({"env_id": "maya_envs/MayaQuarry-v0", "game_options": {"num_players": 4, "variant": "basic"}})
+    )
+    results = [
+        {"opponent": "random", "win_rate": 0.935, "win_rate_ci95": [0.907, 0.9553]},
+        {"opponent": "heuristic", "win_rate": 0.0425, "win_rate_ci95": [0.0267, 0.0670]},
+    ]
+    (run / "evaluation.json").write_text(
+        json.dumps({"results": results, "total_timesteps": 100352, "train_seconds": 551.6})
+    )
+    ratings = {"agent": {"mu": 22.96}, "heuristic": {"mu": 38.2}, "random": {"mu": 18.8}}
+    (run / "arena" / "arena.json").write_text(json.dumps({"openskill": ratings}))
+    return run
+
+
+def test_a_row_carries_the_runs_own_numbers(tmp_path):
+    line = row("maya_quarry/4p_basic_quick", fake_run(tmp_path), arena_games=10)
+    assert line == (
+        "| Maya (quarry) basic | 4 | `maya_quarry/4p_basic_quick` | 100,352 | 552 | 93.5% [90.7%, 95.5%] "
+        "| 4.2% [2.7%, 6.7%] | 23.0 / 38.2 |"
+    )
+
+
+def test_a_run_without_its_evaluation_is_a_clear_error(tmp_path):
+    run = fake_run(tmp_path)
+    (run / "evaluation.json").unlink()
+    with pytest.raises(ValueError, match=r"has no evaluation.json; is it a finished maya-train run"):
+        row("x", run, arena_games=10)
+
+
+@pytest.mark.parametrize(("players", "randoms"), [(2, 1), (3, 1), (4, 2), (5, 3)])
+def test_the_arena_line_up_fills_a_table_with_random_bots(players, randoms):
+    agents = arena_agents(Path("r"), players)
+    assert agents[:2] == [f"agent={Path('r') / 'model.zip'}", "heuristic"]
+    assert len(agents) - 2 == randoms and len(agents) >= min(players, 3)
