@@ -2,7 +2,7 @@
 
 Usage (in the rllib venv, see training/RLLIB.md)::
 
-    .venv-rllib/bin/python benchmarks/bench_rllib_sampling.py --config configs/rllib/maya2012_2p.yaml \
+    .venv-rllib/bin/python benchmarks/bench_rllib_sampling.py --config rllib/maya2012_2p \
         --runners 1 2 --steps 4000
 
 For each runner count it builds the algorithm of the config, lets every runner sample a

@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup_env.sh train
-.venv/bin/maya-train --config "${CONFIG:-configs/maya2012_maskable_ppo.yaml}" "$@"
+.venv/bin/maya-train --config "${CONFIG:-maya2012/2p_quick}" "$@"

@@ -14,7 +14,7 @@ from maya_envs.core.errors import ConfigError
 from training.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = ROOT / "configs" / "maya2012_maskable_ppo.yaml"
+CONFIG = ROOT / "configs" / "maya2012" / "2p_quick.yaml"
 
 
 def test_train_then_evaluate_with_a_tiny_budget(tmp_path):
@@ -62,5 +62,5 @@ def test_bad_training_config_is_a_clear_error(overrides, message):
 
 
 def test_missing_config_file_is_a_clear_error(tmp_path):
-    with pytest.raises(ConfigError, match=r"config file '.*nope.yaml' does not exist"):
+    with pytest.raises(ConfigError, match=r"config '.*nope.yaml' is neither a file nor a shipped config name"):
         load_config(tmp_path / "nope.yaml")

@@ -3,7 +3,7 @@
 Usage::
 
     maya-arena --env yaxha --players 3 --agents random heuristic mcts:50 --games 300
-    maya-arena --config configs/maya_quarry/4p_basic_quick.yaml \\
+    maya-arena --config maya_quarry/4p_basic_quick \\
         --agents ppo=runs/<run>/model.zip heuristic random --games 400
     maya-arena --agents runs/<run>/model.zip random          # env from the run's config.yaml
 
@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--env", help=f"gymnasium id or one of {sorted(SHORT_NAMES)}")
     parser.add_argument("--players", type=int, help="num_players game option")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
-    parser.add_argument("--config", type=Path, help="a training config: its env_id and game_options")
+    parser.add_argument(
+        "--config", type=Path, help="a training config (file or shipped name): its env_id and game_options"
+    )
     parser.add_argument("--games", type=int, default=400, help="games (rounded up to whole design blocks)")
     parser.add_argument("--no-round", action="store_true", help="play exactly --games (maybe unbalanced)")
     parser.add_argument("--design", choices=["latin", "permutations"], default="latin")

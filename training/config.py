@@ -16,6 +16,7 @@ import yaml
 
 from maya_envs.core.errors import ConfigError
 from maya_envs.registration import ENV_IDS
+from training.config_names import resolve_config
 
 
 @dataclass
@@ -169,16 +170,16 @@ def _self_play(block: Any) -> SelfPlayConfig:
 
 
 def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:
-    """Read a YAML config and apply ``key=value`` overrides.
+    """Read a YAML config (a file, or a shipped config's name such as ``maya2012/2p_quick``:
+    :func:`training.config_names.resolve_config`) and apply ``key=value`` overrides.
 
     Raises:
-        ConfigError: a missing file, a non-mapping YAML, an unknown key or a bad value.
+        ConfigError: neither a file nor a shipped name, a non-mapping YAML, an unknown key or a
+            bad value.
     """
     data: dict[str, Any] = {}
     if path is not None:
-        path = Path(path)
-        if not path.is_file():
-            raise ConfigError(f"config file {str(path)!r} does not exist")
+        path = resolve_config(path)
         loaded = yaml.safe_load(path.read_text())
         if not isinstance(loaded, dict):
             raise ConfigError(f"config {str(path)!r} must be a YAML mapping, got {type(loaded).__name__}")

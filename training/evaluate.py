@@ -76,7 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--checkpoint", type=Path, help="a MaskablePPO .zip saved by maya-train")
     source.add_argument("--agent", choices=["random", "heuristic"], help="evaluate a bot instead")
-    parser.add_argument("--config", type=Path, help="config YAML (default: config.yaml next to the checkpoint)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="config YAML file or shipped config name (default: config.yaml next to the checkpoint)",
+    )
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
     parser.add_argument("--games", type=int, help="games per opponent (default: the config's eval_games)")
     parser.add_argument("--opponents", nargs="+", help="bots to play against (default: the config's)")

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m training.rllib_train --config configs/rllib/maya2012_2p.yaml [--set key=value ...]
+    python -m training.rllib_train --config rllib/maya2012_2p [--set key=value ...]   # a shipped name or a file
     python -m training.rllib_train --config ... --address auto      # an existing Ray cluster
     RAY_ADDRESS=ray://head:10001 python -m training.rllib_train --config ...
 
@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from maya_envs.core.errors import ConfigError
+from training.config_names import resolve_config
 
 GAME_NAMES = ("maya2012", "maya_quarry", "yaxha")
 POLICY_MAPPINGS = ("shared", "per_seat")
@@ -108,9 +109,8 @@ def load_rllib_config(path: str | Path | None, overrides: list[str] = ()) -> RLl
     """
     data: dict[str, Any] = {}
     if path is not None:
-        if not Path(path).is_file():
-            raise ConfigError(f"config file {str(path)!r} does not exist")
-        loaded = yaml.safe_load(Path(path).read_text())
+        path = resolve_config(path)  # a file, or a shipped name such as rllib/maya2012_2p
+        loaded = yaml.safe_load(path.read_text())
         if not isinstance(loaded, dict):
             raise ConfigError(f"config {str(path)!r} must be a YAML mapping")
         data.update(loaded)

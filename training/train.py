@@ -2,7 +2,9 @@
 
 Usage::
 
-    maya-train --config configs/maya2012_maskable_ppo.yaml [--set key=value ...]
+    maya-train --config maya2012/2p_quick [--set key=value ...]   # a shipped config by name
+    maya-train --config my_config.yaml                              # or a file
+    maya-train --list-configs                                       # the shipped names
     python -m training.train --config ...
     maya-train --resume runs/<run>/model.zip [--config ...] [--set total_timesteps=4e5]
 
@@ -28,6 +30,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 import maya_envs  # noqa: F401  (registers the ids)
 from training.config import TrainConfig, load_config
+from training.config_names import config_names
 from training.evaluate import aec_factory, evaluate_against_bots, write_results
 from training.policies import policy_for
 
@@ -203,10 +206,16 @@ class LearningCurveCallback(BaseCallback):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="maya-train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", type=Path, help="YAML config (see training/config.py)")
+    parser.add_argument(
+        "--config", type=Path, help="YAML config file or shipped config name (see --list-configs, training/config.py)"
+    )
+    parser.add_argument("--list-configs", action="store_true", help="print the shipped config names and exit")
     parser.add_argument("--resume", type=Path, help="continue from this MaskablePPO checkpoint .zip")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     args = parser.parse_args(argv)
+    if args.list_configs:
+        print("\n".join(name for name in config_names() if not name.startswith("rllib/")))
+        return 0
     config_path = args.config
     if args.resume is not None:
         if not args.resume.is_file():

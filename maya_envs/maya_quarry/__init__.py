@@ -2,5 +2,6 @@
 
 Rules and every rule decision: :mod:`maya_envs.maya_quarry.rules`. Action table:
 :mod:`maya_envs.maya_quarry.actions`. Observation table: :mod:`maya_envs.maya_quarry.observation`.
-The default component numbers are a **non-canonical** proposal (``configs/maya_quarry/``).
+The default component numbers are a **non-canonical** proposal, shipped as package data
+(``maya_envs/maya_quarry/data/components.json``).
 """

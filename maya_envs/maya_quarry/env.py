@@ -28,7 +28,7 @@ Arguments              ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``),
                        or ``None``), ``illegal_action``, plus every field of
                        :class:`~maya_envs.maya_quarry.rules.MayaQuarryConfig`
 Components             the default quarry/pyramid numbers are a NON-CANONICAL proposal
-                       (``configs/maya_quarry/components.json``; ``components=`` replaces it)
+                       (``maya_envs/maya_quarry/data/components.json``; ``components=`` replaces it)
 Version history        v0: first release (basic game); ``variant="advanced"`` added
                        (the basic game's spaces and behaviour unchanged)
 =====================  ===============================================================

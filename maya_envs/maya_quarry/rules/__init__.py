@@ -8,7 +8,7 @@ before phase 1), :mod:`.quarry` (phase 1), :mod:`.building` (phase 2), :mod:`.sc
 (phase 3, game end), :mod:`.engine` (flow).
 
 Component table: the numbers the rulebook omits are the rules file's section 4 PROPOSAL,
-**non-canonical**, in ``configs/maya_quarry/components.json`` (``components=`` replaces it).
+**non-canonical**, in ``maya_envs/maya_quarry/data/components.json`` (``components=`` replaces it).
 
 Rule decisions, in one place (config option and default in brackets):
 

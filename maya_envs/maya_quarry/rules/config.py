@@ -2,8 +2,9 @@
 
 The component numbers the rulebook does not print (quarry yields, card limits, marker
 placement, pyramid sizes and gold values) are a labelled, **non-canonical PROPOSAL**
-(``shared/rules/maya_quarry.md`` section 4), shipped as data in
-``configs/maya_quarry/components.json`` and validated on load. A user may pass another table
+(``shared/rules/maya_quarry.md`` section 4), shipped as package data
+``maya_envs/maya_quarry/data/components.json`` (read with :mod:`importlib.resources`, so it works
+from an installed wheel) and validated on load. A user may pass another table
 (a path or a mapping) as ``components=``; every error names the offending field.
 
 Pure: standard library only.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +48,9 @@ MAX_CARDS_PER_QUARRY = 8
 PLAYER_COUNTS = (3, 4, 5)
 
 COMPONENTS_SCHEMA = "maya_quarry.components/1"
-DEFAULT_COMPONENTS_PATH = Path(__file__).resolve().parents[3] / "configs" / "maya_quarry" / "components.json"
+#: The shipped table, package data of :mod:`maya_envs.maya_quarry` (an
+#: :class:`importlib.resources.abc.Traversable` with ``read_text``; a file path in an installed wheel).
+DEFAULT_COMPONENTS_PATH = resources.files("maya_envs.maya_quarry") / "data" / "components.json"
 _COMPONENT_KEYS = (
     "schema",
     "canonical",

@@ -1,0 +1,68 @@
+"""Shipped configs by name: ``maya2012/2p_quick`` is ``configs/maya2012/2p_quick.yaml``.
+
+The configs are the package :mod:`training.configs` (the repository's top-level ``configs/``
+directory; package data of the wheel), so a name works from an installed wheel in any
+directory. :func:`resolve_config` is the one place that turns a ``--config`` argument into a
+file for ``maya-train``, ``maya-eval``, ``maya-arena`` and ``training/rllib_train.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from maya_envs.core.errors import ConfigError
+
+
+def _configs_dir() -> Path:
+    try:
+        import training.configs
+    except ModuleNotFoundError:  # a checkout on sys.path that was not (re)installed: configs/ beside training/
+        return Path(__file__).resolve().parents[1] / "configs"
+    return Path(training.configs.__file__).resolve().parent
+
+
+#: The directory of the shipped configs (``configs/`` in the repository).
+CONFIGS_DIR = _configs_dir()
+
+
+def config_names(group: str | None = None) -> list[str]:
+    """Sorted names of the shipped configs: paths below the configs directory without ``.yaml``.
+
+    Args:
+        group: only the names in this folder (``"maya2012"``, ``"maya_quarry"``, ``"yaxha"``,
+            ``"rllib"``); ``None`` (default): every name.
+    """
+    names = sorted(path.relative_to(CONFIGS_DIR).with_suffix("").as_posix() for path in CONFIGS_DIR.rglob("*.yaml"))
+    if group is None:
+        return names
+    return [name for name in names if name.startswith(f"{group}/")]
+
+
+def resolve_config(spec: str | os.PathLike[str]) -> Path:
+    """The config file ``spec`` refers to: an existing file first, else a shipped config's name.
+
+    A name may carry the repository prefix ``configs/`` and the suffix ``.yaml``, so
+    ``configs/yaxha/2p_quick.yaml`` also works from an installed wheel outside the checkout.
+
+    Args:
+        spec: a path to a YAML file, or a name from :func:`config_names` (``"maya2012/2p_quick"``).
+
+    Returns:
+        The path of the file (not yet read).
+
+    Raises:
+        ConfigError: ``spec`` is neither an existing file nor a shipped name; the message lists
+            the names.
+    """
+    path = Path(spec)
+    if path.is_file():
+        return path
+    name = path.as_posix()
+    name = name.removeprefix("configs/").removesuffix(".yaml")
+    candidate = CONFIGS_DIR / f"{name}.yaml"
+    if name in config_names():
+        return candidate
+    raise ConfigError(
+        f"config {str(spec)!r} is neither a file nor a shipped config name; shipped names: {config_names()}"
+    )
