@@ -6,6 +6,13 @@ adds ``log(mask)`` (clamped to ``FLOAT_MIN``) to the action logits in every forw
 (inference, exploration, training), so masked actions get probability 0 when sampled and
 contribute nothing to the PPO loss. The value function sees the observation only.
 
+Optionally (``model_config["action_feature_block"] = [start, features, actions]``), the logits of
+the first ``actions`` action ids also get a linear score of a per-action feature block of the
+observation, with one weight vector shared by every action (as ``training.policies``'
+``ActionFeaturePolicy`` for SB3: the slice ``[start, start + features * actions)`` holds
+``features`` rows of ``actions`` values), scaled by ``model_config["action_feature_gain"]``
+(default 10). The head starts at zero, i.e. as the plain MLP policy.
+
 Unlike RLlib's example module (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``),
 this one never mutates the caller's batch and reads the mask in ``_forward_train`` from the
 observations themselves, not from a key left behind by an earlier ``compute_values`` call.
@@ -20,9 +27,12 @@ import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.utils.torch_utils import FLOAT_MIN
+from torch import nn
 
 OBS_KEY = "observation"
 MASK_KEY = "action_mask"
+FEATURE_BLOCK_KEY = "action_feature_block"
+FEATURE_GAIN_KEY = "action_feature_gain"
 
 
 class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
@@ -43,6 +53,22 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
 
     def setup(self) -> None:
         super().setup()  # encoder and heads are built on the "observation" Box
+        config = self.model_config if isinstance(self.model_config, dict) else {}
+        block = config.get(FEATURE_BLOCK_KEY)
+        self.action_feature_block: tuple[int, int, int] | None = None
+        if block is not None:
+            start, features, actions = (int(x) for x in block)
+            size, num_actions = self.observation_space.shape[0], self.action_space.n
+            if start < 0 or features <= 0 or start + features * actions > size or not 0 < actions <= num_actions:
+                raise ValueError(
+                    f"{FEATURE_BLOCK_KEY}={list(block)} does not fit an observation of size {size} "
+                    f"and {num_actions} actions"
+                )
+            self.action_feature_block = (start, features, actions)
+            self.action_feature_gain = float(config.get(FEATURE_GAIN_KEY, 10.0))
+            self.action_feature_head = nn.Linear(features, 1)
+            nn.init.zeros_(self.action_feature_head.weight)  # start as the plain MLP policy
+            nn.init.zeros_(self.action_feature_head.bias)
         self.observation_space = self.observation_space_with_mask
 
     @staticmethod
@@ -54,20 +80,24 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         inner[Columns.OBS] = obs[OBS_KEY]
         return inner, obs[MASK_KEY]
 
-    @staticmethod
-    def _mask(outs: dict[str, Any], mask: torch.Tensor) -> dict[str, Any]:
+    def _mask(self, outs: dict[str, Any], observation: torch.Tensor, mask: torch.Tensor) -> dict[str, Any]:
         logits = outs[Columns.ACTION_DIST_INPUTS]
+        if self.action_feature_block is not None:
+            start, features, actions = self.action_feature_block
+            block = observation[:, start : start + features * actions].reshape(-1, features, actions)
+            scores = self.action_feature_head(self.action_feature_gain * block.transpose(1, 2)).squeeze(-1)
+            logits = torch.cat([logits[:, :actions] + scores, logits[:, actions:]], dim=1)
         penalty = torch.clamp(torch.log(mask.to(logits.dtype)), min=FLOAT_MIN)
         outs[Columns.ACTION_DIST_INPUTS] = logits + penalty
         return outs
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         inner, mask = self._split(batch)
-        return self._mask(super()._forward(inner, **kwargs), mask)
+        return self._mask(super()._forward(inner, **kwargs), inner[Columns.OBS], mask)
 
     def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         inner, mask = self._split(batch)
-        return self._mask(super()._forward_train(inner, **kwargs), mask)
+        return self._mask(super()._forward_train(inner, **kwargs), inner[Columns.OBS], mask)
 
     def compute_values(self, batch: dict[str, Any], embeddings: Any = None):
         if embeddings is None and isinstance(batch[Columns.OBS], dict):

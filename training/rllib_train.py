@@ -30,6 +30,7 @@ from training.config_names import resolve_config
 
 GAME_NAMES = ("maya2012", "maya_quarry", "yaxha")
 POLICY_MAPPINGS = ("shared", "per_seat")
+POLICIES = ("mlp", "action_features")
 METADATA_FILE = "maya_rllib.json"
 """Written into every checkpoint: game, options, policy mapping, module ids (read by the arena)."""
 
@@ -61,6 +62,12 @@ class RLlibConfig:
     entropy_coeff: float = 0.01
     fcnet_hiddens: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layer sizes of the policy and value networks (separate encoders)."""
+    policy: str = "mlp"
+    """``mlp``: the masked MLP; ``action_features``: plus a linear score of the observation's
+    per-action feature block shared by every action (Maya (2012) two players only; as the SB3
+    policy of the same name)."""
+    action_feature_gain: float = 10.0
+    """Scale of the feature block before the shared head (``policy: action_features``)."""
     num_env_runners: int = 1
     """Remote sampling actors (0: sample in the driver process)."""
     num_envs_per_env_runner: int = 1
@@ -84,6 +91,10 @@ class RLlibConfig:
             raise ConfigError(f"game={self.game!r}; allowed: {list(GAME_NAMES)}")
         if self.policy_mapping not in POLICY_MAPPINGS:
             raise ConfigError(f"policy_mapping={self.policy_mapping!r}; allowed: {list(POLICY_MAPPINGS)}")
+        if self.policy not in POLICIES:
+            raise ConfigError(f"policy={self.policy!r}; allowed: {list(POLICIES)}")
+        if self.policy == "action_features":
+            action_feature_block(self.game, self.game_options)  # raises where the game has none
         for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "num_envs_per_env_runner"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -138,6 +149,24 @@ def module_ids(mapping: str, agents: list[str]) -> dict[str, str]:
     return {agent: f"seat_{agent.rsplit('_', 1)[-1]}" for agent in agents}
 
 
+def action_feature_block(game: str, game_options: dict[str, Any]) -> tuple[int, int, int]:
+    """``(start, features, actions)`` of the per-action feature block in ``game``'s observation.
+
+    Raises:
+        ConfigError: the game (with these options) has no such block; only Maya (2012) with two
+            players has one.
+    """
+    if game == "maya2012" and game_options.get("num_players", 2) == 2:
+        from maya_envs.maya2012 import actions, observation
+
+        features = (observation.SIZE_2P - observation.ACTION_FEATURES_AT) // actions.NUM_EXCHANGES
+        return observation.ACTION_FEATURES_AT, features, actions.NUM_EXCHANGES
+    raise ConfigError(
+        f"policy='action_features' needs a per-action feature block in the observation; {game} with options "
+        f"{game_options} has none (only maya2012 with 2 players; use policy='mlp')"
+    )
+
+
 def build_algorithm_config(config: RLlibConfig):
     """The RLlib ``PPOConfig`` of ``config`` (new API stack, masked module, policy mapping)."""
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -146,12 +175,15 @@ def build_algorithm_config(config: RLlibConfig):
     from ray.tune.registry import register_env
 
     from training.rllib_env import MayaMultiAgentEnv, make_aec_env
-    from training.rllib_module import MaskedPPOTorchRLModule
+    from training.rllib_module import FEATURE_BLOCK_KEY, FEATURE_GAIN_KEY, MaskedPPOTorchRLModule
 
     register_env("maya_envs_rllib", MayaMultiAgentEnv)
     agents = list(make_aec_env(config.game, config.game_options).possible_agents)
     mapping = module_ids(config.policy_mapping, agents)
     model = {"fcnet_hiddens": list(config.fcnet_hiddens), "fcnet_activation": "tanh", "vf_share_layers": False}
+    if config.policy == "action_features":
+        model[FEATURE_BLOCK_KEY] = list(action_feature_block(config.game, config.game_options))
+        model[FEATURE_GAIN_KEY] = config.action_feature_gain
     module_class = MaskedPPOTorchRLModule
     specs = {mid: RLModuleSpec(module_class=module_class, model_config=model) for mid in set(mapping.values())}
     return (
@@ -238,8 +270,9 @@ def save_checkpoint(algo, config: RLlibConfig, path: Path) -> Path:
 def train(config: RLlibConfig, address: str | None = None, num_cpus: int | None = None) -> Path:
     """Train, checkpoint and evaluate in a new run directory; return it.
 
-    ``address`` is passed to ``ray.init`` (``None``: ``RAY_ADDRESS`` if set, else a new local
-    Ray with ``num_cpus`` CPUs).
+    Where Ray is already initialised in this process (e.g. by a test fixture), that Ray is used
+    and left running. Otherwise ``address`` is passed to ``ray.init`` (``None``: ``RAY_ADDRESS``
+    if set, else a new local Ray with ``num_cpus`` CPUs), which is shut down at the end.
     """
     import ray
 
@@ -247,7 +280,9 @@ def train(config: RLlibConfig, address: str | None = None, num_cpus: int | None 
     run_dir.mkdir(parents=True, exist_ok=False)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(asdict(config), sort_keys=False))
     print(f"run directory: {run_dir}")
-    ray.init(address=address, num_cpus=num_cpus if address is None else None, include_dashboard=False)
+    own_ray = not ray.is_initialized()
+    if own_ray:
+        ray.init(address=address, num_cpus=num_cpus if address is None else None, include_dashboard=False)
     try:
         algo = build_algorithm_config(config).build_algo()
         started = time.perf_counter()
@@ -264,7 +299,8 @@ def train(config: RLlibConfig, address: str | None = None, num_cpus: int | None 
         checkpoint = save_checkpoint(algo, config, run_dir / "checkpoint")
         algo.stop()
     finally:
-        ray.shutdown()
+        if own_ray:
+            ray.shutdown()
     print(f"trained {config.iterations} iterations in {train_seconds:.0f} s; checkpoint: {checkpoint}")
     evaluation = evaluate_checkpoint(checkpoint, config)
     evaluation["train_seconds"] = train_seconds
