@@ -109,6 +109,18 @@ def observation_shape(config) -> tuple[int, ...]:
     return (size + (DRAFT_SIZE if config.setup == "draft" else 0),)
 
 
+def action_feature_block(size: int) -> tuple[int, int, int] | None:
+    """``(start, features, actions)`` of the per-exchange feature slices in an observation of
+    length ``size``, else ``None`` (read by ``training.policies.ActionFeaturePolicy``): two
+    players [466, 610) (3 per exchange id), three and four players [444, 540) (2 per exchange
+    id); the drafted setup's 10 trailing entries leave the block where it is."""
+    if size in (SIZE_2P, SIZE_2P + DRAFT_SIZE):
+        return (ACTION_FEATURES_AT, 3, A.NUM_EXCHANGES)
+    if size in (SIZE_MULTI, SIZE_MULTI + DRAFT_SIZE):
+        return (SCORE_DELTA_AT, 2, A.NUM_EXCHANGES)
+    return None
+
+
 def encode_observation(state, seat: int, config) -> np.ndarray:
     """Encode ``state`` for ``seat``; returns a new ``float32`` array of
     :func:`observation_shape` (index tables in the module docstring)."""
