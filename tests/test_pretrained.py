@@ -103,3 +103,13 @@ def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path):
     assert not loaded.policy.optimizer.state_dict()["state"]  # Adam's moments were dropped
     with pytest.raises(ValueError, match=r"name 'bad name' must be a plain identifier"):
         publish(run_dir, "bad name", "x", package_dir=out)
+
+
+def test_the_arena_seats_a_pretrained_baseline_by_name():
+    from maya_envs import maya2012_v0
+    from maya_envs.evaluation import play_arena
+
+    result = play_arena(lambda: maya2012_v0.env(), {"base": "pretrained:maya2012_2p", "r": "random"}, 4, seed=0)
+    base = next(a for a in result.agents if a.name == "base")
+    assert base.games == 4 and base.games_per_seat == [2, 2] and base.illegal_actions == 0
+    assert base.wins + base.draws + base.losses == 4
