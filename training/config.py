@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.pretrained import is_pretrained_spec, list_pretrained
 from maya_envs.registration import ENV_IDS
 from training.config_names import resolve_config
 
@@ -52,7 +53,8 @@ class TrainConfig:
     vec_env: str = "dummy"
     """``"dummy"`` (one process) or ``"subproc"`` (one process per env)."""
     opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
-    """Opponent mix during training: bot name -> weight; one member plays each episode."""
+    """Opponent mix during training: bot name (``random``, ``heuristic``) or shipped baseline
+    (``pretrained``, ``pretrained:<name>``) -> weight; one member plays each episode."""
     learner_seat: str = "random"
     """``"random"``, ``"first"`` or ``"second"``."""
     game_options: dict[str, Any] = field(default_factory=dict)
@@ -113,8 +115,12 @@ class TrainConfig:
         if not isinstance(self.opponents, dict) or not self.opponents:
             raise ConfigError(f"opponents={self.opponents!r}; allowed: a non-empty mapping bot name -> weight")
         for name in list(self.opponents) + list(self.eval_opponents):
-            if name not in ("random", "heuristic"):
-                raise ConfigError(f"opponent {name!r}; allowed: 'random', 'heuristic'")
+            if name not in ("random", "heuristic") and not is_pretrained_spec(name):
+                raise ConfigError(
+                    f"opponent {name!r}; allowed: 'random', 'heuristic', 'pretrained', 'pretrained:<name>'"
+                )
+            if name.startswith("pretrained:") and name.partition(":")[2] not in list_pretrained():
+                raise ConfigError(f"opponent {name!r}: no such pretrained baseline; known: {list_pretrained()}")
         if not 0 < self.learning_rate < 1:
             raise ConfigError(f"learning_rate={self.learning_rate!r}; allowed: a float in (0, 1)")
         if not 0 < self.gamma <= 1 or not 0 < self.gae_lambda <= 1:
