@@ -178,8 +178,7 @@ def test_tiny_training_run_samples_no_illegal_action_and_loads_in_the_arena(
     local_ray, tmp_path, config_name, mapping, policy
 ):
     from training.rllib_agent import load_rllib_agent
-    from training.rllib_env import make_aec_env
-    from training.rllib_train import load_rllib_config, train
+    from training.rllib_train import load_rllib_config, make_aec_env, train
 
     overrides = [*TINY, f"policy_mapping={mapping}", f"policy={policy}", f"output_dir={tmp_path}"]
     config = load_rllib_config(f"configs/rllib/{config_name}.yaml", overrides)

@@ -18,30 +18,11 @@ only where RLlib is installed (``pip install "maya-envs[rllib]"``).
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from maya_envs.aec_base import RulesAECEnv
-
-GAMES = {
-    "maya2012": "maya_envs.maya2012_v0",
-    "maya_quarry": "maya_envs.maya_quarry_v0",
-    "yaxha": "maya_envs.yaxha_v0",
-}
-"""Game name in the RLlib configs -> PettingZoo module with ``env(**options)``."""
-
-
-def make_aec_env(game: str, game_options: dict[str, Any] | None = None) -> RulesAECEnv:
-    """Build the AEC env of ``game`` (a key of :data:`GAMES`) with its options.
-
-    Raises:
-        ValueError: an unknown game name.
-    """
-    if game not in GAMES:
-        raise ValueError(f"game={game!r}; allowed: {sorted(GAMES)}")
-    return importlib.import_module(GAMES[game]).env(**dict(game_options or {}))
+from training.rllib_train import make_aec_env
 
 
 class MayaMultiAgentEnv(MultiAgentEnv):

@@ -16,6 +16,7 @@ the evaluation against the bots (``evaluation.json``). Needs ``pip install "maya
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
@@ -28,7 +29,13 @@ import yaml
 from maya_envs.core.errors import ConfigError
 from training.config_names import resolve_config
 
-GAME_NAMES = ("maya2012", "maya_quarry", "yaxha")
+GAMES = {
+    "maya2012": "maya_envs.maya2012_v0",
+    "maya_quarry": "maya_envs.maya_quarry_v0",
+    "yaxha": "maya_envs.yaxha_v0",
+}
+"""Game name in the RLlib configs -> PettingZoo module with ``env(**options)``."""
+GAME_NAMES = tuple(GAMES)
 POLICY_MAPPINGS = ("shared", "per_seat")
 POLICIES = ("mlp", "action_features")
 METADATA_FILE = "maya_rllib.json"
@@ -64,8 +71,8 @@ class RLlibConfig:
     """Hidden layer sizes of the policy and value networks (separate encoders)."""
     policy: str = "mlp"
     """``mlp``: the masked MLP; ``action_features``: plus a linear score of the observation's
-    per-action feature block shared by every action (Maya (2012) two players only; as the SB3
-    policy of the same name)."""
+    per-action feature block, one weight vector shared by every action (as the SB3 policy of the
+    same name; for the games that declare such a block, see :func:`action_feature_block`)."""
     action_feature_gain: float = 10.0
     """Scale of the feature block before the shared head (``policy: action_features``)."""
     num_env_runners: int = 1
@@ -149,22 +156,34 @@ def module_ids(mapping: str, agents: list[str]) -> dict[str, str]:
     return {agent: f"seat_{agent.rsplit('_', 1)[-1]}" for agent in agents}
 
 
-def action_feature_block(game: str, game_options: dict[str, Any]) -> tuple[int, int, int]:
-    """``(start, features, actions)`` of the per-action feature block in ``game``'s observation.
+def make_aec_env(game: str, game_options: dict[str, Any] | None = None):
+    """Build the AEC env of ``game`` (a key of :data:`GAMES`) with its options.
 
     Raises:
-        ConfigError: the game (with these options) has no such block; only Maya (2012) with two
-            players has one.
+        ValueError: an unknown game name.
     """
-    if game == "maya2012" and game_options.get("num_players", 2) == 2:
-        from maya_envs.maya2012 import actions, observation
+    if game not in GAMES:
+        raise ValueError(f"game={game!r}; allowed: {sorted(GAMES)}")
+    return importlib.import_module(GAMES[game]).env(**dict(game_options or {}))
 
-        features = (observation.SIZE_2P - observation.ACTION_FEATURES_AT) // actions.NUM_EXCHANGES
-        return observation.ACTION_FEATURES_AT, features, actions.NUM_EXCHANGES
-    raise ConfigError(
-        f"policy='action_features' needs a per-action feature block in the observation; {game} with options "
-        f"{game_options} has none (only maya2012 with 2 players; use policy='mlp')"
-    )
+
+def action_feature_block(game: str, game_options: dict[str, Any]) -> tuple[int, int, int]:
+    """``(start, features, actions)`` of the per-action feature block in ``game``'s observation,
+    as the game declares it (``maya_envs.<game>.observation.action_feature_block(size)``).
+
+    Raises:
+        ConfigError: the game, with these options, declares no such block.
+    """
+    env = make_aec_env(game, game_options)
+    size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
+    declared = getattr(importlib.import_module(f"maya_envs.{game}.observation"), "action_feature_block", None)
+    block = declared(size) if declared is not None else None
+    if block is None:
+        raise ConfigError(
+            f"policy='action_features' needs a per-action feature block in the observation; {game} with options "
+            f"{game_options} (observation size {size}) declares none (use policy='mlp')"
+        )
+    return tuple(int(x) for x in block)
 
 
 def build_algorithm_config(config: RLlibConfig):
@@ -174,7 +193,7 @@ def build_algorithm_config(config: RLlibConfig):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
 
-    from training.rllib_env import MayaMultiAgentEnv, make_aec_env
+    from training.rllib_env import MayaMultiAgentEnv
     from training.rllib_module import FEATURE_BLOCK_KEY, FEATURE_GAIN_KEY, MaskedPPOTorchRLModule
 
     register_env("maya_envs_rllib", MayaMultiAgentEnv)
@@ -229,17 +248,22 @@ def _log_illegal_actions(*, episode, metrics_logger=None, **kwargs) -> None:
 
 
 def summarize(result: dict[str, Any], iteration: int, seconds: float) -> dict[str, Any]:
-    """The numbers kept per iteration in ``metrics.jsonl`` (missing keys are ``None``)."""
+    """The numbers kept per iteration in ``metrics.jsonl`` (missing keys are ``None``).
+
+    ``steps_per_s`` is this iteration's env steps over its whole wall time (sampling and
+    learning). RLlib's timers are exponential moving averages over iterations (coefficient
+    0.01, so they stay near the first iteration's value); ``sample_seconds_ema`` is one of
+    them, kept as reported, not a per-iteration time.
+    """
     runners = result.get("env_runners", {})
-    sample_s = result.get("timers", {}).get("env_runner_sampling_timer")
     steps = runners.get("num_env_steps_sampled")
     return {
         "iteration": iteration,
         "seconds": round(seconds, 3),
         "env_steps_sampled": steps,
         "env_steps_sampled_lifetime": runners.get("num_env_steps_sampled_lifetime"),
-        "sample_seconds": sample_s,
-        "sample_steps_per_s": (steps / sample_s) if steps and sample_s else None,
+        "steps_per_s": (steps / seconds) if steps and seconds else None,
+        "sample_seconds_ema": result.get("timers", {}).get("env_runner_sampling_timer"),
         "episodes": runners.get("num_episodes"),
         "episode_len_mean": runners.get("episode_len_mean"),
         "illegal_actions": runners.get("illegal_actions", 0),
@@ -253,8 +277,6 @@ def run_name(config: RLlibConfig) -> str:
 
 def save_checkpoint(algo, config: RLlibConfig, path: Path) -> Path:
     """``algo.save_to_path(path)`` plus :data:`METADATA_FILE` for the arena's ``rllib:`` specs."""
-    from training.rllib_env import make_aec_env
-
     algo.save_to_path(str(path.resolve()))
     agents = list(make_aec_env(config.game, config.game_options).possible_agents)
     metadata = {
@@ -311,7 +333,6 @@ def train(config: RLlibConfig, address: str | None = None, num_cpus: int | None 
 def evaluate_checkpoint(checkpoint: Path, config: RLlibConfig) -> dict[str, Any]:
     """Arena matches of ``rllib:<checkpoint>`` against each bot of ``config.eval_opponents``."""
     from maya_envs.evaluation.arena import play_match
-    from training.rllib_env import make_aec_env
 
     results: dict[str, Any] = {}
     for opponent in config.eval_opponents if config.eval_games else []:
