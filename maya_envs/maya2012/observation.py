@@ -30,7 +30,7 @@ slice          size   meaning
                       mapped ``(delta + 2) / 6`` (0 for an exchange not legal now)
 =============  =====  ==============================================================
 
-Three and four players: shape ``(540,)`` (the same layout for both counts).
+Three and four players: shape ``(588,)`` (the same layout for both counts).
 
 =============  =====  ==============================================================
 slice          size   meaning
@@ -49,6 +49,10 @@ slice          size   meaning
 [444, 492)     48     per exchange id legal now: change of my own task score (my 2
                       colours, no bonus) if I made it, mapped ``(delta + 20) / 40``
 [492, 540)     48     per exchange id legal now: 1 if after it I could declare the end
+[540, 588)     48     per exchange id legal now: change of an average rival's expected task
+                      score if I made it: the change of the 6 colours that are neither mine
+                      nor the centre card's, divided by 3 (each is in a given other hand
+                      with probability 1/3), mapped ``(delta + 20) / 40`` and clipped to [0, 1]
 =============  =====  ==============================================================
 
 Drafted setup (``setup="draft"``, any player count): 10 more entries at the end: [0, 9)
@@ -97,14 +101,16 @@ MULTI_SEAT_AT = MULTI_TURN_AT + 1  # 439
 TEAM_GAME_AT = MULTI_SEAT_AT + 4  # 443
 SCORE_DELTA_AT = TEAM_GAME_AT + 1  # 444
 CAN_DECLARE_AT = SCORE_DELTA_AT + A.NUM_EXCHANGES  # 492
-SIZE_MULTI = CAN_DECLARE_AT + A.NUM_EXCHANGES  # 540
+RIVAL_DELTA_AT = CAN_DECLARE_AT + A.NUM_EXCHANGES  # 540
+SIZE_MULTI = RIVAL_DELTA_AT + A.NUM_EXCHANGES  # 588
+UNKNOWN_HANDS = 3  # the 6 unknown colours are spread over 3 other hands (3p: 2 rivals + the face-down pair)
 MAX_SCORE_DELTA = 20  # two task colours, 10 each
 DRAFT_SIZE = COLOURS + 1
 
 
 def observation_shape(config) -> tuple[int, ...]:
     """Shape of the observation vector for ``config``: ``(610,)`` for two players,
-    ``(540,)`` for three or four, plus 10 with ``setup="draft"``."""
+    ``(588,)`` for three or four, plus 10 with ``setup="draft"``."""
     size = SIZE_2P if config.num_players == 2 else SIZE_MULTI
     return (size + (DRAFT_SIZE if config.setup == "draft" else 0),)
 
@@ -112,12 +118,12 @@ def observation_shape(config) -> tuple[int, ...]:
 def action_feature_block(size: int) -> tuple[int, int, int] | None:
     """``(start, features, actions)`` of the per-exchange feature slices in an observation of
     length ``size``, else ``None`` (read by ``training.policies.ActionFeaturePolicy``): two
-    players [466, 610) (3 per exchange id), three and four players [444, 540) (2 per exchange
+    players [466, 610) (3 per exchange id), three and four players [444, 588) (3 per exchange
     id); the drafted setup's 10 trailing entries leave the block where it is."""
     if size in (SIZE_2P, SIZE_2P + DRAFT_SIZE):
         return (ACTION_FEATURES_AT, 3, A.NUM_EXCHANGES)
     if size in (SIZE_MULTI, SIZE_MULTI + DRAFT_SIZE):
-        return (SCORE_DELTA_AT, 2, A.NUM_EXCHANGES)
+        return (SCORE_DELTA_AT, 3, A.NUM_EXCHANGES)
     return None
 
 
@@ -190,28 +196,37 @@ def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
     obs[MULTI_SEAT_AT + seat] = 1.0
     obs[TEAM_GAME_AT] = 1.0 if config.num_players == 4 else 0.0
     if state.phase in (EXCHANGE, DECLARE) and state.tasks:
-        for action, delta, can in exchange_outlook(state.towers, state.monolith, state.tasks[seat], config):
+        centre_colour = state.towers[CENTRE][0]
+        unknown = tuple(c for c in range(COLOURS) if c not in state.tasks[seat] and c != centre_colour)
+        outlook = exchange_outlook(state.towers, state.monolith, state.tasks[seat], config, unknown)
+        for action, delta, can, rival_delta in outlook:
             obs[SCORE_DELTA_AT + action] = (delta + MAX_SCORE_DELTA) / (2 * MAX_SCORE_DELTA)
             obs[CAN_DECLARE_AT + action] = float(can)
+            rival = (rival_delta / UNKNOWN_HANDS + MAX_SCORE_DELTA) / (2 * MAX_SCORE_DELTA)
+            obs[RIVAL_DELTA_AT + action] = min(max(rival, 0.0), 1.0)
 
 
-def exchange_outlook(towers, monolith: int, task_colours, config) -> list[tuple[int, int, bool]]:
+def exchange_outlook(towers, monolith: int, task_colours, config, other_colours=()) -> list[tuple[int, int, bool, int]]:
     """Three and four players: for each exchange legal on ``towers`` with the Monolith at
     ``monolith`` (no Raven), ``(action, change of the task score of task_colours, whether
-    the mover may declare after it)`` (rules section 7; the centre bonus is left out). Reads
-    only the public board and the given colours."""
+    the mover may declare after it, change of the summed task scores of other_colours)``
+    (rules section 7; the centre bonus is left out). Reads only the public board and the
+    given colours."""
     from maya_envs.maya2012.rules import legal_exchanges, may_declare, swap, tower_runs
 
     mode = config.three_plus_two
     per_tower = [tower_runs(column) for column in towers]
     before = _task_score(per_tower, task_colours, mode)
+    others_before = _task_score(per_tower, other_colours, mode)
     result = []
     for action in legal_exchanges(towers, monolith, 0):
         after = swap(towers, action)
         a, b = A.PAIRS[action // 4]
         runs = list(per_tower)
         runs[a], runs[b] = tower_runs(after[a]), tower_runs(after[b])
-        result.append((action, _task_score(runs, task_colours, mode) - before, may_declare(after, task_colours)))
+        mine = _task_score(runs, task_colours, mode) - before
+        others = _task_score(runs, other_colours, mode) - others_before
+        result.append((action, mine, may_declare(after, task_colours), others))
     return result
 
 

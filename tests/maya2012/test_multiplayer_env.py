@@ -95,7 +95,7 @@ def test_single_agent_checkers_and_learner_reward(n):
     env = gym.make("maya_envs/Maya2012-v0", num_players=n, opponents=["random"] * (n - 1))
     for seed in range(20):
         obs, info = env.reset(seed=seed)
-        assert obs.shape == (540,)
+        assert obs.shape == (588,)
         rng = np.random.default_rng(seed)
         total, done = 0.0, False
         while not done:
