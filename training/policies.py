@@ -4,14 +4,17 @@
 
 ``"action_features"``: :class:`ActionFeaturePolicy`, the same MLP plus, for games whose
 observation holds a block of per-action features (the one-step consequences of each action,
-e.g. Maya (2012)'s ladders placed / completion / VP swing per exchange), a linear score of
-those features with one weight vector shared by every action, added to that action's
-logit. Sharing the weights lets one update teach the policy about every action at once,
-where a plain MLP has to learn a separate input-to-logit path per action id.
+e.g. Maya (2012)'s ladders placed / completion / VP swing per exchange, or Yaxha's colour-point
+and margin change per placement with its ``action_features=True`` game option; each game
+declares its block in :data:`ACTION_FEATURE_BLOCKS`), a linear score of those features with
+one weight vector shared by every action, added to that action's logit. Sharing the weights
+lets one update teach the policy about every action at once, where a plain MLP has to learn a
+separate input-to-logit path per action id.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import torch as th
@@ -78,21 +81,31 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         return self.action_dist.proba_distribution(action_logits=logits)
 
 
+ACTION_FEATURE_BLOCKS: dict[str, str] = {
+    "maya_envs/Maya2012-v0": "maya_envs.maya2012.observation:action_feature_block",
+    "maya_envs/Yaxha-v0": "maya_envs.yaxha.observation:action_feature_block",
+}
+"""Where each game declares its per-action feature block (``env_id -> "module:function"``): the
+function maps an observation length to ``(start, features, actions)``, or ``None`` when an
+observation of that length (a player count, a variant) has no block."""
+
+
 def action_feature_block(env_id: str, observation_size: int) -> tuple[int, int, int]:
-    """The per-action feature block of ``env_id``'s observation.
+    """The per-action feature block of ``env_id``'s observation (see :data:`ACTION_FEATURE_BLOCKS`).
 
     Raises:
         ConfigError: the game's observation has no such block.
     """
-    if env_id == "maya_envs/Maya2012-v0":
-        from maya_envs.maya2012 import actions, observation
-
-        if observation_size == observation.SIZE_2P:
-            return observation.ACTION_FEATURES_AT, 3, actions.NUM_EXCHANGES
-    raise ConfigError(
-        f"policy='action_features' needs an observation with a per-action feature block; {env_id!r} with "
-        f"observation size {observation_size} has none (use policy='mlp')"
-    )
+    block = None
+    if env_id in ACTION_FEATURE_BLOCKS:
+        module, name = ACTION_FEATURE_BLOCKS[env_id].split(":")
+        block = getattr(importlib.import_module(module), name)(observation_size)
+    if block is None:
+        raise ConfigError(
+            f"policy='action_features' needs an observation with a per-action feature block; {env_id!r} with "
+            f"observation size {observation_size} has none (use policy='mlp')"
+        )
+    return block
 
 
 def policy_for(name: str, env_id: str, observation_size: int) -> tuple[type, dict[str, Any]]:

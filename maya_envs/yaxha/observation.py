@@ -24,30 +24,64 @@ slice name      length       meaning
 ``bonus``       ``18``       1 for each bonus card in play.
 ``round``       ``10``       one-hot round (all 0 once the game is over).
 ``phase``       ``4``        one-hot: select, pending, build, over.
+``features``    ``3*A``      only with the option ``action_features=True``: per-action
+                             features, ``A = N + 5C`` (every id but the discards): index
+                             ``f*A + id`` is feature ``f`` of action ``id``; 0 for an id not
+                             legal now (see below).
 ==============  ===========  ===================================================================
 
 Sizes: 2 players floating 1326, 3 players 1977, 4 players 2634; fixed footprint 366, 537, 714.
+With ``action_features=True``: 3222, 3876, 4536; fixed 822, 996, 1176.
+
+**Per-action features** (the ``features`` part, read by ``training.policies.ActionFeaturePolicy``
+through :func:`action_feature_block`): the one-step consequences of each legal id, computed
+exactly with :mod:`maya_envs.yaxha.scoring` from what the observer may know: its own pyramid
+and hand, and the other seats' pyramids as the ``pyramids`` part shows them (their cubes of the
+current building left out). ``D(x)`` maps a point change ``x`` to ``clip(0.5 + x / 12, 0, 1)``.
+
+* Placing a cube (colour ``c`` on ``cell``), during my building: ``f = 0``: ``D(change of my
+  colour points)`` (largest visible group per colour, section 7); ``f = 1``: ``D(change of my
+  margin)``, the margin being my total (colour points and bonus cards) minus the best other
+  total, all judged on the visible pyramids; ``f = 2``: size of the visible group holding the
+  new cube / 12 (capped at 1).
+* Picking tile ``t`` (hidden choice or pending pick): each of the tile's cubes is valued alone
+  on my current pyramid by its best legal cell: ``f = 0``: ``D(sum of the best colour-point
+  changes)``; ``f = 1``: ``D(sum of the best margin changes)``; ``f = 2``: the tile's cubes that
+  have no legal cell now / 3.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from maya_envs.yaxha.actions import NUM_COLOURS
-from maya_envs.yaxha.scoring import NUM_BONUS_CARDS
+from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, NUM_LEVELS
+from maya_envs.yaxha.scoring import (
+    NUM_BONUS_CARDS,
+    Group,
+    PyramidStats,
+    bonus_card_winners,
+    group_points,
+    pyramid_stats,
+    visible_cells,
+)
 
 if TYPE_CHECKING:
     from maya_envs.yaxha.rules import YaxhaRules, YaxhaState
 
 NUM_ROUNDS = 10
 NUM_PHASES = 4
+NUM_FEATURES = 3
+"""Rows of the ``features`` part (colour-point change, margin change, group size or discards)."""
+_SELECT, _PENDING, _BUILD = 0, 1, 2
 _COLOUR_RANGE = np.arange(NUM_COLOURS, dtype=np.int8)
 
 
-def observation_layout(num_players: int, num_cells: int) -> dict[str, slice]:
-    """Slice of each named part of the vector (the module table), in order."""
+def observation_layout(num_players: int, num_cells: int, action_features: bool = False) -> dict[str, slice]:
+    """Slice of each named part of the vector (the module table), in order; ``features`` only
+    with ``action_features``."""
     n = num_players
     lengths = [
         ("pyramids", n * num_cells * NUM_COLOURS),
@@ -62,6 +96,8 @@ def observation_layout(num_players: int, num_cells: int) -> dict[str, slice]:
         ("round", NUM_ROUNDS),
         ("phase", NUM_PHASES),
     ]
+    if action_features:
+        lengths.append(("features", NUM_FEATURES * (n + NUM_COLOURS * num_cells)))
     out, start = {}, 0
     for name, length in lengths:
         out[name] = slice(start, start + length)
@@ -69,9 +105,22 @@ def observation_layout(num_players: int, num_cells: int) -> dict[str, slice]:
     return out
 
 
-def observation_size(num_players: int, num_cells: int) -> int:
+def observation_size(num_players: int, num_cells: int, action_features: bool = False) -> int:
     """Length of the observation vector."""
-    return list(observation_layout(num_players, num_cells).values())[-1].stop
+    return list(observation_layout(num_players, num_cells, action_features).values())[-1].stop
+
+
+def action_feature_block(size: int) -> tuple[int, int, int] | None:
+    """``(start, features, actions)`` of the ``features`` part in an observation of length
+    ``size`` (any player count and footprint; ``None`` if no Yaxha observation has that length):
+    the block ``[start, start + features * actions)`` holds ``features`` rows of ``actions``
+    values, row ``f`` column ``a`` being feature ``f`` of action id ``a``."""
+    for n in (2, 3, 4):
+        for side in FOOTPRINTS.values():
+            cells = sum((side - z) ** 2 for z in range(NUM_LEVELS))
+            if observation_size(n, cells, True) == size:
+                return observation_layout(n, cells, True)["features"].start, NUM_FEATURES, n + NUM_COLOURS * cells
+    return None
 
 
 def encode(rules: YaxhaRules, state: YaxhaState, observer: int) -> np.ndarray:
@@ -84,8 +133,9 @@ def encode(rules: YaxhaRules, state: YaxhaState, observer: int) -> np.ndarray:
     if not 0 <= observer < n:
         raise ValueError(f"observer seat {observer!r} is out of range: allowed 0..{n - 1}")
     num_cells = rules.geometry.num_cells
-    layout = observation_layout(n, num_cells)
-    obs = np.zeros(layout["phase"].stop, np.float32)
+    with_features = rules.config.action_features
+    layout = observation_layout(n, num_cells, with_features)
+    obs = np.zeros(list(layout.values())[-1].stop, np.float32)
     seats = [(observer + r) % n for r in range(n)]  # absolute seat of relative seat r
 
     cells = np.empty((n, num_cells), np.int8)
@@ -119,4 +169,178 @@ def encode(rules: YaxhaRules, state: YaxhaState, observer: int) -> np.ndarray:
     if state.round < NUM_ROUNDS:
         obs[layout["round"].start + state.round] = 1.0
     obs[layout["phase"].start + state.phase] = 1.0
+    if not with_features:
+        return obs
+    legal = rules.legal_actions_for(state, observer) if state.phase in (_SELECT, _PENDING, _BUILD) else []
+    if legal:
+        visible = [None] * n  # absolute seat -> pyramid as the observer sees it
+        for r, seat in enumerate(seats):
+            visible[seat] = state.pyramids[seat] if r == 0 else tuple(cells[r].tolist())
+        features = obs[layout["features"]].reshape(NUM_FEATURES, -1)
+        _features(rules, state.bonus_cards, observer, tuple(visible)).write(features, state, legal)
     return obs
+
+
+def _points(change: float) -> float:
+    """``D``: a point change mapped into [0, 1] (0 -> 0.5; -6 and +6 and beyond -> 0 and 1)."""
+    return min(max(0.5 + change / 12.0, 0.0), 1.0)
+
+
+def _side_row(coords: tuple[int, int, int], side: int) -> tuple[tuple[int, int], int]:
+    """(row, position along it) of a cell for one of the 4 sides, as ``scoring.single_colour_side``
+    orders them: the outermost cube of a row has the smallest position."""
+    x, y, z = coords
+    return (((y, z), x), ((y, z), -x), ((x, z), y), ((x, z), -y))[side]
+
+
+@lru_cache(maxsize=1024)
+def _stats(geometry, pyramid: tuple[int, ...]) -> tuple[PyramidStats, list[bool]]:
+    """``pyramid_stats`` and ``visible_cells`` of a pyramid (memoised: most pyramids stay the
+    same from one observation to the next)."""
+    return pyramid_stats(geometry, pyramid), visible_cells(geometry, pyramid)
+
+
+@lru_cache(maxsize=64)
+def _features(rules: YaxhaRules, cards: tuple[int, ...], observer: int, pyramids: tuple) -> _ActionFeatures:
+    """The feature calculator of one view (memoised: a seat's tile pick and its first cube of
+    the round see the same pyramids)."""
+    return _ActionFeatures(rules, cards, observer, list(pyramids))
+
+
+class _ActionFeatures:
+    """The ``features`` part for one observer (module docstring): one-cube consequences on
+    the observer's pyramid, scored against the other seats' visible pyramids."""
+
+    def __init__(
+        self, rules: YaxhaRules, cards: tuple[int, ...], observer: int, pyramids: list[tuple[int, ...]]
+    ) -> None:
+        self.rules, self.me = rules, observer
+        g = rules.geometry
+        self.geometry = g
+        self.cards = cards
+        self.zero_ties = rules.config.bonus_zero_ties_score
+        self.stats = [_stats(g, p)[0] for p in pyramids]
+        self.colour_points = [sum(group_points(size) for size in s.largest) for s in self.stats]
+        self.pyramid = pyramids[self.me]
+        self.visible = _stats(g, self.pyramid)[1]
+        mine = self.stats[self.me]
+        self.group_of = {cell: group for group in mine.groups for cell in group.cells}
+        self.margin = self._margin(mine, self.colour_points[self.me])
+        self.memo: dict[tuple[int, int], tuple[float, float, int]] = {}
+        self.sides = self._sides() if 15 in self.cards else None
+
+    def _sides(self) -> list[tuple[dict, dict]]:
+        """Card 15 bookkeeping of my pyramid (as ``scoring.single_colour_side``): per side, the
+        outermost visible cube of each row (row -> (position, colour)) and a count of those
+        cubes per colour."""
+        sides = []
+        for side in range(4):
+            rows: dict = {}
+            for cell, colour in enumerate(self.pyramid):
+                if self.visible[cell]:
+                    key, pos = _side_row(self.geometry.coords[cell], side)
+                    if key not in rows or pos < rows[key][0]:
+                        rows[key] = (pos, colour)
+            counts: dict[int, int] = {}
+            for _, colour in rows.values():
+                counts[colour] = counts.get(colour, 0) + 1
+            sides.append((rows, counts))
+        return sides
+
+    def _side_after(self, colour: int, cell: int) -> bool:
+        """Card 15 after adding a visible ``colour`` cube on ``cell`` (nothing hidden by it)."""
+        for side, (rows, counts) in enumerate(self.sides):
+            key, pos = _side_row(self.geometry.coords[cell], side)
+            old = rows.get(key)
+            if old is not None and old[0] <= pos:
+                if len(counts) == 1:
+                    return True
+                continue
+            after = dict(counts)
+            after[colour] = after.get(colour, 0) + 1
+            if old is not None:
+                after[old[1]] -= 1
+                if not after[old[1]]:
+                    del after[old[1]]
+            if len(after) == 1:
+                return True
+        return False
+
+    def _margin(self, mine: PyramidStats, my_colour_points: int) -> float:
+        """My total minus the best other total, with my pyramid's stats ``mine``."""
+        stats = list(self.stats)
+        stats[self.me] = mine
+        totals = list(self.colour_points)
+        totals[self.me] = my_colour_points
+        for card in self.cards:
+            for seat, won in enumerate(bonus_card_winners(card, stats, self.zero_ties)):
+                totals[seat] += 5 * won
+        return totals[self.me] - max(t for seat, t in enumerate(totals) if seat != self.me)
+
+    def _after(self, colour: int, cell: int) -> tuple[PyramidStats, int]:
+        """My stats after placing ``colour`` on ``cell`` and the size of the new cube's group."""
+        g, pyramid = self.geometry, self.pyramid
+        after = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
+        hides = any(g.fully_coverable[s] and all(after[k] >= 0 for k in g.covers[s]) for s in g.supports[cell])
+        if hides:  # a cube below gets covered: groups may split, recount everything
+            stats = pyramid_stats(g, after)
+            return stats, next(gr.size for gr in stats.groups if cell in gr.cells)
+        mine = self.stats[self.me]
+        merged = {
+            id(gr): gr for k in g.links[cell] if self.visible[k] and pyramid[k] == colour for gr in [self.group_of[k]]
+        }
+        cells = sorted([cell, *(c for gr in merged.values() for c in gr.cells)])
+        level = g.level
+        new = Group(colour, tuple(cells), sum(level[c] == 0 for c in cells), len({level[c] for c in cells}))
+        largest = list(mine.largest)
+        largest[colour] = max(largest[colour], new.size)
+        by_level = list(mine.colours_by_level)
+        by_level[level[cell]] = by_level[level[cell]] | {colour}
+        side = mine.single_colour_side
+        if self.sides is not None:
+            side = self._side_after(colour, cell)
+        groups = tuple(gr for gr in mine.groups if id(gr) not in merged) + (new,)
+        return PyramidStats(tuple(largest), groups, tuple(by_level), side), new.size
+
+    def _place(self, colour: int, cell: int) -> tuple[float, float, int]:
+        """(colour-point change, margin change, new group size) of one placement (memoised)."""
+        done = self.memo.get((colour, cell))
+        if done is None:
+            stats, size = self._after(colour, cell)
+            points = sum(group_points(s) for s in stats.largest)
+            done = points - self.colour_points[self.me], self._margin(stats, points) - self.margin, size
+            self.memo[colour, cell] = done
+        return done
+
+    def write(self, out: np.ndarray, state: YaxhaState, legal: list[int]) -> None:
+        """Fill ``out`` (``NUM_FEATURES`` x ``N + 5C``) at the ``legal`` ids of ``state``."""
+        t = self.rules.table
+        if state.phase == _BUILD:
+            for action in legal:
+                if action < t.discard_start:
+                    colour, cell = divmod(action - t.place_start, t.num_cells)
+                    points, margin, size = self._place(colour, cell)
+                    out[0, action], out[1, action], out[2, action] = (
+                        _points(points),
+                        _points(margin),
+                        min(size / 12, 1.0),
+                    )
+            return
+        best: dict[int, tuple[float, float] | None] = {}
+        rules, pyramid, touch = self.rules, self.pyramid, self.geometry.touch
+        base, upper = rules.base_candidates(pyramid), rules.upper_candidates(pyramid)
+        for tile in legal:
+            points = margin = stuck = 0
+            for colour, count in enumerate(state.market[tile]):
+                if not count:
+                    continue
+                if colour not in best:
+                    cells = base + [i for i in upper if any(pyramid[j] == colour for j in touch[i])]  # legal_cells
+                    options = [self._place(colour, cell)[:2] for cell in cells]
+                    best[colour] = (max(p for p, _ in options), max(m for _, m in options)) if options else None
+                if best[colour] is None:
+                    stuck += count
+                else:
+                    points += count * best[colour][0]
+                    margin += count * best[colour][1]
+            out[0, tile], out[1, tile], out[2, tile] = _points(points), _points(margin), stuck / 3

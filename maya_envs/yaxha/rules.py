@@ -83,6 +83,9 @@ class YaxhaConfig:
         reward_scheme: ``"win_loss"`` (default) or ``"score_diff"``.
         cubes_per_colour: cubes of each colour in the bag (default 24, BGA's count; at least
             ``6 * num_players`` so that 10 rounds can be drawn).
+        action_features: whether observations end with the per-action feature block
+            (default ``False``; see :mod:`maya_envs.yaxha.observation`). Not a rule: it only
+            changes what the observation holds.
 
     Raises:
         ConfigError: a value outside its allowed set; the message names value and set.
@@ -94,6 +97,7 @@ class YaxhaConfig:
     bonus_zero_ties_score: bool = False
     reward_scheme: str = "win_loss"
     cubes_per_colour: int = 24
+    action_features: bool = False
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -104,6 +108,8 @@ class YaxhaConfig:
             raise ConfigError(f"footprint={self.footprint!r}; allowed: {', '.join(map(repr, FOOTPRINTS))}")
         if not isinstance(self.bonus_zero_ties_score, bool):
             raise ConfigError(f"bonus_zero_ties_score={self.bonus_zero_ties_score!r}; allowed: True, False")
+        if not isinstance(self.action_features, bool):
+            raise ConfigError(f"action_features={self.action_features!r}; allowed: True, False")
         if self.reward_scheme not in REWARD_SCHEMES:
             raise ConfigError(f"reward_scheme={self.reward_scheme!r}; allowed: {REWARD_SCHEMES}")
         c = self.cubes_per_colour
@@ -252,7 +258,7 @@ class YaxhaRules:
             version=0,
             num_players=n,
             num_actions=self.table.num_actions,
-            observation_shape=(observation_size(n, self.geometry.num_cells),),
+            observation_shape=(observation_size(n, self.geometry.num_cells, config.action_features),),
             max_game_length=NUM_ROUNDS * (n + max(n - 2, 0) + CUBES_PER_TILE * n),
             reward_range=(-1.0, 1.0),
             chance=True,

@@ -31,7 +31,7 @@ def test_rules_modules_are_pure(module):
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    assert imported <= {"__future__", "dataclasses", "typing", "numpy", "maya_envs"}, imported
+    assert imported <= {"__future__", "dataclasses", "functools", "typing", "numpy", "maya_envs"}, imported
     text = path.read_text()
     for banned in ("gymnasium", "pettingzoo", "torch"):
         assert f"import {banned}" not in text and f"from {banned}" not in text
