@@ -1,8 +1,8 @@
 """RLlib sampling throughput (env steps/s) of one game with 0, 1, 2 ... env runners.
 
-Usage (in the rllib venv, see training/RLLIB.md)::
+Usage (in the venv of scripts/test_compat.sh, see training/RLLIB.md)::
 
-    .venv-rllib/bin/python benchmarks/bench_rllib_sampling.py --config rllib/maya2012_2p \
+    .venv-compat/bin/python benchmarks/bench_rllib_sampling.py --config rllib/maya2012_2p \
         --runners 1 2 --steps 4000
 
 For each runner count it builds the algorithm of the config, lets every runner sample a
