@@ -47,12 +47,13 @@ slice          size   meaning
 [439, 443)     4      my seat one-hot (``player_0`` .. ``player_3``)
 443            1      1 in the four-player team game (partner = seat + 2 mod 4)
 [444, 492)     48     per exchange id legal now: change of my own task score (my 2
-                      colours, no bonus) if I made it, mapped ``(delta + 20) / 40``
+                      colours, no bonus) if I made it, mapped ``(delta + 6) / 12`` and
+                      clipped to [0, 1]
 [492, 540)     48     per exchange id legal now: 1 if after it I could declare the end
 [540, 588)     48     per exchange id legal now: change of an average rival's expected task
                       score if I made it: the change of the 6 colours that are neither mine
                       nor the centre card's, divided by 3 (each is in a given other hand
-                      with probability 1/3), mapped ``(delta + 20) / 40`` and clipped to [0, 1]
+                      with probability 1/3), mapped and clipped as the previous slice
 =============  =====  ==============================================================
 
 Drafted setup (``setup="draft"``, any player count): 10 more entries at the end: [0, 9)
@@ -104,7 +105,7 @@ CAN_DECLARE_AT = SCORE_DELTA_AT + A.NUM_EXCHANGES  # 492
 RIVAL_DELTA_AT = CAN_DECLARE_AT + A.NUM_EXCHANGES  # 540
 SIZE_MULTI = RIVAL_DELTA_AT + A.NUM_EXCHANGES  # 588
 UNKNOWN_HANDS = 3  # the 6 unknown colours are spread over 3 other hands (3p: 2 rivals + the face-down pair)
-MAX_SCORE_DELTA = 20  # two task colours, 10 each
+SCORE_DELTA_SCALE = 6  # task-score changes of one exchange are mostly within +-6; larger ones clip
 DRAFT_SIZE = COLOURS + 1
 
 
@@ -200,10 +201,9 @@ def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
         unknown = tuple(c for c in range(COLOURS) if c not in state.tasks[seat] and c != centre_colour)
         outlook = exchange_outlook(state.towers, state.monolith, state.tasks[seat], config, unknown)
         for action, delta, can, rival_delta in outlook:
-            obs[SCORE_DELTA_AT + action] = (delta + MAX_SCORE_DELTA) / (2 * MAX_SCORE_DELTA)
+            obs[SCORE_DELTA_AT + action] = _unit(delta)
             obs[CAN_DECLARE_AT + action] = float(can)
-            rival = (rival_delta / UNKNOWN_HANDS + MAX_SCORE_DELTA) / (2 * MAX_SCORE_DELTA)
-            obs[RIVAL_DELTA_AT + action] = min(max(rival, 0.0), 1.0)
+            obs[RIVAL_DELTA_AT + action] = _unit(rival_delta / UNKNOWN_HANDS)
 
 
 def exchange_outlook(towers, monolith: int, task_colours, config, other_colours=()) -> list[tuple[int, int, bool, int]]:
@@ -262,6 +262,12 @@ def exchange_consequences(state, action: int, seat: int, ladder_spaces) -> tuple
             completes = True
             swing += 1
     return placed, completes, swing
+
+
+def _unit(delta: float) -> float:
+    """A task-score change mapped to [0, 1]: ``(delta + 6) / 12``, clipped. The scale keeps one
+    point visible to the action-feature head (1/12 per point; 1/40 was too faint to learn from)."""
+    return min(max((delta + SCORE_DELTA_SCALE) / (2 * SCORE_DELTA_SCALE), 0.0), 1.0)
 
 
 def _ratio(count: int, total: int) -> float:

@@ -132,10 +132,10 @@ def test_action_features_equal_the_effect_of_apply_action():
             after = rules.apply_action(state, action)
             before_s, after_s = colour_scores(state.towers), colour_scores(after.towers)
             delta = sum(after_s[c] - before_s[c] for c in state.tasks[me])
-            assert delta_slot == pytest.approx((delta + 20) / 40)
+            assert delta_slot == pytest.approx(min(max((delta + 6) / 12, 0), 1))
             unknown = set(range(9)) - set(state.tasks[me]) - {state.towers[4][0]}
             rival = sum(after_s[c] - before_s[c] for c in unknown) / 3
-            assert obs[O.RIVAL_DELTA_AT + action] == pytest.approx(min(max((rival + 20) / 40, 0), 1))
+            assert obs[O.RIVAL_DELTA_AT + action] == pytest.approx(min(max((rival + 6) / 12, 0), 1))
             declare_now = after.phase == DECLARE and A.DECLARE_END in rules.legal_actions(after)
             assert obs[O.CAN_DECLARE_AT + action] == declare_now
             checked += 1
