@@ -66,6 +66,7 @@ def test_self_play_block_and_dotted_overrides():
         (["eval_every=-5"], r"eval_every=-5; allowed: an int >= 0"),
         (["eval_curve_games=0"], r"eval_curve_games=0; allowed: a positive int"),
         (["torch_threads=-1"], r"torch_threads=-1; allowed: an int >= 0"),
+        (["action_feature_gain=0"], r"action_feature_gain=0; allowed: a number in \(0, 1000\]"),
     ],
 )
 def test_bad_self_play_or_curve_values_are_clear_errors(overrides, message):

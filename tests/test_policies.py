@@ -79,3 +79,25 @@ def test_games_without_a_feature_block_are_refused():
         action_feature_block("maya_envs/MayaQuarry-v0", 100)
     with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features'\]"):
         policy_for("cnn", "maya_envs/Maya2012-v0", 610)
+
+
+def test_the_config_gain_reaches_the_policy_and_scales_the_scores():
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("maya_envs/Maya2012-v0", num_players=3)
+    size = env.observation_space.shape[0]
+    scores = {}
+    for gain in (10.0, 40.0):
+        policy, extra = policy_for("action_features", "maya_envs/Maya2012-v0", size, action_feature_gain=gain)
+        model = MaskablePPO(policy, env, policy_kwargs={"net_arch": [8], **extra}, n_steps=32, batch_size=32, seed=0)
+        assert model.policy.action_feature_gain == gain
+        with th.no_grad():
+            model.policy.action_net.weight.zero_()
+            model.policy.action_net.bias.zero_()
+            model.policy.action_feature_head.weight.fill_(1.0)
+        obs = np.zeros((1, size), np.float32)
+        obs[0, 444 + 5] = 0.5  # exchange 5's own task-score feature
+        dist = model.policy.get_distribution(th.as_tensor(obs))
+        scores[gain] = dist.distribution.logits[0, 5] - dist.distribution.logits[0, 6]
+    assert float(scores[40.0]) == pytest.approx(4 * float(scores[10.0]))

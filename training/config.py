@@ -73,6 +73,10 @@ class TrainConfig:
     ent_coef: float = 0.01
     policy: str = "mlp"
     """``"mlp"`` or ``"action_features"`` (see ``training/policies.py``)."""
+    action_feature_gain: float = 10.0
+    """``policy: action_features`` only: the per-action feature block is multiplied by this
+    before the shared head (see ``training.policies.ActionFeaturePolicy``); a larger gain lets
+    the head express a preference in fewer updates."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layer sizes of the policy and value networks."""
     eval_games: int = 400
@@ -121,6 +125,9 @@ class TrainConfig:
                 )
             if name.startswith("pretrained:") and name.partition(":")[2] not in list_pretrained():
                 raise ConfigError(f"opponent {name!r}: no such pretrained baseline; known: {list_pretrained()}")
+        gain = self.action_feature_gain
+        if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:
+            raise ConfigError(f"action_feature_gain={gain!r}; allowed: a number in (0, 1000]")
         if not 0 < self.learning_rate < 1:
             raise ConfigError(f"learning_rate={self.learning_rate!r}; allowed: a float in (0, 1)")
         if not 0 < self.gamma <= 1 or not 0 < self.gae_lambda <= 1:

@@ -108,10 +108,18 @@ def action_feature_block(env_id: str, observation_size: int) -> tuple[int, int, 
     return block
 
 
-def policy_for(name: str, env_id: str, observation_size: int) -> tuple[type, dict[str, Any]]:
-    """The policy class and its extra keyword arguments for a config's ``policy`` name."""
+def policy_for(
+    name: str, env_id: str, observation_size: int, action_feature_gain: float = 10.0
+) -> tuple[type, dict[str, Any]]:
+    """The policy class and its extra keyword arguments for a config's ``policy`` name
+    (``action_feature_gain`` is used by ``"action_features"`` only).
+
+    Raises:
+        ConfigError: an unknown name, or ``"action_features"`` for an observation without a block.
+    """
     if name == "mlp":
         return MaskableActorCriticPolicy, {}
     if name == "action_features":
-        return ActionFeaturePolicy, {"action_feature_block": action_feature_block(env_id, observation_size)}
+        block = action_feature_block(env_id, observation_size)
+        return ActionFeaturePolicy, {"action_feature_block": block, "action_feature_gain": float(action_feature_gain)}
     raise ConfigError(f"policy={name!r}; allowed: {list(POLICIES)}")

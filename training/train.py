@@ -83,7 +83,9 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     print(f"run directory: {run_dir}")
 
     env = make_vec_env(config)
-    policy_class, policy_extra = policy_for(config.policy, config.env_id, env.observation_space.shape[0])
+    policy_class, policy_extra = policy_for(
+        config.policy, config.env_id, env.observation_space.shape[0], config.action_feature_gain
+    )
     if resume is not None:
         model = MaskablePPO.load(resume, env=env, device=config.device, tensorboard_log=str(run_dir / "tb"))
         print(f"resumed from {resume} at {model.num_timesteps} timesteps")
