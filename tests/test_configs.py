@@ -67,8 +67,18 @@ def test_self_play_block_and_dotted_overrides():
         (["eval_curve_games=0"], r"eval_curve_games=0; allowed: a positive int"),
         (["torch_threads=-1"], r"torch_threads=-1; allowed: an int >= 0"),
         (["action_feature_gain=0"], r"action_feature_gain=0; allowed: a number in \(0, 1000\]"),
+        (["learning_rate=fast"], r"learning_rate='fast'; allowed: a number"),
+        (["net_arch=abc"], r"net_arch='abc'; allowed: a non-empty list of positive ints"),
+        (["device=tpu"], r"device='tpu'; allowed: 'cpu', 'cuda'"),
+        (["total_timesteps=[1,"], r"override 'total_timesteps=\[1,' is not valid YAML"),
+        (["game_options=3"], r"game_options=3; allowed: a mapping"),
     ],
 )
 def test_bad_self_play_or_curve_values_are_clear_errors(overrides, message):
     with pytest.raises(ConfigError, match=message):
         load_config(ROOT / "configs" / "yaxha" / "2p_quick.yaml", overrides)
+
+
+def test_game_options_take_dotted_overrides_like_self_play():
+    config = load_config(ROOT / "configs" / "yaxha" / "2p_quick.yaml", ["game_options.footprint=fixed"])
+    assert config.game_options == {"num_players": 2, "footprint": "fixed"}

@@ -113,3 +113,12 @@ def test_the_arena_seats_a_pretrained_baseline_by_name():
     base = next(a for a in result.agents if a.name == "base")
     assert base.games == 4 and base.games_per_seat == [2, 2] and base.illegal_actions == 0
     assert base.wins + base.draws + base.losses == 4
+
+
+def test_a_model_of_another_game_is_refused_as_an_opponent_with_both_shapes():
+    rules = gym.make("maya_envs/Maya2012-v0").unwrapped.rules
+    with pytest.raises(ValueError, match=r"model expects observations of shape \(1326,\), but maya2012_v0 .* \(610,\)"):
+        make_opponent(load_pretrained("yaxha_2p"), rules)
+    draft = gym.make("maya_envs/Maya2012-v0", setup="draft").unwrapped.rules
+    with pytest.raises(ValueError, match=r"no pretrained baseline for maya2012_v0 .* observation shape \(620,\)"):
+        make_opponent("pretrained", draft)

@@ -32,6 +32,7 @@ import gymnasium as gym
 import yaml
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.registration import ENV_IDS
 from training.config import load_config
@@ -58,8 +59,11 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep:
-            raise SystemExit(f"maya-arena: error: --option {item!r} must look like key=value")
-        options[key.strip()] = yaml.safe_load(raw)
+            raise ValueError(f"--option {item!r} must look like key=value")
+        try:
+            options[key.strip()] = yaml.safe_load(raw)
+        except yaml.YAMLError as error:
+            raise ValueError(f"--option {item!r}: the value is not valid YAML ({error})") from error
     return options
 
 
@@ -91,13 +95,19 @@ def main(argv: list[str] | None = None) -> int:
                 break
     env_id, game_options = "maya_envs/Maya2012-v0", {}
     if config_path is not None:
-        config = load_config(config_path)
+        try:
+            config = load_config(config_path)
+        except ConfigError as error:
+            parser.error(str(error))
         env_id, game_options = config.env_id, dict(config.game_options)
     if args.env is not None:
         env_id = SHORT_NAMES.get(args.env, args.env)
         if env_id not in ENV_IDS:
             parser.error(f"--env {args.env!r}; allowed: {sorted(SHORT_NAMES)} or {sorted(ENV_IDS)}")
-    game_options.update(_parse_options(args.option))
+    try:
+        game_options.update(_parse_options(args.option))
+    except ValueError as error:
+        parser.error(str(error))
     if args.players is not None:
         game_options["num_players"] = args.players
 
@@ -111,7 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"agent name {name!r} given twice; label one as name=spec")
         agents[name] = agent
     make_env = env_factory(env_id, game_options)
-    num_players = make_env().rules.spec.num_players
+    try:
+        num_players = make_env().rules.spec.num_players
+    except (ConfigError, ValueError, TypeError) as error:  # a bad game option or player count
+        parser.error(f"cannot make {env_id} with {game_options}: {error}")
     block = len(seating_plan(len(agents), num_players, args.design))
     games = args.games if args.no_round else block * math.ceil(args.games / block)
     if games != args.games:

@@ -128,6 +128,20 @@ class TrainConfig:
         gain = self.action_feature_gain
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:
             raise ConfigError(f"action_feature_gain={gain!r}; allowed: a number in (0, 1000]")
+        for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{name}={value!r}; allowed: a number")
+        if not (
+            isinstance(self.net_arch, list)
+            and self.net_arch
+            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)
+        ):
+            raise ConfigError(f"net_arch={self.net_arch!r}; allowed: a non-empty list of positive ints")
+        if not isinstance(self.device, str) or self.device.split(":")[0] not in ("cpu", "cuda", "mps", "auto"):
+            raise ConfigError(f"device={self.device!r}; allowed: 'cpu', 'cuda', 'cuda:N', 'mps', 'auto'")
+        if not isinstance(self.game_options, dict):
+            raise ConfigError(f"game_options={self.game_options!r}; allowed: a mapping of game option -> value")
         if not 0 < self.learning_rate < 1:
             raise ConfigError(f"learning_rate={self.learning_rate!r}; allowed: a float in (0, 1)")
         if not 0 < self.gamma <= 1 or not 0 < self.gae_lambda <= 1:
@@ -182,6 +196,13 @@ def _self_play(block: Any) -> SelfPlayConfig:
     return SelfPlayConfig(**block)
 
 
+def _yaml(text: str, where: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{where} is not valid YAML: {error}") from error
+
+
 def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:
     """Read a YAML config (a file, or a shipped config's name such as ``maya2012/2p_quick``:
     :func:`training.config_names.resolve_config`) and apply ``key=value`` overrides.
@@ -193,7 +214,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
     data: dict[str, Any] = {}
     if path is not None:
         path = resolve_config(path)
-        loaded = yaml.safe_load(path.read_text())
+        loaded = _yaml(path.read_text(), f"config {str(path)!r}")
         if not isinstance(loaded, dict):
             raise ConfigError(f"config {str(path)!r} must be a YAML mapping, got {type(loaded).__name__}")
         data.update(loaded)
@@ -206,10 +227,17 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
             block = data.get("self_play")
             data["self_play"] = {
                 **(block if isinstance(block, dict) else {}),
-                key.partition(".")[2]: yaml.safe_load(raw),
+                key.partition(".")[2]: _yaml(raw, f"override {item!r}"),
             }
             continue
-        data[key] = yaml.safe_load(raw)
+        if key.startswith("game_options."):  # --set game_options.num_players=3
+            block = data.get("game_options")
+            data["game_options"] = {
+                **(block if isinstance(block, dict) else {}),
+                key.partition(".")[2]: _yaml(raw, f"override {item!r}"),
+            }
+            continue
+        data[key] = _yaml(raw, f"override {item!r}")
     known = {f.name: f for f in fields(TrainConfig)}
     unknown = sorted(set(data) - set(known))
     if unknown:

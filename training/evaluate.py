@@ -21,6 +21,7 @@ from typing import Any
 import gymnasium as gym
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import MatchResult, play_match
 from training.config import TrainConfig, load_config
 
@@ -95,16 +96,25 @@ def main(argv: list[str] | None = None) -> int:
         overrides.append(f"eval_games={args.games}")
     if args.opponents:
         overrides.append(f"eval_opponents={json.dumps(args.opponents)}")
-    config = load_config(config_path, overrides)
+    try:
+        config = load_config(config_path, overrides)
+    except ConfigError as error:
+        parser.error(str(error).replace("eval_games=", "--games / eval_games="))
     if args.checkpoint is not None:
         from sb3_contrib import MaskablePPO
 
         if not args.checkpoint.is_file():
             parser.error(f"checkpoint {str(args.checkpoint)!r} does not exist")
-        agent, name = MaskablePPO.load(args.checkpoint, device="cpu"), args.checkpoint.stem
+        try:
+            agent, name = MaskablePPO.load(args.checkpoint, device="cpu"), args.checkpoint.stem
+        except Exception as error:  # a corrupt or foreign file: sb3 raises many kinds
+            parser.error(f"checkpoint {str(args.checkpoint)!r} is not a loadable MaskablePPO model: {error}")
     else:
         agent, name = args.agent, args.agent
-    results = evaluate_against_bots(agent, config, name=name)
+    try:
+        results = evaluate_against_bots(agent, config, name=name)
+    except ValueError as error:  # e.g. a checkpoint of another game
+        parser.error(str(error))
     out = args.out or (args.checkpoint.parent if args.checkpoint else Path(config.output_dir) / f"eval_{name}")
     write_results(results, out)
     return 0

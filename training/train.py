@@ -6,7 +6,7 @@ Usage::
     maya-train --config my_config.yaml                              # or a file
     maya-train --list-configs                                       # the shipped names
     python -m training.train --config ...
-    maya-train --resume runs/<run>/model.zip [--config ...] [--set total_timesteps=4e5]
+    maya-train --resume runs/<run>/model.zip [--config ...] [--set total_timesteps=400000]
 
 The run directory ``{output_dir}/{env}__{exp_name}__{seed}__{time}`` receives the resolved
 ``config.yaml``, TensorBoard logs (``tb/``), checkpoints, self-play ``snapshots/``,
@@ -29,6 +29,7 @@ import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.core.errors import ConfigError
 from training.config import TrainConfig, load_config
 from training.config_names import config_names
 from training.evaluate import aec_factory, evaluate_against_bots, write_results
@@ -227,7 +228,19 @@ def main(argv: list[str] | None = None) -> int:
                 config_path = folder / "config.yaml"
     if config_path is None:
         parser.error("--config is required (or --resume with a config.yaml in the checkpoint's run)")
-    config = load_config(config_path, args.set)
+    try:
+        config = load_config(config_path, args.set)
+    except ConfigError as error:
+        parser.error(str(error))
+    if args.resume is not None:
+        from stable_baselines3.common.save_util import load_from_zip_file
+
+        done = load_from_zip_file(args.resume, device="cpu")[0]["num_timesteps"]
+        if config.total_timesteps <= done:
+            parser.error(
+                f"total_timesteps={config.total_timesteps} counts all steps, the checkpoint's included, and "
+                f"{str(args.resume)!r} already has {done}: nothing to train; set a larger total_timesteps"
+            )
     train(config, resume=args.resume)
     return 0
 

@@ -101,10 +101,13 @@ def pretrained_for(spec) -> str:
     for info in _registry().values():
         if info.fits(spec):
             return info.name
-    shipped = [f"{i.name} ({i.game}, {i.num_players}p, {i.num_actions} actions)" for i in _registry().values()]
+    shipped = [
+        f"{i.name} ({i.game}, {i.num_players}p, {i.num_actions} actions, observation {i.observation_shape})"
+        for i in _registry().values()
+    ]
     raise ValueError(
-        f"no pretrained baseline for {spec.name} with {spec.num_players} players and {spec.num_actions} actions; "
-        f"shipped: {shipped}"
+        f"no pretrained baseline for {spec.name} with {spec.num_players} players, {spec.num_actions} actions and "
+        f"observation shape {tuple(spec.observation_shape)}; shipped: {shipped}"
     )
 
 

@@ -48,6 +48,13 @@ class OpponentPolicy:
             self._bot, self._kind = spec, "bot"
         elif hasattr(spec, "predict"):
             self._kind = "model"
+            shape = getattr(getattr(spec, "observation_space", None), "shape", None)
+            if shape is not None and tuple(shape) != tuple(rules.spec.observation_shape):
+                raise ValueError(
+                    f"model expects observations of shape {tuple(shape)}, but {rules.spec.name} with "
+                    f"{rules.spec.num_players} players and these options gives {tuple(rules.spec.observation_shape)} "
+                    "(a checkpoint of another game, player count or variant?)"
+                )
         elif hasattr(spec, "choose"):
             self._kind = "chooser"
         elif callable(spec):
