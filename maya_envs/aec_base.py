@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 
@@ -70,7 +70,9 @@ class RulesAECEnv(AECEnv):
             ``"illegal_action"``. ``"raise"``: :class:`IllegalActionError` and no change.
             An id outside ``[0, num_actions)`` always raises ``ValueError``.
         illegal_reward: the offender's reward under ``"terminate"``.
-        render_observer: seat whose view ``render`` shows; ``None`` shows everything.
+        render_observer: seat (``0 .. n-1``) or agent name (``"player_1"``) whose view ``render``
+            shows; ``None`` shows everything. Anything else raises ``ConfigError`` (also when
+            assigned later).
         image_renderer: ``image_renderer(state, observer_seat_or_None) -> ndarray``, used by
             ``render`` in ``"rgb_array"`` mode.
 
@@ -106,13 +108,13 @@ class RulesAECEnv(AECEnv):
         self._renderer = renderer
         self._image_renderer = image_renderer
         self.render_mode = render_mode
-        self.render_observer = render_observer
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         spec = rules.spec
         self.possible_agents = list(spec.agents)
         self.agents = []
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.render_observer = render_observer
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, spec.observation_shape, np.float32),
@@ -186,6 +188,27 @@ class RulesAECEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    @property
+    def render_observer(self) -> int | None:
+        """The seat whose view ``render`` shows (``None``: everything)."""
+        return self._render_observer
+
+    @render_observer.setter
+    def render_observer(self, observer: int | str | None) -> None:
+        if isinstance(observer, str) and observer in self._seat:
+            observer = self._seat[observer]
+        valid = observer is None or (
+            isinstance(observer, (int, np.integer))
+            and not isinstance(observer, bool)
+            and 0 <= observer < len(self.possible_agents)
+        )
+        if not valid:
+            raise ConfigError(
+                f"render_observer={observer!r}; allowed: None, a seat 0..{len(self.possible_agents) - 1} "
+                f"or an agent name {self.possible_agents}"
+            )
+        self._render_observer = None if observer is None else int(observer)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

@@ -152,3 +152,16 @@ def test_yaxha_hidden_choices_and_fresh_cubes_do_not_change_a_seats_picture():
             other = resample_yaxha(state, observer, rng)
             assert np.array_equal(yaxha_image(rules, state, observer), yaxha_image(rules, other, observer))
             assert yaxha_text(rules, state, observer) == yaxha_text(rules, other, observer)
+
+
+@pytest.mark.parametrize("bad", [-1, 3, "player_7", True, 1.5])
+def test_a_bad_render_observer_is_refused_at_construction_and_assignment(bad):
+    from maya_envs import maya2012_v0
+    from maya_envs.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"render_observer=.*; allowed: None, a seat 0..2 or an agent name"):
+        maya2012_v0.env(num_players=3, render_observer=bad)
+    env = maya2012_v0.env(num_players=3, render_observer="player_1")
+    assert env.render_observer == 1  # an agent name means its seat
+    with pytest.raises(ConfigError, match=r"render_observer="):
+        env.render_observer = bad
