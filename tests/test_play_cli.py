@@ -103,3 +103,10 @@ def test_replay_rejects_a_corrupted_record(tmp_path):
     path.write_text('{"format": "maya_envs.record/1", "game": "go_v0"}\n')
     result = run("replay", [str(path)])
     assert result.returncode == 1 and "header field" in result.stderr
+
+
+def test_bad_seed_and_bad_fps_are_usage_errors_naming_the_value(tmp_path):
+    result = run("play", ["--seed", "-4"])
+    assert result.returncode == 2 and "--seed -4; allowed: a non-negative int" in result.stderr
+    result = run("replay", [str(tmp_path / "none.jsonl"), "--fps", "0"])
+    assert result.returncode == 2 and "--fps '0'; allowed: a number in (0, 1000]" in result.stderr

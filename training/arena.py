@@ -69,7 +69,14 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="maya-arena", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="agents (see above)")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="random, heuristic, mcts:N[...], ismcts..., pretrained[:<name>], a checkpoint .zip, rllib:<path>; "
+        "name=SPEC labels one",
+    )
     parser.add_argument("--env", help=f"gymnasium id or one of {sorted(SHORT_NAMES)}")
     parser.add_argument("--players", type=int, help="num_players game option")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")

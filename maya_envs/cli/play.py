@@ -4,7 +4,7 @@ Examples::
 
     maya-play --game maya2012                          # you (player_0) against the heuristic bot
     maya-play --game maya2012 --players 3 --seats heuristic,human,mcts:200
-    maya-play --game yaxha --seats human,runs/.../final_model.zip --seed 7
+    maya-play --game yaxha --seats human,runs/.../model.zip --seed 7
     maya-play --game maya2012 --seats human,pretrained         # the shipped 2-player baseline
     maya-play --game maya2012 --option max_turns=6 --record my_game.jsonl
 
@@ -132,6 +132,8 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     if args.players is not None:
         options["num_players"] = args.players
     seed = args.seed if args.seed is not None else int(time.time()) % 100_000
+    if seed < 0:
+        raise ValueError(f"--seed {seed}; allowed: a non-negative int")
     path = args.record or f"maya-records/{game}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     env = record_env(game, path, render_mode="ansi", **options)
     raw = env.unwrapped

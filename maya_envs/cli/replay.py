@@ -42,6 +42,17 @@ def show_text(record, observer: int | None, pause: bool, stdin, out) -> None:
         print("\nrewards: " + ", ".join(f"{a} {r:+g}" for a, r in rewards.items()), file=out)
 
 
+def _positive_fps(text: str) -> float:
+    """``--fps``: a number of frames per second in (0, 1000]."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 1000:
+        raise argparse.ArgumentTypeError(f"--fps {text!r}; allowed: a number in (0, 1000]")
+    return value
+
+
 def export_images(record, observer: int | None, frames: Path | None, gif: Path | None, fps: float) -> int:
     """Write one PNG per position under ``frames`` and/or an animated GIF; the number of frames."""
     from PIL import Image
@@ -68,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-pause", action="store_true", help="print every position without waiting")
     parser.add_argument("--frames", type=Path, help="write one PNG per position into this folder")
     parser.add_argument("--gif", type=Path, help="write an animated GIF of the game")
-    parser.add_argument("--fps", type=float, default=1.0, help="GIF frames per second (default 1)")
+    parser.add_argument("--fps", type=_positive_fps, default=1.0, help="GIF frames per second, > 0 (default 1)")
     return parser
 
 
