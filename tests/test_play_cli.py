@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from maya_envs import pretrained
 from maya_envs.cli.play import read_choice
 from maya_envs.records import load_record, make_env, replay
 
@@ -62,6 +64,12 @@ def test_human_against_the_shipped_pretrained_baseline_plays_a_full_game(tmp_pat
     record = load_record(path)  # validates every move, the baselines' included
     assert record.end is not None and record.end["terminated"]
     assert {m["agent"] for m in record.moves} >= {"player_0", "player_1", "player_2"}
+    from maya_envs.pretrained import pretrained_info
+
+    zipped = Path(pretrained.__file__).parent / pretrained_info("yaxha_2p").file
+    result = run("play", ["--game", "maya2012", "--seats", f"human,{zipped}"])
+    expected = f"checkpoint '{zipped}': model expects observations of shape (1326,)"
+    assert result.returncode == 2 and expected in result.stderr
     result = run("play", ["--game", "yaxha", "--seats", "human,pretrained:maya_quarry_4p"])
     assert result.returncode == 2 and "'maya_quarry_4p' plays maya_quarry_v0 with 4 players" in result.stderr
 

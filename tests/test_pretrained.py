@@ -79,7 +79,7 @@ def test_training_config_accepts_shipped_names_and_refuses_unknown_ones():
         load_config(None, ["opponents={pretrained:champion: 1}"])
 
 
-def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path):
+def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path, monkeypatch):
     from training.publish import publish
 
     # a finished run directory made of the shipped Maya (2012) baseline and its record
@@ -103,6 +103,10 @@ def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path):
     assert not loaded.policy.optimizer.state_dict()["state"]  # Adam's moments were dropped
     with pytest.raises(ValueError, match=r"name 'bad name' must be a plain identifier"):
         publish(run_dir, "bad name", "x", package_dir=out)
+    monkeypatch.setattr("training.publish.MAX_BYTES", 1000)
+    with pytest.raises(ValueError, match=r"big.zip would be \d+ bytes; the limit is 1000"):
+        publish(run_dir, "big", "maya2012/2p_quick", package_dir=out)
+    assert not (out / "big.zip").exists() and "big" not in json.loads((out / "registry.json").read_text())
 
 
 def test_the_arena_seats_a_pretrained_baseline_by_name():

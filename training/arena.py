@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     make_env = env_factory(env_id, game_options)
     try:
         num_players = make_env().rules.spec.num_players
-    except (ConfigError, ValueError, TypeError) as error:  # a bad game option or player count
+    except (ValueError, TypeError) as error:  # a bad game option or player count (ConfigError is a ValueError)
         parser.error(f"cannot make {env_id} with {game_options}: {error}")
     block = len(seating_plan(len(agents), num_players, args.design))
     games = args.games if args.no_round else block * math.ceil(args.games / block)

@@ -223,19 +223,10 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
         if not sep:
             raise ConfigError(f"override {item!r} must look like key=value")
         key = key.strip()
-        if key.startswith("self_play."):  # --set self_play.enabled=true
-            block = data.get("self_play")
-            data["self_play"] = {
-                **(block if isinstance(block, dict) else {}),
-                key.partition(".")[2]: _yaml(raw, f"override {item!r}"),
-            }
-            continue
-        if key.startswith("game_options."):  # --set game_options.num_players=3
-            block = data.get("game_options")
-            data["game_options"] = {
-                **(block if isinstance(block, dict) else {}),
-                key.partition(".")[2]: _yaml(raw, f"override {item!r}"),
-            }
+        block_name, dot, entry = key.partition(".")
+        if dot and block_name in ("self_play", "game_options"):  # --set self_play.enabled=true
+            block = data.get(block_name)
+            data[block_name] = {**(block if isinstance(block, dict) else {}), entry: _yaml(raw, f"override {item!r}")}
             continue
         data[key] = _yaml(raw, f"override {item!r}")
     known = {f.name: f for f in fields(TrainConfig)}

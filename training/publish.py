@@ -48,9 +48,10 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
     target = package_dir / f"{name}.zip"
     model.save(target)
-    if target.stat().st_size > MAX_BYTES:
+    size = target.stat().st_size
+    if size > MAX_BYTES:
         target.unlink()
-        raise ValueError(f"{name}.zip would be {target.stat().st_size} bytes; the limit is {MAX_BYTES}")
+        raise ValueError(f"{name}.zip would be {size} bytes; the limit is {MAX_BYTES}")
 
     spec = gym.make(config.env_id, **config.game_options).unwrapped.rules.spec
     entry = {

@@ -76,12 +76,10 @@ def load_seat(spec: str, rules, seed: int):
         except ImportError as error:
             raise ValueError("a checkpoint seat needs the train extra: pip install 'maya-envs[train]'") from error
         model = MaskablePPO.load(spec, device="cpu")
-        if tuple(model.observation_space.shape) != tuple(rules.spec.observation_shape):
-            raise ValueError(
-                f"checkpoint {spec!r} expects observations of shape {model.observation_space.shape}, "
-                f"this game gives {rules.spec.observation_shape} (another game or player count?)"
-            )
-        return make_opponent(model, rules)
+        try:
+            return make_opponent(model, rules)  # checks the model's observation shape against the game
+        except ValueError as error:
+            raise ValueError(f"checkpoint {spec!r}: {error}") from error
     return make_opponent(spec, rules, seed)
 
 

@@ -57,6 +57,7 @@ from maya_envs.maya2012.rules import (
     legal_exchanges,
     may_declare,
     swap,
+    unknown_colours,
     victory_points,
     winner,
 )
@@ -140,7 +141,7 @@ class HeuristicBot:
             p_win = _win_probability(per_colour, mine, bonus, deals, state.num_players)
             return A.DECLARE_END if p_win >= DECLARE_THRESHOLD else A.CONTINUE
         mode = self.rules.config.three_plus_two
-        unknown = _unknown_colours(state.towers, mine)
+        unknown = unknown_colours(state.towers, mine)
         n = state.num_players
         scores = []
         for action in legal:
@@ -158,7 +159,7 @@ class HeuristicBot:
     def _sample_deals(self, state: Maya2012State, mine: tuple[int, ...]) -> np.ndarray:
         """``(samples, 6)`` shuffles of the unknown colours: columns ``2k, 2k+1`` are the
         hand of the k-th other seat clockwise after me; 3p columns 4-5 the face-down pair."""
-        unknown = np.asarray(_unknown_colours(state.towers, mine), np.intp)
+        unknown = np.asarray(unknown_colours(state.towers, mine), np.intp)
         return self.rng.permuted(np.tile(unknown, (self.samples, 1)), axis=1)
 
     def _pick_best(self, legal: list[int], scores: list[Any]) -> int:
@@ -170,10 +171,6 @@ class HeuristicBot:
 def _white_joins(state: Maya2012State, pair: int, raven: int) -> int:
     moves = legal_exchanges(state.towers, pair, raven)
     return max((joins_formed(state.towers, move) for move in moves), default=-1)
-
-
-def _unknown_colours(towers: tuple[tuple[int, ...], ...], mine: tuple[int, ...]) -> list[int]:
-    return [c for c in range(9) if c not in mine and c != towers[CENTRE][0]]
 
 
 def _win_probability(per_colour: list[int], mine: tuple[int, ...], bonus: int, deals: np.ndarray, n: int) -> float:

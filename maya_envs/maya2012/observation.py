@@ -183,7 +183,7 @@ def _encode_2p(obs: np.ndarray, state, seat: int, config) -> None:
 
 
 def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
-    from maya_envs.maya2012.rules import CENTRE, DECLARE, EXCHANGE, last_exchange_completed_centre
+    from maya_envs.maya2012.rules import CENTRE, DECLARE, EXCHANGE, last_exchange_completed_centre, unknown_colours
 
     if state.tasks:
         obs[TASKS_AT + np.asarray(state.tasks[seat], np.intp)] = 1.0
@@ -197,8 +197,7 @@ def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
     obs[MULTI_SEAT_AT + seat] = 1.0
     obs[TEAM_GAME_AT] = 1.0 if config.num_players == 4 else 0.0
     if state.phase in (EXCHANGE, DECLARE) and state.tasks:
-        centre_colour = state.towers[CENTRE][0]
-        unknown = tuple(c for c in range(COLOURS) if c not in state.tasks[seat] and c != centre_colour)
+        unknown = unknown_colours(state.towers, state.tasks[seat])
         outlook = exchange_outlook(state.towers, state.monolith, state.tasks[seat], config, unknown)
         for action, delta, can, rival_delta in outlook:
             obs[SCORE_DELTA_AT + action] = _unit(delta)

@@ -341,6 +341,12 @@ def is_complete(column: tuple[int, ...]) -> bool:
     return column.count(column[0]) == 5
 
 
+def unknown_colours(towers: tuple[tuple[int, ...], ...], mine: tuple[int, ...]) -> list[int]:
+    """3-4 players: the 6 colours a seat holding task colours ``mine`` cannot see in any hand:
+    neither its own nor the face-up centre card's (the centre tower's base colour)."""
+    return [c for c in range(9) if c not in mine and c != towers[CENTRE][0]]
+
+
 def may_declare(towers: tuple[tuple[int, ...], ...], task_colours: tuple[int, ...]) -> bool:
     """Whether a seat with ``task_colours`` may declare the end (rules section 7): the centre
     tower is complete and so is the tower of one of its task colours (the tower whose base
