@@ -118,3 +118,24 @@ def test_bad_seed_and_bad_fps_are_usage_errors_naming_the_value(tmp_path):
     assert result.returncode == 2 and "--seed -4; allowed: a non-negative int" in result.stderr
     result = run("replay", [str(tmp_path / "none.jsonl"), "--fps", "0"])
     assert result.returncode == 2 and "--fps '0'; allowed: a number in (0, 1000]" in result.stderr
+
+
+def test_the_move_log_and_replay_captions_hide_face_down_cards(tmp_path):
+    path = tmp_path / "quarry.jsonl"
+    args = ["--game", "maya_quarry", "--seats", "human,heuristic,heuristic", "--seed", "4", "--record", str(path)]
+    result = run("play", args, "1\n" * 400)
+    assert result.returncode == 0, result.stderr
+    during = result.stdout.split("game over")[0]
+    bot_workers = [line for line in during.splitlines() if ") plays worker q" in line]
+    assert bot_workers and all(line.rstrip().endswith(("(low back)", "(high back)")) for line in bot_workers)
+    record = load_record(path)
+    hidden = [m for m in record.moves if m["agent"] != "player_0" and m["notation"].startswith("worker q")]
+    assert hidden and all("card ?" not in m["notation"] for m in hidden)  # the record keeps everything
+    as_seat_0 = run("replay", [str(path), "--no-pause", "--observer", "0"]).stdout
+    everything = run("replay", [str(path), "--no-pause"]).stdout
+    for move in hidden:
+        quarry = move["notation"].split()[1]
+        assert f"{move['agent']} worker {quarry} card ? (" in as_seat_0
+        assert f"{move['agent']} {move['notation']} ===" in everything
+    own = next(m for m in record.moves if m["agent"] == "player_0" and m["notation"].startswith("worker q"))
+    assert f"player_0 {own['notation']} ===" in as_seat_0

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from maya_envs.notation import describe_action
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import GAME_ALIASES, game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
@@ -81,6 +82,13 @@ def load_seat(spec: str, rules, seed: int):
         except ValueError as error:
             raise ValueError(f"checkpoint {spec!r}: {error}") from error
     return make_opponent(spec, rules, seed)
+
+
+def log_viewer(seats: list[str], actor: int) -> int | None:
+    """The seat whose view the move log shows for ``actor``'s move: the first human seat other
+    than the actor (they share the terminal), or ``None`` (everything) when no other seat is
+    human."""
+    return next((seat for seat, spec in enumerate(seats) if spec == HUMAN and seat != actor), None)
 
 
 def legal_menu(rules, state) -> tuple[list[int], str]:
@@ -151,11 +159,13 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
                 env.step(None)
                 continue
             player = players[agent]
+            actor, before = raw.seat_of(agent), raw.game_state
             if player is None:
                 action = ask_human(env, agent, stdin, out)
             else:
                 action = player.choose(raw, agent)
-                print(f"{agent} ({seats[raw.seat_of(agent)]}) plays {raw.rules.action_to_string(action)}", file=out)
+                text = describe_action(raw.rules, before, action, actor, log_viewer(seats, actor))
+                print(f"{agent} ({seats[actor]}) plays {text}", file=out)
             env.step(action)
     except QuitGame:
         print(f"\ngame abandoned; the moves so far are in {env.path}", file=out)

@@ -19,18 +19,25 @@ import argparse
 import sys
 from pathlib import Path
 
+from maya_envs.notation import describe_action
 from maya_envs.records import RecordError, iter_replay, load_record
 
 
 def show_text(record, observer: int | None, pause: bool, stdin, out) -> None:
-    """Print the start position and each move with the position after it."""
+    """Print the start position and each move with the position after it; with ``observer``
+    a move reads as that seat saw it (:func:`maya_envs.notation.describe_action`)."""
     moves = record.moves
+    before = None
     for index, env in enumerate(iter_replay(record, render_mode="ansi", render_observer=observer)):
+        raw = env.unwrapped
         if index == 0:
             print(f"=== {record.header['title']}, seed {record.header['seed']}: start ===", file=out)
         else:
             move = moves[index - 1]
-            print(f"\n=== move {index}/{len(moves)}: {move['agent']} {move['notation']} ===", file=out)
+            actor = raw.seat_of(move["agent"])
+            text = describe_action(raw.rules, before, move["action"], actor, observer)
+            print(f"\n=== move {index}/{len(moves)}: {move['agent']} {text} ===", file=out)
+        before = raw.game_state
         print(env.render(), file=out)
         if pause and index < len(moves):
             print("[Enter: next move, q: quit] ", end="", file=out, flush=True)

@@ -1,0 +1,18 @@
+"""Maya (2012): the move as a seat may see it (see :mod:`maya_envs.notation`).
+
+Every action is public: exchanges, the Monolith, the Raven and draft placements are made on
+the board in view of everyone, and the declare/continue decision is said aloud (with
+``declare_step="eligible"`` the turn order already shows who is offered it, issue 23). So
+every seat reads the full notation of :mod:`maya_envs.maya2012.actions`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from maya_envs.maya2012 import actions as A
+
+
+def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int | None) -> str:
+    """The notation of ``action`` (nothing in a Maya (2012) move is hidden)."""
+    return A.action_to_string(action)
