@@ -58,9 +58,9 @@ class Case:
 
 
 CASES = (
-    Case("maya2012 2p", "maya2012_v0", "maya_envs/Maya2012-v0", {"num_players": 2}),
-    Case("maya2012 3p", "maya2012_v0", "maya_envs/Maya2012-v0", {"num_players": 3}),
-    Case("maya2012 4p", "maya2012_v0", "maya_envs/Maya2012-v0", {"num_players": 4}),
+    Case("maya2012 2p", "maya2012_v1", "maya_envs/Maya2012-v1", {"num_players": 2}),
+    Case("maya2012 3p", "maya2012_v1", "maya_envs/Maya2012-v1", {"num_players": 3}),
+    Case("maya2012 4p", "maya2012_v1", "maya_envs/Maya2012-v1", {"num_players": 4}),
     Case("maya_quarry 3p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 3}),
     Case("maya_quarry 4p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 4}),
     Case("maya_quarry 5p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 5}),

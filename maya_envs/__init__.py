@@ -1,13 +1,59 @@
 """maya-envs: PettingZoo and Gymnasium environments for three Maya-themed board games.
 
 Importing the package registers the Gymnasium ids listed in :mod:`maya_envs.registration`.
-PettingZoo modules: :mod:`maya_envs.maya2012_v0`.
+PettingZoo modules: :mod:`maya_envs.maya2012_v1`.
+
+An env module whose version was bumped is gone; importing its old name raises
+:class:`RenamedEnvError` naming the new one (:data:`RENAMED_ENVS`, README "Versions"). Gymnasium
+reports an old id (``maya_envs/Maya2012-v0``) as deprecated in favour of the registered one.
 """
+
+import sys
+from importlib.abc import MetaPathFinder
 
 from maya_envs.registration import register_envs
 
 __version__ = "0.1.0"
 
+#: The one deprecation table: old PettingZoo module name -> (new name, what changed).
+RENAMED_ENVS: dict[str, tuple[str, str]] = {
+    "maya2012_v0": ("maya2012_v1", "3-4 players: the declare step is offered every turn by default"),
+}
+
+
+class RenamedEnvError(ImportError):
+    """An env module imported by a name it no longer has; the message names the new module."""
+
+
+def _renamed(name: str) -> RenamedEnvError:
+    new, change = RENAMED_ENVS[name]
+    return RenamedEnvError(
+        f"maya_envs.{name} was renamed maya_envs.{new} ({change}; README 'Versions'): "
+        f"use `from maya_envs import {new}`",
+        name=f"{__name__}.{name}",
+    )
+
+
+def __getattr__(name: str):
+    """``from maya_envs import maya2012_v0``: a :class:`RenamedEnvError` naming the new module."""
+    if name in RENAMED_ENVS:
+        raise _renamed(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _RenamedEnvFinder(MetaPathFinder):
+    """``import maya_envs.maya2012_v0``: the same error, from the same table (last on ``sys.meta_path``)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        package, _, name = fullname.rpartition(".")
+        if package == __name__ and name in RENAMED_ENVS:
+            raise _renamed(name)
+        return None
+
+
+if not any(isinstance(finder, _RenamedEnvFinder) for finder in sys.meta_path):
+    sys.meta_path.append(_RenamedEnvFinder())
+
 register_envs()
 
-__all__ = ["__version__", "register_envs"]
+__all__ = ["RENAMED_ENVS", "RenamedEnvError", "__version__", "register_envs"]

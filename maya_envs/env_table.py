@@ -31,7 +31,7 @@ END = "<!-- env-table: end -->"
 
 #: PettingZoo module -> (the game option that selects a variant, its values in table order).
 GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "maya2012_v0": ("setup", tuple(dict.fromkeys(s for per_n in SETUPS.values() for s in per_n))),
+    "maya2012_v1": ("setup", tuple(dict.fromkeys(s for per_n in SETUPS.values() for s in per_n))),
     "maya_quarry_v0": ("variant", tuple(VARIANTS)),
     "yaxha_v0": ("footprint", tuple(FOOTPRINTS)),
 }
@@ -60,7 +60,7 @@ def rows() -> list[Row]:
     out = []
     for name, (option, values) in GAMES.items():
         module = importlib.import_module(f"maya_envs.{name}")
-        package = f"maya_envs.{name.removesuffix('_v0')}."
+        package = f"maya_envs.{name.rsplit('_v', 1)[0]}."
         gym_ids = [env_id for env_id, entry in ENV_IDS.items() if entry.startswith(package)]
         if len(gym_ids) != 1:
             raise LookupError(f"{name}: expected one Gymnasium id with an entry point in {package}*, got {gym_ids}")

@@ -2,8 +2,8 @@
 
 A record is a JSONL file. The first line is the header::
 
-    {"format": "maya_envs.record/1", "game": "maya2012_v0", "title": "Maya (2012)",
-     "version": 0, "num_players": 2, "config": {...every game option...}, "seed": 7,
+    {"format": "maya_envs.record/1", "game": "maya2012_v1", "title": "Maya (2012)",
+     "version": 1, "num_players": 2, "config": {...every game option...}, "seed": 7,
      "package_version": "0.1.0"}
 
 then one line per action taken in the game, in order::
@@ -15,7 +15,7 @@ and, once the game is over, an optional last line with the outcome::
     {"end": {"rewards": {"player_0": 1.0, ...}, "terminated": true, "truncated": false}}
 
 ``config`` holds every field of the game's config dataclass (the env's ``rules.config``), so
-``<game>_v0.env(**config)`` rebuilds the same rules; ``seed`` is the ``reset`` seed, and the
+``<game>_v<N>.env(**config)`` rebuilds the same rules; ``seed`` is the ``reset`` seed, and the
 env draws every chance event (setup, shuffles, bag draws) from the generator of that seed, so
 ``reset(seed)`` followed by the recorded actions rebuilds every state exactly (:func:`replay`).
 
@@ -44,27 +44,38 @@ from maya_envs.aec_base import check_action_id
 RECORD_FORMAT = "maya_envs.record/1"
 #: Game name (the PettingZoo module name) -> module with ``env(**options)``.
 GAME_MODULES = {
-    "maya2012_v0": "maya_envs.maya2012_v0",
+    "maya2012_v1": "maya_envs.maya2012_v1",
     "maya_quarry_v0": "maya_envs.maya_quarry_v0",
     "yaxha_v0": "maya_envs.yaxha_v0",
 }
 #: Short names accepted wherever a game is named (``maya-play --game maya2012``).
-GAME_ALIASES = {name.removesuffix("_v0"): name for name in GAME_MODULES}
+GAME_ALIASES = {name.rsplit("_v", 1)[0]: name for name in GAME_MODULES}
 
 
 class RecordError(ValueError):
     """A record that cannot be loaded or replayed; the message names the line and the problem."""
 
 
+def _renamed_note(name: str) -> str:
+    """`` (renamed 'maya2012_v1': ...)`` for an old name in :data:`maya_envs.RENAMED_ENVS`, else ``""``."""
+    from maya_envs import RENAMED_ENVS
+
+    if name not in RENAMED_ENVS:
+        return ""
+    new, change = RENAMED_ENVS[name]
+    return f" (renamed {new!r}: {change})"
+
+
 def game_name(game: str) -> str:
-    """The full game name of ``game`` (``"maya2012"`` or ``"maya2012_v0"``).
+    """The full game name of ``game`` (``"maya2012"`` or ``"maya2012_v1"``).
 
     Raises:
-        ValueError: an unknown game; the message lists the known ones.
+        ValueError: an unknown game, or an old name in :data:`maya_envs.RENAMED_ENVS` (the
+            message names the new one); the message lists the known ones.
     """
     name = GAME_ALIASES.get(game, game)
     if name not in GAME_MODULES:
-        raise ValueError(f"unknown game {game!r}; known: {sorted(GAME_ALIASES)}")
+        raise ValueError(f"unknown game {game!r}{_renamed_note(name)}; known: {sorted(GAME_ALIASES)}")
     return name
 
 
@@ -224,7 +235,8 @@ def parse_record(lines: list[str]) -> Record:
     if header["format"] != RECORD_FORMAT:
         raise RecordError(f"line 1: format {header['format']!r} is not {RECORD_FORMAT!r}")
     if header["game"] not in GAME_MODULES:
-        raise RecordError(f"line 1: unknown game {header['game']!r}; known: {sorted(GAME_MODULES)}")
+        note = _renamed_note(header["game"])
+        raise RecordError(f"line 1: unknown game {header['game']!r}{note}; known: {sorted(GAME_MODULES)}")
     record = Record(header)
     for number, row in rows[1:]:
         if record.end is not None:

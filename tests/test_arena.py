@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from maya_envs import maya2012_v0, yaxha_v0
+from maya_envs import maya2012_v1, yaxha_v0
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan, wilson_interval
 from maya_envs.evaluation.ratings import EloTable, OpenSkillTable, elo_expected
 
@@ -55,7 +55,7 @@ def test_arena_seat_counts_are_equal_and_outcomes_add_up():
 
 
 def test_two_player_arena_has_elo_and_a_head_to_head_table():
-    result = play_arena(lambda: maya2012_v0.env(setup="random"), {"h": "heuristic", "r": "random"}, 4, 0)
+    result = play_arena(lambda: maya2012_v1.env(setup="random"), {"h": "heuristic", "r": "random"}, 4, 0)
     h, r = result.agents
     assert h.games_per_seat == [2, 2] and h.wins == 4 and r.losses == 4  # heuristic beats random
     assert result.head_to_head["h"]["r"] == [4, 0, 0] and result.head_to_head["r"]["h"] == [0, 0, 4]
@@ -65,7 +65,7 @@ def test_two_player_arena_has_elo_and_a_head_to_head_table():
 
 
 def test_fair_share_is_one_half_in_the_four_player_team_game():
-    result = play_arena(lambda: maya2012_v0.env(num_players=4), {"h": "heuristic", "r": "random"}, 4, 2)
+    result = play_arena(lambda: maya2012_v1.env(num_players=4), {"h": "heuristic", "r": "random"}, 4, 2)
     assert result.fair_share <= 0.5  # two of four seats win every game, none when the teams tie
     assert all(a.wins % 2 == 0 for a in result.agents)  # partners (the same agent here) win together
 
@@ -119,13 +119,13 @@ def test_openskill_ties_and_an_agent_in_two_seats():
 
 def test_bad_agent_spec_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match=r"unknown bot 'grandmaster'; known bots: random, heuristic"):
-        play_arena(lambda: maya2012_v0.env(), {"g": "grandmaster", "r": "random"}, 2)
+        play_arena(lambda: maya2012_v1.env(), {"g": "grandmaster", "r": "random"}, 2)
     with pytest.raises(ValueError, match=r"agent '.*nope.zip': checkpoint file does not exist"):
         resolve_agent(str(tmp_path / "nope.zip"))
     with pytest.raises(ValueError, match=r"an empty agent spec"):
         resolve_agent("")
     with pytest.raises(ValueError, match=r"games must be > 0, got 0"):
-        play_arena(lambda: maya2012_v0.env(), {"r": "random"}, 0)
+        play_arena(lambda: maya2012_v1.env(), {"r": "random"}, 0)
     assert resolve_agent("strong=mcts:1000:time=0.5") == ("strong", "mcts:1000:time=0.5")
     assert resolve_agent("mcts:1000:time=0.5") == ("mcts:1000:time=0.5", "mcts:1000:time=0.5")
 

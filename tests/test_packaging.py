@@ -45,7 +45,7 @@ def test_a_name_resolves_to_the_shipped_file_from_any_directory(spec, tmp_path, 
     monkeypatch.chdir(tmp_path)  # no configs/ here: the repository path only works as a name
     assert resolve_config(spec) == CONFIGS_DIR / "maya2012" / "2p_quick.yaml"
     config = load_config(spec, ["total_timesteps=512"])
-    assert config.env_id == "maya_envs/Maya2012-v0" and config.total_timesteps == 512
+    assert config.env_id == "maya_envs/Maya2012-v1" and config.total_timesteps == 512
 
 
 def test_an_existing_file_wins_over_a_name(tmp_path, monkeypatch):

@@ -17,8 +17,8 @@ def model():
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
 
-    env = gym.make("maya_envs/Maya2012-v0", setup="random")
-    policy, extra = policy_for("action_features", "maya_envs/Maya2012-v0", env.observation_space.shape[0])
+    env = gym.make("maya_envs/Maya2012-v1", setup="random")
+    policy, extra = policy_for("action_features", "maya_envs/Maya2012-v1", env.observation_space.shape[0])
     assert policy is ActionFeaturePolicy
     return MaskablePPO(policy, env, policy_kwargs={"net_arch": [16], **extra}, n_steps=64, batch_size=32, seed=0)
 
@@ -57,9 +57,9 @@ def test_games_declare_their_feature_block():
     import gymnasium as gym
 
     for env_id, options, block in [
-        ("maya_envs/Maya2012-v0", {}, (466, 3, 48)),
-        ("maya_envs/Maya2012-v0", {"num_players": 3}, (444, 3, 48)),
-        ("maya_envs/Maya2012-v0", {"num_players": 4}, (444, 3, 48)),
+        ("maya_envs/Maya2012-v1", {}, (466, 3, 48)),
+        ("maya_envs/Maya2012-v1", {"num_players": 3}, (444, 3, 48)),
+        ("maya_envs/Maya2012-v1", {"num_players": 4}, (444, 3, 48)),
         ("maya_envs/Yaxha-v0", {"num_players": 2, "action_features": True}, (1326, 3, 632)),
         ("maya_envs/Yaxha-v0", {"num_players": 4, "footprint": "fixed", "action_features": True}, (714, 3, 154)),
     ]:
@@ -74,22 +74,22 @@ def test_games_without_a_feature_block_are_refused():
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
         action_feature_block("maya_envs/Yaxha-v0", 1326)  # two players without the option
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block("maya_envs/Maya2012-v0", 500)  # no Maya (2012) observation has this length
+        action_feature_block("maya_envs/Maya2012-v1", 500)  # no Maya (2012) observation has this length
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
         action_feature_block("maya_envs/MayaQuarry-v0", 100)
     with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features'\]"):
-        policy_for("cnn", "maya_envs/Maya2012-v0", 610)
+        policy_for("cnn", "maya_envs/Maya2012-v1", 610)
 
 
 def test_the_config_gain_reaches_the_policy_and_scales_the_scores():
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
 
-    env = gym.make("maya_envs/Maya2012-v0", num_players=3)
+    env = gym.make("maya_envs/Maya2012-v1", num_players=3)
     size = env.observation_space.shape[0]
     scores = {}
     for gain in (10.0, 40.0):
-        policy, extra = policy_for("action_features", "maya_envs/Maya2012-v0", size, action_feature_gain=gain)
+        policy, extra = policy_for("action_features", "maya_envs/Maya2012-v1", size, action_feature_gain=gain)
         model = MaskablePPO(policy, env, policy_kwargs={"net_arch": [8], **extra}, n_steps=32, batch_size=32, seed=0)
         assert model.policy.action_feature_gain == gain
         with th.no_grad():

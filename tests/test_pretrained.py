@@ -60,7 +60,7 @@ def test_plain_pretrained_means_the_game_default_and_a_misfit_is_refused():
     rules = env.unwrapped.rules
     assert pretrained_for(rules.spec) == "maya2012_2p"
     assert make_opponent("pretrained", rules).spec is load_pretrained("maya2012_2p")
-    with pytest.raises(ValueError, match=r"'yaxha_2p' plays yaxha_v0 with 2 players .* this game is maya2012_v0"):
+    with pytest.raises(ValueError, match=r"'yaxha_2p' plays yaxha_v0 with 2 players .* this game is maya2012_v1"):
         make_opponent("pretrained:yaxha_2p", rules)
     with pytest.raises(ValueError, match=r"no pretrained baseline named 'champion'; known: \["):
         make_opponent("pretrained:champion", rules)
@@ -96,7 +96,7 @@ def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path, m
     entry = publish(run_dir, "copy", "maya2012/2p_quick", package_dir=out)
     registry = json.loads((out / "registry.json").read_text())
     assert registry == {"copy": entry}
-    assert entry["total_timesteps"] == 1234 and entry["game"] == "maya2012_v0" and entry["num_actions"] == 75
+    assert entry["total_timesteps"] == 1234 and entry["game"] == "maya2012_v1" and entry["num_actions"] == 75
     from sb3_contrib import MaskablePPO
 
     loaded = MaskablePPO.load(out / "copy.zip", device="cpu")
@@ -110,19 +110,19 @@ def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path, m
 
 
 def test_the_arena_seats_a_pretrained_baseline_by_name():
-    from maya_envs import maya2012_v0
+    from maya_envs import maya2012_v1
     from maya_envs.evaluation import play_arena
 
-    result = play_arena(lambda: maya2012_v0.env(), {"base": "pretrained:maya2012_2p", "r": "random"}, 4, seed=0)
+    result = play_arena(lambda: maya2012_v1.env(), {"base": "pretrained:maya2012_2p", "r": "random"}, 4, seed=0)
     base = next(a for a in result.agents if a.name == "base")
     assert base.games == 4 and base.games_per_seat == [2, 2] and base.illegal_actions == 0
     assert base.wins + base.draws + base.losses == 4
 
 
 def test_a_model_of_another_game_is_refused_as_an_opponent_with_both_shapes():
-    rules = gym.make("maya_envs/Maya2012-v0").unwrapped.rules
-    with pytest.raises(ValueError, match=r"model expects observations of shape \(1326,\), but maya2012_v0 .* \(610,\)"):
+    rules = gym.make("maya_envs/Maya2012-v1").unwrapped.rules
+    with pytest.raises(ValueError, match=r"model expects observations of shape \(1326,\), but maya2012_v1 .* \(610,\)"):
         make_opponent(load_pretrained("yaxha_2p"), rules)
-    draft = gym.make("maya_envs/Maya2012-v0", setup="draft").unwrapped.rules
-    with pytest.raises(ValueError, match=r"no pretrained baseline for maya2012_v0 .* observation shape \(620,\)"):
+    draft = gym.make("maya_envs/Maya2012-v1", setup="draft").unwrapped.rules
+    with pytest.raises(ValueError, match=r"no pretrained baseline for maya2012_v1 .* observation shape \(620,\)"):
         make_opponent("pretrained", draft)

@@ -116,8 +116,10 @@ def test_wrong_game_version_format_and_config_are_rejected(tmp_path, good_lines)
     header, rest = good_lines[0], good_lines[1:]
     with pytest.raises(RecordError, match="line 1: unknown game 'chess_v0'"):
         check(tmp_path, [edit(header, game="chess_v0"), *rest])
-    with pytest.raises(RecordError, match="version 3 recorded, this is version 0"):
+    with pytest.raises(RecordError, match="version 3 recorded, this is version 1"):
         check(tmp_path, [edit(header, version=3), *rest])
+    with pytest.raises(RecordError, match=r"line 1: unknown game 'maya2012_v0' \(renamed 'maya2012_v1'"):
+        check(tmp_path, [edit(header, game="maya2012_v0", version=0), *rest])
     with pytest.raises(RecordError, match="format"):
         check(tmp_path, [edit(header, format="something/9"), *rest])
     with pytest.raises(RecordError, match="header field 'seed'"):

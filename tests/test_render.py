@@ -79,7 +79,7 @@ def test_rgb_array_needs_an_image_renderer():
 
 def test_importing_the_games_does_not_import_pillow():
     code = (
-        "import sys, maya_envs.maya2012_v0, maya_envs.maya_quarry_v0, maya_envs.yaxha_v0; print('PIL' in sys.modules)"
+        "import sys, maya_envs.maya2012_v1, maya_envs.maya_quarry_v0, maya_envs.yaxha_v0; print('PIL' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
@@ -156,12 +156,12 @@ def test_yaxha_hidden_choices_and_fresh_cubes_do_not_change_a_seats_picture():
 
 @pytest.mark.parametrize("bad", [-1, 3, "player_7", True, 1.5])
 def test_a_bad_render_observer_is_refused_at_construction_and_assignment(bad):
-    from maya_envs import maya2012_v0
+    from maya_envs import maya2012_v1
     from maya_envs.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match=r"render_observer=.*; allowed: None, a seat 0..2 or an agent name"):
-        maya2012_v0.env(num_players=3, render_observer=bad)
-    env = maya2012_v0.env(num_players=3, render_observer="player_1")
+        maya2012_v1.env(num_players=3, render_observer=bad)
+    env = maya2012_v1.env(num_players=3, render_observer="player_1")
     assert env.render_observer == 1  # an agent name means its seat
     with pytest.raises(ConfigError, match=r"render_observer="):
         env.render_observer = bad

@@ -48,12 +48,12 @@ def local_ray():
 
 
 def test_rllib_spec_without_ray_names_the_extra(monkeypatch):
-    from maya_envs import maya2012_v0
+    from maya_envs import maya2012_v1
 
     # where Ray is installed, make its import fail as if it were not (None in sys.modules)
     monkeypatch.setitem(sys.modules, "ray.rllib.core.rl_module.rl_module", None)
     with pytest.raises(ImportError, match=r"pip install 'maya-envs\[rllib\]'"):
-        play_match(maya2012_v0.env, "rllib:/nonexistent", "random", games=1)
+        play_match(maya2012_v1.env, "rllib:/nonexistent", "random", games=1)
 
 
 @needs_ray

@@ -80,8 +80,8 @@ def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(sna
     [
         ("maya_envs/Yaxha-v0", {"num_players": 3}),
         ("maya_envs/MayaQuarry-v0", {"num_players": 4}),
-        ("maya_envs/Maya2012-v0", {"num_players": 4}),
-        ("maya_envs/Maya2012-v0", {"num_players": 2, "setup": "random"}),
+        ("maya_envs/Maya2012-v1", {"num_players": 4}),
+        ("maya_envs/Maya2012-v1", {"num_players": 2, "setup": "random"}),
     ],
 )
 def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options):
@@ -107,12 +107,12 @@ def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options
     returns = np.array(outcomes[0][1])
     winner = int(np.argmax(returns))
     assert outcomes[winner][0] > 0 and min(t for t, _ in outcomes) < 0
-    if env_id.endswith("Maya2012-v0") and options["num_players"] == 4:
+    if env_id.endswith("Maya2012-v1") and options["num_players"] == 4:
         assert returns[0] == returns[2] and returns[1] == returns[3]  # partners share the result
 
 
 SMOKE = [
-    ("maya2012/4p_quick.yaml", "dummy", "Maya2012-v0"),
+    ("maya2012/4p_quick.yaml", "dummy", "Maya2012-v1"),
     ("maya_quarry/3p_advanced_quick.yaml", "subproc", "MayaQuarry-v0"),
     ("yaxha/2p_quick.yaml", "subproc", "Yaxha-v0"),
 ]

@@ -26,7 +26,7 @@ def test_train_then_evaluate_with_a_tiny_budget(tmp_path):
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     (run_dir,) = list(tmp_path.iterdir())
-    assert run_dir.name.startswith("Maya2012-v0__maskable_ppo_quick__1__")
+    assert run_dir.name.startswith("Maya2012-v1__maskable_ppo_quick__1__")
     assert (run_dir / "model.zip").is_file() and (run_dir / "config.yaml").is_file()
     assert any((run_dir / "tb").iterdir())
     results = json.loads((run_dir / "evaluation.json").read_text())["results"]

@@ -38,7 +38,7 @@ from maya_envs.registration import ENV_IDS
 from training.config import load_config
 
 SHORT_NAMES = {
-    "maya2012": "maya_envs/Maya2012-v0",
+    "maya2012": "maya_envs/Maya2012-v1",
     "quarry": "maya_envs/MayaQuarry-v0",
     "maya_quarry": "maya_envs/MayaQuarry-v0",
     "yaxha": "maya_envs/Yaxha-v0",
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             if spec.endswith(".zip") and (candidate.parent / "config.yaml").is_file():
                 config_path = candidate.parent / "config.yaml"
                 break
-    env_id, game_options = "maya_envs/Maya2012-v0", {}
+    env_id, game_options = "maya_envs/Maya2012-v1", {}
     if config_path is not None:
         try:
             config = load_config(config_path)

@@ -40,7 +40,7 @@ class SelfPlayConfig:
 class TrainConfig:
     """MaskablePPO against a mix of opponents, then an evaluation against the bots."""
 
-    env_id: str = "maya_envs/Maya2012-v0"
+    env_id: str = "maya_envs/Maya2012-v1"
     """Gymnasium id of the single-agent view (see ``maya_envs.registration.ENV_IDS``)."""
     exp_name: str = "maskable_ppo"
     """Experiment name; the run directory is ``{env}__{exp_name}__{seed}__{time}``."""

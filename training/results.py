@@ -26,7 +26,7 @@ import yaml
 
 from training import arena
 
-TITLES = {"Maya2012-v0": "Maya (2012)", "MayaQuarry-v0": "Maya (quarry)", "Yaxha-v0": "Yaxha"}
+TITLES = {"Maya2012-v1": "Maya (2012)", "MayaQuarry-v0": "Maya (quarry)", "Yaxha-v0": "Yaxha"}
 
 
 def arena_agents(run_dir: Path, num_players: int) -> list[str]:

@@ -30,7 +30,7 @@ from maya_envs.core.errors import ConfigError
 from training.config_names import resolve_config
 
 GAMES = {
-    "maya2012": "maya_envs.maya2012_v0",
+    "maya2012": "maya_envs.maya2012_v1",
     "maya_quarry": "maya_envs.maya_quarry_v0",
     "yaxha": "maya_envs.yaxha_v0",
 }

@@ -189,7 +189,7 @@ class LearningCurveCallback(BaseCallback):
         players = aec_factory(config)().rules.spec.num_players
         (self.run_dir / "learning_curve.json").write_text(json.dumps(self.points, indent=2))
         title = f"{config.env_id.split('/')[-1]} {players}p {config.exp_name}"
-        team_game = config.env_id.endswith("Maya2012-v0") and players == 4  # two teams of partners
+        team_game = config.env_id.endswith("Maya2012-v1") and players == 4  # two teams of partners
         fair = 0.5 if team_game else 1 / players
         plot_learning_curve(self.points, self.run_dir / "learning_curve.png", title, fair_share=fair)
         self.next_at = self.num_timesteps + config.eval_every

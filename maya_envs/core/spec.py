@@ -10,7 +10,7 @@ class GameSpec:
     """What an env, a test loop or the README table needs to know about a game.
 
     Attributes:
-        name: PettingZoo-style module name, e.g. ``"maya2012_v0"``.
+        name: PettingZoo-style module name, e.g. ``"maya2012_v1"``.
         title: human title, e.g. ``"Maya (2012)"``.
         version: env version; bumped whenever behaviour changes.
         num_players: seats in this instance (agents ``player_0 .. player_{n-1}``).

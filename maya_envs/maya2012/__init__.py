@@ -2,5 +2,5 @@
 
 Rules and every rule decision: :mod:`maya_envs.maya2012.rules`. Action table:
 :mod:`maya_envs.maya2012.actions`. Observation table: :mod:`maya_envs.maya2012.observation`.
-PettingZoo entry points: :mod:`maya_envs.maya2012_v0`.
+PettingZoo entry points: :mod:`maya_envs.maya2012_v1`.
 """

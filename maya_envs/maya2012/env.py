@@ -1,7 +1,7 @@
 """Maya (2012) PettingZoo AEC environment (2, 3 or 4 players).
 
 =====================  ===============================================================
-Import                 ``from maya_envs import maya2012_v0``
+Import                 ``from maya_envs import maya2012_v1``
 Agents                 ``num_players=2`` (default): ``player_0`` (White), ``player_1``
                        (Black). 3-4: ``player_0 .. player_{n-1}`` clockwise; 4p teams
                        {``player_0``, ``player_2``} and {``player_1``, ``player_3``}
@@ -70,7 +70,7 @@ class Maya2012Env(RulesAECEnv):
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "maya2012_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "maya2012_v1", "is_parallelizable": False}
 
     def __init__(
         self,

@@ -407,9 +407,9 @@ class Maya2012Rules(LegalActionCache):
             setup_steps += A.NUM_TOWERS * A.NUM_LEVELS
         declare_steps = config.max_turns if n > 2 else 0
         self.spec = GameSpec(
-            name="maya2012_v0",
+            name="maya2012_v1",
             title="Maya (2012)",
-            version=0,
+            version=1,
             num_players=n,
             num_actions=A.NUM_ACTIONS,
             observation_shape=observation_shape(config),

@@ -1,4 +1,4 @@
-"""``gym.make("maya_envs/Maya2012-v0", num_players=..., opponent=... | opponents=[...],
+"""``gym.make("maya_envs/Maya2012-v1", num_players=..., opponent=... | opponents=[...],
 learner_seat=..., **game_options)``."""
 
 from __future__ import annotations
@@ -37,4 +37,4 @@ def make_single_agent_env(
         ConfigError: a bad game option.
     """
     aec = Maya2012Env(render_mode=render_mode, illegal_action=illegal_action, **game_options)
-    return single_agent_view(aec, "maya_envs/Maya2012-v0", opponents, opponent, learner_seat, reward_shaping)
+    return single_agent_view(aec, "maya_envs/Maya2012-v1", opponents, opponent, learner_seat, reward_shaping)

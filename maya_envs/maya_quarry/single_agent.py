@@ -19,7 +19,7 @@ def make_single_agent_env(
     """Maya (Abacusspiele 2003) for one learner; the other ``num_players - 1`` seats are played
     by ``opponents``: one spec for all (``"random"``, ``"heuristic"``, a bot, a model with
     ``predict`` or a callable; see :mod:`maya_envs.wrappers.opponents`) or a list with one spec
-    per other seat in seat order. ``opponent=`` is accepted as an alias (Maya2012-v0 spelling).
+    per other seat in seat order. ``opponent=`` is accepted as an alias (Maya2012-v1 spelling).
 
     ``learner_seat``: a seat ``0 .. n-1`` (``"first"`` = 0) or ``"random"`` (drawn per
     episode). ``action_masks()`` gives the learner's mask; the reward is the learner's own.

@@ -33,7 +33,7 @@ class PretrainedInfo:
     Attributes:
         name: registry name (``pretrained:<name>``).
         file: the ``.zip`` file name inside this package.
-        game: spec name of the game (``"maya2012_v0"``).
+        game: spec name of the game (``"maya2012_v1"``).
         num_players, num_actions, observation_shape: the spec it was trained on.
         env_id, game_options: the Gymnasium id and options of its training env.
         config: the config it was trained from (a name under ``configs/``).

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 POTENTIALS: dict[str, str] = {
-    "maya_envs/Maya2012-v0": "maya_envs.maya2012.shaping:victory_point_margin",
+    "maya_envs/Maya2012-v1": "maya_envs.maya2012.shaping:victory_point_margin",
 }
 
 Potential = Callable[[Any, int], float]

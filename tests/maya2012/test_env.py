@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import maya_envs  # noqa: F401
-from maya_envs import maya2012_v0
+from maya_envs import maya2012_v1
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from tests.conformance import warnings_as_errors
 
@@ -24,12 +24,12 @@ OPTIONS = [{}, {"setup": "random"}, {"max_turns": 20, "at_max_turns": "truncate"
 @pytest.mark.parametrize("options", OPTIONS, ids=["choose", "random", "truncate"])
 def test_pettingzoo_api_and_seed_tests(options):
     with warnings_as_errors():
-        api_test(maya2012_v0.env(**options), num_cycles=400)
-        seed_test(lambda **kw: maya2012_v0.env(**options, **kw), num_cycles=200)
+        api_test(maya2012_v1.env(**options), num_cycles=400)
+        seed_test(lambda **kw: maya2012_v1.env(**options, **kw), num_cycles=200)
 
 
 def test_gymnasium_and_sb3_check_env():
-    env = gym.make("maya_envs/Maya2012-v0", opponent="heuristic", illegal_action="terminate")
+    env = gym.make("maya_envs/Maya2012-v1", opponent="heuristic", illegal_action="terminate")
     with pytest.warns(UserWarning, match="illegal action"):  # the checkers step random actions
         gym_check_env(env.unwrapped, skip_render_check=True)
         sb3_check_env(env.unwrapped)
@@ -52,7 +52,7 @@ def play_out(env, seed, policy=None):
 
 @pytest.mark.parametrize("seed", range(20))
 def test_reward_ledger_pays_the_result_once_and_sums_to_zero(seed):
-    env = maya2012_v0.env()
+    env = maya2012_v1.env()
     totals = play_out(env, seed)
     result = env.rules.returns(env.game_state)
     assert totals == {"player_0": result[0], "player_1": result[1]}
@@ -60,7 +60,7 @@ def test_reward_ledger_pays_the_result_once_and_sums_to_zero(seed):
 
 
 def test_observe_and_last_work_after_the_end():
-    env = maya2012_v0.env(setup="random")
+    env = maya2012_v1.env(setup="random")
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     while not any(env.terminations.values()):
@@ -74,7 +74,7 @@ def test_observe_and_last_work_after_the_end():
 
 
 def test_truncation_at_max_turns_sets_truncation_not_termination():
-    env = maya2012_v0.env(setup="random", max_turns=5, at_max_turns="truncate")
+    env = maya2012_v1.env(setup="random", max_turns=5, at_max_turns="truncate")
     totals = play_out(env, seed=1)
     assert env.game_state.turn == 5 or env.rules.is_terminal(env.game_state)
     if env.game_state.turn == 5:
@@ -89,7 +89,7 @@ def test_truncation_at_max_turns_sets_truncation_not_termination():
 
 
 def test_at_max_turns_score_terminates_and_scores():
-    env = maya2012_v0.env(setup="random", max_turns=5)
+    env = maya2012_v1.env(setup="random", max_turns=5)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     for _ in range(5):
@@ -100,7 +100,7 @@ def test_at_max_turns_score_terminates_and_scores():
 
 
 def test_single_agent_reward_is_the_learners_also_when_the_opponent_ends_the_game():
-    env = gym.make("maya_envs/Maya2012-v0", opponent="random", learner_seat="random")
+    env = gym.make("maya_envs/Maya2012-v1", opponent="random", learner_seat="random")
     ended_by_opponent = 0
     for seed in range(60):
         obs, info = env.reset(seed=seed)
@@ -131,7 +131,7 @@ def test_same_seed_same_game_including_zero_and_none_continues():
             env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         return states
 
-    a, b = maya2012_v0.env(), maya2012_v0.env()
+    a, b = maya2012_v1.env(), maya2012_v1.env()
     assert trajectory(a, 0) == trajectory(b, 0)
     assert trajectory(a, 0) != trajectory(a, 1)
     a.reset(seed=5)
@@ -139,13 +139,13 @@ def test_same_seed_same_game_including_zero_and_none_continues():
     a.reset()
     b.reset()
     assert a.game_state == b.game_state  # None continues the seeded stream
-    first = maya2012_v0.env()
+    first = maya2012_v1.env()
     first.reset(seed=5)
     assert first.game_state != a.game_state
 
 
 def test_deepcopy_and_pickle_mid_game_are_independent():
-    env = maya2012_v0.env(setup="random")
+    env = maya2012_v1.env(setup="random")
     env.reset(seed=2)
     for _ in range(4):
         mask = env.observe(env.agent_selection)["action_mask"]
@@ -162,7 +162,7 @@ def test_deepcopy_and_pickle_mid_game_are_independent():
 
 
 def test_arrays_handed_out_are_not_changed_by_later_steps():
-    env = maya2012_v0.env(setup="random")
+    env = maya2012_v1.env(setup="random")
     env.reset(seed=4)
     agent = env.agent_selection
     obs = env.observe(agent)
@@ -174,7 +174,7 @@ def test_arrays_handed_out_are_not_changed_by_later_steps():
 
 
 def test_out_of_range_and_illegal_actions_give_clear_errors():
-    env = maya2012_v0.env(illegal_action="raise")
+    env = maya2012_v1.env(illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"action 75 is out of range: allowed ids are 0\.\.74"):
         env.step(75)
@@ -185,7 +185,7 @@ def test_out_of_range_and_illegal_actions_give_clear_errors():
 
 
 def test_illegal_action_terminate_policy_penalises_the_offender():
-    env = maya2012_v0.env()
+    env = maya2012_v1.env()
     env.reset(seed=0)
     offender = env.agent_selection
     with pytest.warns(UserWarning, match="illegal action 0"):
@@ -214,29 +214,29 @@ def test_illegal_action_terminate_policy_penalises_the_offender():
 )
 def test_bad_config_is_a_clear_error(options, message):
     with pytest.raises(ConfigError, match=message):
-        maya2012_v0.env(**options)
+        maya2012_v1.env(**options)
 
 
 def test_bad_single_agent_arguments_are_clear_errors():
     with pytest.raises(ValueError, match=r"learner_seat='third' is not allowed"):
-        gym.make("maya_envs/Maya2012-v0", learner_seat="third")
+        gym.make("maya_envs/Maya2012-v1", learner_seat="third")
     with pytest.raises(ValueError, match=r"unknown bot 'strong'; known bots: random, heuristic"):
-        gym.make("maya_envs/Maya2012-v0", opponent="strong")
+        gym.make("maya_envs/Maya2012-v1", opponent="strong")
     with pytest.raises(ValueError, match=r"render_mode='rgb' is not supported"):
-        maya2012_v0.env(render_mode="rgb")
+        maya2012_v1.env(render_mode="rgb")
 
 
 def test_ansi_render_shows_the_board():
-    env = maya2012_v0.env(render_mode="ansi", setup="random")
+    env = maya2012_v1.env(render_mode="ansi", setup="random")
     env.reset(seed=0)
     text = env.render()
     assert "Monolith: t" in text and "Raven: L" in text and text.count("L5 [") == 9
 
 
 def test_action_mask_equals_the_observed_mask_for_every_agent_until_the_end():
-    env = maya2012_v0.env(setup="random")
+    env = maya2012_v1.env(setup="random")
     env.reset(seed=6)
-    single = gym.make("maya_envs/Maya2012-v0", setup="random").unwrapped
+    single = gym.make("maya_envs/Maya2012-v1", setup="random").unwrapped
     single.reset(seed=6)
     assert np.array_equal(single.action_masks(), single.aec_env.observe(single.learner)["action_mask"].astype(bool))
     rng = np.random.default_rng(6)

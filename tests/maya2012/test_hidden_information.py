@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from maya_envs import maya2012_v0
+from maya_envs import maya2012_v1
 from maya_envs.bots import RandomBot
 from maya_envs.maya2012.bots import HeuristicBot
 from maya_envs.maya2012.render import render_text
@@ -71,7 +71,7 @@ def test_resampled_hands_do_not_change_a_seats_view(n):
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_info_is_empty_during_play_and_reveals_every_card_at_the_end(n):
-    env = maya2012_v0.env(num_players=n)
+    env = maya2012_v1.env(num_players=n)
     for seed in range(5):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -88,7 +88,7 @@ def test_info_is_empty_during_play_and_reveals_every_card_at_the_end(n):
 
 
 def test_seat_render_shows_only_its_own_hand_and_spectator_sees_all():
-    env = maya2012_v0.env(num_players=3, render_mode="ansi")
+    env = maya2012_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=1)
     state = env.game_state
     env.render_observer = 1

@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import maya_envs  # noqa: F401
-from maya_envs import maya2012_v0
+from maya_envs import maya2012_v1
 from tests.conformance import warnings_as_errors
 
 OPTIONS = [
@@ -27,8 +27,8 @@ IDS = ["3p", "4p", "2p-draft", "3p-draft", "4p-draft-diff"]
 @pytest.mark.parametrize("options", OPTIONS, ids=IDS)
 def test_pettingzoo_api_and_seed_tests(options):
     with warnings_as_errors():
-        api_test(maya2012_v0.env(**options), num_cycles=300)
-        seed_test(lambda **kw: maya2012_v0.env(**options, **kw), num_cycles=150)
+        api_test(maya2012_v1.env(**options), num_cycles=300)
+        seed_test(lambda **kw: maya2012_v1.env(**options, **kw), num_cycles=150)
 
 
 def play_out(env, seed):
@@ -50,7 +50,7 @@ def play_out(env, seed):
 @pytest.mark.parametrize("scheme", ["win_loss", "score_diff"])
 @pytest.mark.parametrize("n", [3, 4])
 def test_reward_ledger_zero_sum_partners_equal_paid_once(n, scheme):
-    env = maya2012_v0.env(num_players=n, reward_scheme=scheme)
+    env = maya2012_v1.env(num_players=n, reward_scheme=scheme)
     decided = 0
     for seed in range(15):
         totals, paid_steps = play_out(env, seed)
@@ -68,7 +68,7 @@ def test_reward_ledger_zero_sum_partners_equal_paid_once(n, scheme):
 
 
 def test_declaring_ends_the_game_at_once_with_every_card_in_the_info():
-    env = maya2012_v0.env(num_players=3)
+    env = maya2012_v1.env(num_players=3)
     for seed in range(40):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -88,11 +88,11 @@ def test_declaring_ends_the_game_at_once_with_every_card_in_the_info():
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_single_agent_checkers_and_learner_reward(n):
-    env = gym.make("maya_envs/Maya2012-v0", num_players=n, opponent="heuristic")
+    env = gym.make("maya_envs/Maya2012-v1", num_players=n, opponent="heuristic")
     with pytest.warns(UserWarning, match="illegal action"):
         gym_check_env(env.unwrapped, skip_render_check=True)
         sb3_check_env(env.unwrapped)
-    env = gym.make("maya_envs/Maya2012-v0", num_players=n, opponents=["random"] * (n - 1))
+    env = gym.make("maya_envs/Maya2012-v1", num_players=n, opponents=["random"] * (n - 1))
     for seed in range(20):
         obs, info = env.reset(seed=seed)
         assert obs.shape == (588,)
@@ -113,12 +113,12 @@ def test_single_agent_checkers_and_learner_reward(n):
 
 def test_single_agent_opponent_arguments():
     with pytest.raises(ValueError, match="pass either opponents= or its alias opponent=, not both"):
-        gym.make("maya_envs/Maya2012-v0", num_players=3, opponent="random", opponents=["random", "random"])
+        gym.make("maya_envs/Maya2012-v1", num_players=3, opponent="random", opponents=["random", "random"])
     with pytest.raises(ValueError, match="expected 2 opponent specs for 3 players"):
-        gym.make("maya_envs/Maya2012-v0", num_players=3, opponents=["random"])
-    env = gym.make("maya_envs/Maya2012-v0", num_players=4, opponents=["heuristic", "random", "heuristic"])
+        gym.make("maya_envs/Maya2012-v1", num_players=3, opponents=["random"])
+    env = gym.make("maya_envs/Maya2012-v1", num_players=4, opponents=["heuristic", "random", "heuristic"])
     env.reset(seed=0)
-    env = gym.make("maya_envs/Maya2012-v0", num_players=3, learner_seat=2, render_mode="ansi")
+    env = gym.make("maya_envs/Maya2012-v1", num_players=3, learner_seat=2, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
     assert "player_2 task cards" in text and "player_0 task cards" not in text

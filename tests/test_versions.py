@@ -1,0 +1,59 @@
+"""Env versions: every old name fails with a message naming the new one (README "Versions").
+
+PettingZoo module names come from the one table :data:`maya_envs.RENAMED_ENVS`; Gymnasium ids
+from the registry (an id ``-vN`` with N > 0 makes ``-v(N-1)`` deprecated, which Gymnasium reports).
+"""
+
+import importlib
+import re
+import subprocess
+import sys
+
+import gymnasium as gym
+import pytest
+
+import maya_envs
+from maya_envs import RENAMED_ENVS, RenamedEnvError
+from maya_envs.records import game_name
+from maya_envs.registration import ENV_IDS
+
+
+def test_the_maya2012_env_is_v1_everywhere():
+    from maya_envs import maya2012_v1
+
+    spec = maya2012_v1.raw_env(num_players=3).rules.spec
+    assert (spec.name, spec.version) == ("maya2012_v1", 1)
+    assert maya2012_v1.Maya2012Env.metadata["name"] == "maya2012_v1"
+    assert "maya_envs/Maya2012-v1" in ENV_IDS and "maya_envs/Maya2012-v0" not in ENV_IDS
+    assert RENAMED_ENVS["maya2012_v0"][0] == "maya2012_v1"
+
+
+@pytest.mark.parametrize("old", sorted(RENAMED_ENVS))
+def test_old_module_names_fail_naming_the_new_one(old):
+    new = RENAMED_ENVS[old][0]
+    importlib.import_module(f"maya_envs.{new}")  # the new name imports
+    message = rf"maya_envs\.{old} was renamed maya_envs\.{new} .*from maya_envs import {new}"
+    with pytest.raises(RenamedEnvError, match=message):
+        exec(f"from maya_envs import {old}", {})
+    with pytest.raises(RenamedEnvError, match=message):
+        importlib.import_module(f"maya_envs.{old}")
+    with pytest.raises(ValueError, match=rf"unknown game '{old}' \(renamed '{new}'"):
+        game_name(old)
+    assert not hasattr(maya_envs, "no_such_env_v0")  # other names stay plain AttributeErrors
+
+
+def test_a_plain_import_of_an_old_module_fails_the_same_way():
+    """``import maya_envs.maya2012_v0`` in a fresh interpreter (the finder is installed on import)."""
+    old = next(iter(RENAMED_ENVS))
+    run = subprocess.run([sys.executable, "-c", f"import maya_envs.{old}"], capture_output=True, text=True)
+    assert run.returncode == 1 and f"RenamedEnvError: maya_envs.{old} was renamed" in run.stderr
+
+
+@pytest.mark.parametrize("env_id", [i for i in ENV_IDS if not i.endswith("-v0")])
+def test_gymnasium_reports_the_previous_id_as_deprecated(env_id):
+    name, version = re.fullmatch(r"(.+)-v(\d+)", env_id).groups()
+    with (
+        pytest.raises(gym.error.DeprecatedEnv, match=rf"Please use `{re.escape(env_id)}` instead"),
+        pytest.warns(DeprecationWarning, match="out of date"),
+    ):
+        gym.make(f"{name}-v{int(version) - 1}")
