@@ -12,14 +12,15 @@ A game env is this class plus a rules object and a renderer. The base owns:
 * dead steps after the end, so ``observe`` and ``last()`` keep working until every agent has
   stepped ``None``;
 * the illegal-action policy (see :class:`RulesAECEnv`);
-* rendering: text from the game's ``renderer``, and ``render_mode="rgb_array"`` from its
-  optional ``image_renderer`` (Pillow, imported only when a picture is drawn).
+* rendering: text from the game's ``renderer``; ``render_mode="rgb_array"`` (Pillow, imported
+  only when a picture is drawn) and ``"svg"`` (standard library) from one layout, the game's
+  optional ``picture`` (a :class:`~maya_envs.drawing.Canvas` of shapes).
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,9 @@ from maya_envs.core.rng import make_rng
 ILLEGAL_ACTION_POLICIES = ("terminate", "raise")
 
 Renderer = Callable[[Any, "int | None"], str]
-ImageRenderer = Callable[[Any, "int | None"], np.ndarray]
+#: ``picture(state, observer_seat_or_None) -> Canvas``: the game's layout (``<game>.render_image.draw``).
+PictureRenderer = Callable[[Any, "int | None"], Any]
+PICTURE_MODES = ("rgb_array", "svg")
 
 
 def check_action_id(action: Any, num_actions: int) -> int:
@@ -61,8 +64,9 @@ class RulesAECEnv(AECEnv):
         rules: the game's rules at one config.
         renderer: ``renderer(state, observer_seat_or_None) -> str``, used by ``render``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"``
-            (prints it) or ``"rgb_array"`` (``render()`` returns an ``(H, W, 3)`` uint8 array;
-            needs ``image_renderer`` and ``"rgb_array"`` in the class's render modes).
+            (prints it), ``"rgb_array"`` (``render()`` returns an ``(H, W, 3)`` uint8 array) or
+            ``"svg"`` (``render()`` returns the SVG text, a ``str`` that notebooks display as a
+            picture); the last two need ``picture`` and the mode in the class's render modes.
         illegal_action: what a legal-range but illegal action does.
             ``"terminate"`` (default, as PettingZoo's ``TerminateIllegalWrapper``): a warning
             names the action and the legal ids, the game ends, the offender gets
@@ -73,8 +77,8 @@ class RulesAECEnv(AECEnv):
         render_observer: seat (``0 .. n-1``) or agent name (``"player_1"``) whose view ``render``
             shows; ``None`` shows everything. Anything else raises ``ConfigError`` (also when
             assigned later).
-        image_renderer: ``image_renderer(state, observer_seat_or_None) -> ndarray``, used by
-            ``render`` in ``"rgb_array"`` mode.
+        picture: ``picture(state, observer_seat_or_None) -> Canvas``, the game's picture,
+            drawn by ``render`` in ``"rgb_array"`` and ``"svg"`` modes and by :meth:`picture`.
 
     Raises:
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
@@ -90,11 +94,11 @@ class RulesAECEnv(AECEnv):
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_observer: int | None = None,
-        image_renderer: ImageRenderer | None = None,
+        picture: PictureRenderer | None = None,
     ) -> None:
         super().__init__()
-        if render_mode == "rgb_array" and image_renderer is None:
-            raise ValueError("render_mode='rgb_array' needs an image_renderer; this game has none")
+        if render_mode in PICTURE_MODES and picture is None:
+            raise ValueError(f"render_mode={render_mode!r} needs a picture renderer; this game has none")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode={render_mode!r} is not supported; allowed: None, "
@@ -106,7 +110,7 @@ class RulesAECEnv(AECEnv):
         self._over = False
         self.spec_card = rules.spec
         self._renderer = renderer
-        self._image_renderer = image_renderer
+        self._picture = picture
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -215,12 +219,28 @@ class RulesAECEnv(AECEnv):
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
             return None
         if self.render_mode == "rgb_array":
-            return self._image_renderer(self.game_state, self.render_observer)
+            return self.picture().array()
+        if self.render_mode == "svg":
+            return self.picture().svg()
         text = self._renderer(self.game_state, self.render_observer)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def picture(self, caption: Sequence[str] = ()):
+        """The current state as ``render_observer`` may see it, as a
+        :class:`~maya_envs.drawing.Canvas` (``.array()``: the ``rgb_array`` frame, ``.svg()``:
+        the SVG text), with ``caption`` lines in a band below it (a replay's move and result).
+
+        Raises:
+            ValueError: the game has no picture renderer.
+        """
+        if self._picture is None:
+            raise ValueError("this game has no picture renderer")
+        canvas = self._picture(self.game_state, self.render_observer)
+        canvas.caption(caption)
+        return canvas
 
     def close(self) -> None:
         pass

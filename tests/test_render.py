@@ -73,7 +73,7 @@ def test_rgb_array_needs_an_image_renderer():
     from maya_envs.aec_base import RulesAECEnv
 
     env = make_env("maya2012")
-    with pytest.raises(ValueError, match="image_renderer"):
+    with pytest.raises(ValueError, match="needs a picture renderer"):
         RulesAECEnv(env.rules, lambda state, seat: "", render_mode="rgb_array")
 
 
@@ -165,3 +165,105 @@ def test_a_bad_render_observer_is_refused_at_construction_and_assignment(bad):
     assert env.render_observer == 1  # an agent name means its seat
     with pytest.raises(ConfigError, match=r"render_observer="):
         env.render_observer = bad
+
+
+# -- SVG: the same layout as the PNG ------------------------------------------------------------
+
+
+def svg_facts(svg: str):
+    """``(width, height, texts, keys)`` of an SVG picture; it must parse as XML."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = sorted(t.text or "" for t in root.iter(f"{ns}text"))
+    keys = {e.get("data-key") for e in root.iter() if e.get("data-key") is not None}
+    return int(root.get("width")), int(root.get("height")), texts, keys
+
+
+@pytest.mark.parametrize(("game", "options"), CASES)
+def test_svg_is_the_same_layout_as_the_png(game, options):
+    png = make_env(game, render_mode="rgb_array", **options)
+    svg = make_env(game, render_mode="svg", **options)
+    assert "svg" in svg.metadata["render_modes"]
+    for env in (png, svg):
+        env.reset(seed=4)
+    for state in random_states(png, seed=5, every=40):
+        for observer in (None, 0):
+            for env in (png, svg):
+                env.game_state, env.render_observer = state, observer
+            picture = svg.picture()
+            text = svg.render()
+            assert text == picture.svg() and text._repr_svg_() == text  # notebooks show it as a picture
+            width, height, texts, _keys = svg_facts(text)
+            frame = png.render()
+            assert (height, width) == frame.shape[:2]
+            assert texts == sorted(p["text"] for kind, p in picture.shapes if kind == "text")
+            assert np.array_equal(frame, picture.array())
+
+
+@pytest.mark.parametrize(("game", "options"), CASES)
+def test_every_legal_move_has_its_targets_in_the_movers_svg(game, options):
+    """What a page needs to take a move by clicks: each target key of a legal action is on the
+    mover's own picture."""
+    from maya_envs.web.games import action_targets
+
+    env = make_env(game, render_mode="svg", **options)
+    env.reset(seed=6)
+    with_targets = 0
+    for state in random_states(env, seed=6, every=7):
+        if env.rules.is_terminal(state):
+            continue
+        seat = env.rules.current_player(state)
+        env.game_state, env.render_observer = state, seat
+        keys = svg_facts(env.render())[3]
+        for action in env.rules.legal_actions(state):
+            targets = action_targets(env.rules, state, action)
+            assert set(targets) <= keys, (env.rules.action_to_string(action), set(targets) - keys)
+            with_targets += bool(targets)
+    assert with_targets > 20
+
+
+def svg_unchanged_by_resampling(env, states, observers, resample, rng) -> int:
+    """Assert a seat's SVG is the same after ``resample(state, observer, rng)``; the number of
+    states where the resampling changed something."""
+    changed = 0
+    for state in states:
+        for observer in observers:
+            other = resample(state, observer, rng)
+            changed += other != state
+            env.render_observer = observer
+            env.game_state = state
+            mine = env.render()
+            env.game_state = other
+            assert env.render() == mine
+    return changed
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_maya2012_svg_of_a_seat_does_not_change_with_others_cards(n):
+    env = make_env("maya2012", num_players=n, render_mode="svg")
+    states = random_states(env, seed=n, every=20)
+    assert svg_unchanged_by_resampling(env, states, range(n), resample_maya2012, np.random.default_rng(n)) > 5
+
+
+def test_quarry_svg_of_a_seat_does_not_change_with_face_down_values():
+    env = make_env("maya_quarry", num_players=4, variant="advanced", render_mode="svg")
+    states = random_states(env, seed=1, every=9)
+    assert svg_unchanged_by_resampling(env, states, (0, 3), resample_quarry, np.random.default_rng(8)) > 15
+
+
+def test_yaxha_svg_of_a_seat_does_not_change_with_hidden_choices_and_fresh_cubes():
+    env = make_env("yaxha", num_players=4, render_mode="svg")
+    states = random_states(env, seed=9, every=6)
+    assert svg_unchanged_by_resampling(env, states, range(4), resample_yaxha, np.random.default_rng(9)) > 15
+
+
+@pytest.mark.parametrize("game", ["maya2012", "maya_quarry", "yaxha"])
+def test_every_picture_has_a_legend(game):
+    env = make_env(game, render_mode="svg")
+    env.reset(seed=0)
+    texts = svg_facts(env.render())[2]
+    assert "legend:" in texts and len(texts) > 10
+    expected = {"maya2012": "Raven", "maya_quarry": "face down", "yaxha": "empty cell"}[game]
+    assert any(expected in t for t in texts), texts

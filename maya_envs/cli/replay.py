@@ -8,6 +8,10 @@ Examples::
     maya-replay game.jsonl --frames frames/     # one PNG per position (needs Pillow)
     maya-replay game.jsonl --gif game.gif --fps 2
 
+Each picture has a caption: the move that led to it (who played what, as the ``--observer``
+seat may know it: hidden parts of other seats' moves are left out) and, on the last frame,
+the result (rewards, scores) and why the game ended; every picture has a legend of its signs.
+
 The record is validated first (:func:`maya_envs.records.load_record`): a wrong game, version,
 or an illegal move stops with a message naming the line. Positions are the exact states of
 the game, rebuilt from the recorded seed and moves. Without ``--observer`` everything is shown.
@@ -19,6 +23,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from maya_envs.captions import move_caption, result_line
 from maya_envs.notation import describe_action
 from maya_envs.records import RecordError, iter_replay, load_record
 
@@ -60,13 +65,33 @@ def _positive_fps(text: str) -> float:
     return value
 
 
+def captioned_pictures(record, observer: int | None) -> list:
+    """One :class:`~maya_envs.drawing.Canvas` per position, each with its caption (the start,
+    then ``move i/N: player_k plays ...`` as ``observer`` may know it, the result on the last),
+    all of the same height (GIF frames)."""
+    moves, pictures, before = record.moves, [], None
+    for index, env in enumerate(iter_replay(record, render_mode="rgb_array", render_observer=observer)):
+        raw = env.unwrapped
+        if index == 0:
+            lines = [f"{record.header['title']}, seed {record.header['seed']}: start position"]
+        else:
+            lines = [move_caption(raw.rules, before, moves[index - 1]["action"], observer, index, len(moves))]
+        if index == len(moves) and raw.agents and all(raw.terminations[a] or raw.truncations[a] for a in raw.agents):
+            info = raw.infos[raw.agents[0]]
+            lines.append(result_line(raw.rules, raw.game_state, {a: float(raw.rewards[a]) for a in raw.agents}, info))
+        pictures.append(raw.picture(caption=lines))
+        before = raw.game_state
+    height = max(p.height for p in pictures)
+    for picture in pictures:
+        picture.height = height
+    return pictures
+
+
 def export_images(record, observer: int | None, frames: Path | None, gif: Path | None, fps: float) -> int:
     """Write one PNG per position under ``frames`` and/or an animated GIF; the number of frames."""
     from PIL import Image
 
-    images = [
-        Image.fromarray(env.render()) for env in iter_replay(record, render_mode="rgb_array", render_observer=observer)
-    ]
+    images = [Image.fromarray(picture.array()) for picture in captioned_pictures(record, observer)]
     if frames is not None:
         frames.mkdir(parents=True, exist_ok=True)
         for index, image in enumerate(images):

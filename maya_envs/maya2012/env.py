@@ -39,7 +39,7 @@ Hidden information     3-4p: ``observe``, the mask, ``info`` and ``render`` for 
                        ``"always"`` to hide that too
 Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
                        or ``"raise"``; an id outside 0..74 always raises ``ValueError``
-Arguments              ``render_mode`` (``"ansi"``, ``"human"``, ``"rgb_array"``),
+Arguments              ``render_mode`` (``"ansi"``, ``"human"``, ``"rgb_array"``, ``"svg"``),
                        ``render_observer`` (seat or ``None``), ``illegal_action``, plus every field of
                        :class:`~maya_envs.maya2012.rules.Maya2012Config`
                        (``num_players``, ``setup``, ``max_turns``, ``at_max_turns``,
@@ -58,7 +58,7 @@ from typing import Any
 
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.maya2012.render import render_text
-from maya_envs.maya2012.render_image import render_image
+from maya_envs.maya2012.render_image import draw
 from maya_envs.maya2012.rules import Maya2012Rules
 
 
@@ -70,7 +70,11 @@ class Maya2012Env(RulesAECEnv):
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "maya2012_v1", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi", "human", "rgb_array", "svg"],
+        "name": "maya2012_v1",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -88,7 +92,7 @@ class Maya2012Env(RulesAECEnv):
             render_mode=render_mode,
             illegal_action=illegal_action,
             render_observer=render_observer,
-            image_renderer=partial(_render, render_image, **view),
+            picture=partial(_render, draw, **view),
         )
 
 

@@ -7,14 +7,20 @@ level on every tower, the ladder spaces to the right of each tower (white/black 
 empty frames for free spaces) and a priest disc on a tower's top. Three and four players: a
 row of task cards below the board: the face-up centre card, the observer's own cards face
 up and every other card face down; ``observer=None`` turns every card face up (the
-spectator's view). Pillow is imported only when a picture is drawn.
+spectator's view). A legend under the board names the signs.
+
+The layout is drawn once on a :class:`~maya_envs.drawing.Canvas` (:func:`draw`) and made a
+PNG frame (:func:`render_image`, Pillow) or SVG text (:func:`render_svg`) from the same shapes.
+:func:`action_targets` names the board elements (the ``key`` of their shapes) an action
+concerns, so a page can take a move by clicks: an exchange its two blocks, the Monolith its
+two towers (cell or blocks), the Raven every block of its level, a drafted block its tower.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.drawing import INK, MUTED, Canvas, text_colour
+from maya_envs.drawing import INK, MUTED, Canvas, SvgPicture, card_back_swatch, text_colour
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import CENTRE, DEFAULT_LADDER_SPACES, EMPTY, NO_PRIEST, PHASE_NAMES
 
@@ -45,6 +51,18 @@ def render_image(
     state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum"
 ) -> np.ndarray:
     """``(H, 800, 3)`` uint8 picture of ``state`` as ``observer`` (a seat, or ``None``) may see it."""
+    return draw(state, observer, ladder_spaces, three_plus_two).array()
+
+
+def render_svg(
+    state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum"
+) -> SvgPicture:
+    """The same picture as SVG text."""
+    return draw(state, observer, ladder_spaces, three_plus_two).svg()
+
+
+def draw(state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum") -> Canvas:
+    """The picture's shapes (see the module docstring); ``three_plus_two`` does not change it."""
     two = state.num_players == 2
     board_bottom = BOARD_Y + 3 * CELL_H + 2 * GAP
     canvas = Canvas(board_bottom + (40 if two else 130))
@@ -57,7 +75,8 @@ def render_image(
         _pieces_left(canvas, state, board_bottom + 10)
     elif state.tasks:
         _task_cards(canvas, state, observer, board_bottom + 10)
-    return canvas.array()
+    canvas.legend(_legend(two, bool(state.tasks)))
+    return canvas
 
 
 def _header(canvas: Canvas, state, observer) -> None:
@@ -75,26 +94,29 @@ def _header(canvas: Canvas, state, observer) -> None:
 
 def _tower(canvas: Canvas, state, tower: int, spaces: int) -> None:
     x, y = _cell_origin(tower)
-    canvas.box((x, y, x + CELL_W, y + CELL_H), fill=(232, 224, 205), outline=(200, 190, 170), radius=8)
+    canvas.box(
+        (x, y, x + CELL_W, y + CELL_H), fill=(232, 224, 205), outline=(200, 190, 170), radius=8, key=f"tower:{tower}"
+    )
     canvas.text((x + 8, y + 6), f"t{tower}", size=16)
     bx, bottom = x + (40 if spaces else (CELL_W - BLOCK_W) // 2), y + CELL_H - 25
     for level in range(A.NUM_LEVELS):
         top = bottom - (level + 1) * BLOCK_H
         colour = state.towers[tower][level]
+        key = f"block:{tower}:{level + 1}"
         if colour == EMPTY:
-            canvas.box((bx, top, bx + BLOCK_W, top + BLOCK_H), fill=None, outline=MUTED)
+            canvas.box((bx, top, bx + BLOCK_W, top + BLOCK_H), fill=None, outline=MUTED, key=key)
         else:
             fill = BLOCK_COLOURS[colour]
-            canvas.box((bx, top, bx + BLOCK_W, top + BLOCK_H), fill=fill, outline=INK, width=2)
+            canvas.box((bx, top, bx + BLOCK_W, top + BLOCK_H), fill=fill, outline=INK, width=2, key=key)
             canvas.text(
                 (bx + BLOCK_W / 2, top + BLOCK_H / 2), str(colour), size=16, fill=text_colour(fill), anchor="mm"
             )
         canvas.text((bx - 6, top + BLOCK_H / 2), f"L{level + 1}", size=11, fill=MUTED, anchor="rm")
         if state.raven == level + 1:
-            canvas.draw.polygon([(bx - 26, top + 6), (bx - 26, top + BLOCK_H - 6), (bx - 32, top + 16)], fill=INK)
+            _raven(canvas, bx - 32, top + 6)
     if state.priests[tower] != NO_PRIEST:
         cx, cy = bx + BLOCK_W / 2, bottom - 5 * BLOCK_H - 14
-        canvas.draw.ellipse((cx - 12, cy - 12, cx + 12, cy + 12), fill=PIECE_COLOURS[state.priests[tower]], outline=INK)
+        canvas.ellipse((cx - 12, cy - 12, cx + 12, cy + 12), fill=PIECE_COLOURS[state.priests[tower]], outline=INK)
         canvas.text((cx + 16, cy), "priest", size=11, fill=MUTED, anchor="lm")
     if spaces:
         _ladders(canvas, state, tower, spaces, bx + BLOCK_W + 16, bottom)
@@ -107,9 +129,7 @@ def _ladders(canvas: Canvas, state, tower: int, spaces: int, x: int, bottom: int
         top = bottom - (slot + 1) * 30 + 4
         box = (x, top, x + 40, top + 22)
         if slot < len(owners):
-            canvas.box(box, fill=PIECE_COLOURS[owners[slot]], outline=INK, width=2)
-            for rung in (top + 6, top + 11, top + 16):
-                canvas.draw.line((x + 8, rung, x + 32, rung), fill=PIECE_COLOURS[1 - owners[slot]], width=1)
+            _ladder(canvas, box, owners[slot])
         else:
             canvas.box(box, fill=None, outline=MUTED)
 
@@ -152,3 +172,58 @@ def _task_cards(canvas: Canvas, state, observer: int | None, y: int) -> None:
             box = (x + i * 46, y + 44, x + i * 46 + 40, y + 100)
             canvas.card(box, str(colour) if face_up else None, BLOCK_COLOURS[colour] if face_up else None)
         x += max(2, len(cards)) * 46 + 24
+
+
+def _raven(canvas: Canvas, x: float, y: float) -> None:
+    """The Raven's sign: a black triangle pointing at its level (20 px tall from ``y``)."""
+    canvas.polygon([(x + 6, y), (x + 6, y + 20), (x, y + 10)], fill=INK)
+
+
+def _ladder(canvas: Canvas, box, owner: int) -> None:
+    x0, top, x1, bottom = box
+    canvas.box(box, fill=PIECE_COLOURS[owner], outline=INK, width=2)
+    step = (bottom - top) / 4
+    for rung in (top + step, top + 2 * step, top + 3 * step):
+        canvas.line((x0 + 7, rung, x1 - 7, rung), fill=PIECE_COLOURS[1 - owner], width=1)
+
+
+def _legend(two: bool, cards: bool) -> list:
+    items = [
+        (lambda c, x, y: c.box((x, y, x + 18, y + 16), fill=BLOCK_COLOURS[2], outline=INK, width=2), "block (colour)"),
+        (lambda c, x, y: c.box((x, y, x + 18, y + 16), fill=None, outline=MUTED), "slot not built yet"),
+        (
+            lambda c, x, y: c.box((x, y, x + 12, y + 18), fill=(70, 70, 78), outline=INK, width=2, radius=3),
+            "M Monolith (its two towers may not exchange)",
+        ),
+    ]
+    if two:
+        items += [
+            (lambda c, x, y: _raven(c, x + 6, y - 1), "Raven (no exchange from its level)"),
+            (lambda c, x, y: _ladder(c, (x - 4, y - 2, x + 20, y + 18), 0), "ladder of White (player_0)"),
+            (lambda c, x, y: _ladder(c, (x - 4, y - 2, x + 20, y + 18), 1), "ladder of Black (player_1)"),
+            (lambda c, x, y: c.ellipse((x, y, x + 16, y + 16), fill=PIECE_COLOURS[0], outline=INK), "priest"),
+        ]
+    if cards:
+        items.append((card_back_swatch, "task card face down (hidden)"))
+    return items
+
+
+def action_targets(rules, state, action: int) -> tuple[str, ...]:
+    """The keys of the picture's shapes that ``action`` concerns (see the module docstring);
+    ``()`` for the moves with no board element (declare the end, continue)."""
+    move = A.decode(action)
+    if move.kind == "exchange":
+        a, b = A.PAIRS[move.pair]
+        return (f"block:{a}:{move.level}", f"block:{b}:{move.level}")
+    if move.kind == "monolith":
+        return tuple(key for tower in A.PAIRS[move.pair] for key in _tower_keys(tower))
+    if move.kind == "raven":
+        return tuple(f"block:{t}:{move.level}" for t in range(A.NUM_TOWERS))
+    if move.kind == "draft":
+        return _tower_keys(move.tower)
+    return ()
+
+
+def _tower_keys(tower: int) -> tuple[str, ...]:
+    """A tower's cell and its five blocks: a click anywhere on the tower."""
+    return (f"tower:{tower}",) + tuple(f"block:{tower}:{k}" for k in range(1, A.NUM_LEVELS + 1))

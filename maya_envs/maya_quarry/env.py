@@ -24,7 +24,7 @@ Termination            after the third round's scoring; ``info`` then holds ``go
 Truncation             never (the game is finite: ``spec_card.max_game_length`` bounds it)
 Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
                        or ``"raise"``; an id outside 0..113 always raises ``ValueError``
-Arguments              ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``), ``render_observer`` (seat
+Arguments              ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``/``"svg"``), ``render_observer`` (seat
                        or ``None``), ``illegal_action``, plus every field of
                        :class:`~maya_envs.maya_quarry.rules.MayaQuarryConfig`
 Components             the default quarry/pyramid numbers are a NON-CANONICAL proposal
@@ -43,7 +43,7 @@ from typing import Any
 
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.maya_quarry.render import render_text
-from maya_envs.maya_quarry.render_image import render_image
+from maya_envs.maya_quarry.render_image import draw
 from maya_envs.maya_quarry.rules import MayaQuarryRules
 
 
@@ -55,7 +55,11 @@ class MayaQuarryEnv(RulesAECEnv):
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "maya_quarry_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi", "human", "rgb_array", "svg"],
+        "name": "maya_quarry_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -71,7 +75,7 @@ class MayaQuarryEnv(RulesAECEnv):
             render_mode=render_mode,
             illegal_action=illegal_action,
             render_observer=render_observer,
-            image_renderer=partial(render_image, rules),
+            picture=partial(draw, rules),
         )
 
 

@@ -23,7 +23,7 @@ Termination            after round 10's building; no truncation (fixed length,
                        ``max_game_length`` = 10 x (N + max(N-2, 0) + 3N) agent steps)
 Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
                        or ``"raise"``; an id outside the space always raises ``ValueError``
-Arguments              ``num_players``, ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``),
+Arguments              ``num_players``, ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``/``"svg"``),
                        ``illegal_action``, ``render_observer``, plus every field of
                        :class:`~maya_envs.yaxha.rules.YaxhaConfig`
 Version history        v0: first release
@@ -40,7 +40,7 @@ from typing import Any
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.yaxha.render import render_text
-from maya_envs.yaxha.render_image import render_image
+from maya_envs.yaxha.render_image import draw
 from maya_envs.yaxha.rules import YaxhaRules
 
 
@@ -52,7 +52,7 @@ class YaxhaEnv(RulesAECEnv):
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "yaxha_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": "yaxha_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -69,7 +69,7 @@ class YaxhaEnv(RulesAECEnv):
             render_mode,
             illegal_action,
             render_observer=render_observer,
-            image_renderer=partial(render_image, rules),
+            picture=partial(draw, rules),
         )
 
 

@@ -1,0 +1,63 @@
+"""Replay captions (issue 21 item 5): each frame says which move led to it and by whom, the last
+one the result and why the game ended. (The per-seat move text is maya_envs.notation's,
+tested by resampling in tests/test_notation.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from maya_envs.bots import make_bot
+from maya_envs.captions import result_line
+from maya_envs.records import load_record, make_env, record_env
+
+
+def recorded_game(tmp_path, game: str, seed: int, **options):
+    path = tmp_path / f"{game}.jsonl"
+    env = record_env(game, path, **options)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    bots = [make_bot("random", raw.rules, seed + s) for s in range(raw.rules.spec.num_players)]
+    for agent in env.agent_iter():
+        _obs, _r, terminated, truncated, _info = env.last()
+        env.step(None if terminated or truncated else bots[raw.seat_of(agent)].act(raw.game_state))
+    return load_record(path)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("maya2012", {"num_players": 2}), ("maya_quarry", {"num_players": 3}), ("yaxha", {})]
+)
+def test_every_replay_frame_has_a_caption_and_the_last_the_result(tmp_path, game, options):
+    pytest.importorskip("PIL")
+    from maya_envs.cli.replay import captioned_pictures
+
+    record = recorded_game(tmp_path, game, 3, **options)
+    pictures = captioned_pictures(record, observer=None)
+    assert len(pictures) == len(record.moves) + 1
+    assert len({p.height for p in pictures}) == 1, "GIF frames must share one size"
+
+    def texts(picture):
+        return [p["text"] for kind, p in picture.shapes if kind == "text"]
+
+    assert any("start position" in t for t in texts(pictures[0]))
+    for index in (1, len(record.moves) // 2, len(record.moves)):
+        move = record.moves[index - 1]
+        caption = f"move {index}/{len(record.moves)}: {move['agent']} {move['notation']}"
+        assert caption in " ".join(texts(pictures[index])), texts(pictures[index])[-3:]
+    last = " ".join(texts(pictures[-1]))
+    assert "result:" in last and "ended:" in last
+    assert all("result:" not in " ".join(texts(p)) for p in pictures[:-1])
+
+
+def test_result_line_names_the_winner_the_scores_and_the_reason():
+    env = make_env("maya2012", num_players=2, max_turns=6)
+    env.reset(seed=1)
+    bots = [make_bot("random", env.rules, s) for s in range(2)]
+    for agent in env.agent_iter():
+        _obs, _r, terminated, truncated, _info = env.last()
+        env.step(None if terminated or truncated else bots[env.seat_of(agent)].act(env.game_state))
+        if terminated or truncated:
+            break
+    rewards = {a: float(env.rewards[a]) for a in env.agents}
+    line = result_line(env.rules, env.game_state, rewards)
+    assert line.startswith("result: ") and "VP" in line and "ended:" in line
+    assert ("draw" in line) == (len(set(rewards.values())) == 1)
