@@ -3,9 +3,11 @@
 
 Sources: the seed rulebook ``shared/seeds/001_c7015b41d4dc8a5b.txt`` (including the "Variation
 for Advanced Players") and ``shared/rules/maya_quarry.md``. Split by phase:
-:mod:`.config` (options, component table), :mod:`.state`, :mod:`.auction` (advanced variant,
-before phase 1), :mod:`.quarry` (phase 1), :mod:`.building` (phase 2), :mod:`.scoring`
-(phase 3, game end), :mod:`.engine` (flow).
+:mod:`.config` (options, component table), :mod:`.state` (the state and its :class:`Phase`),
+:mod:`.auction` (advanced variant, before phase 1), :mod:`.quarry` (phase 1), :mod:`.building`
+(setup and phase 2), :mod:`.scoring` (phase 3, game end), :mod:`.engine` (flow and the handler
+table), :mod:`.flow` (the engine as the phase handlers see it). Each phase module owns the
+legal actions and effects of its decisions.
 
 Component table: the numbers the rulebook omits are the rules file's section 4 PROPOSAL,
 **non-canonical**, in ``maya_envs/maya_quarry/data/components.json`` (``components=`` replaces it).
@@ -93,7 +95,7 @@ Advanced variant [``variant="advanced"``; seed "Variation for Advanced Players"]
 
 from maya_envs.maya_quarry.rules.config import BLUE_MARKERS, MARKERS, Components, MayaQuarryConfig, load_components
 from maya_envs.maya_quarry.rules.engine import MayaQuarryRules
-from maya_envs.maya_quarry.rules.state import PHASE_NAMES, MayaQuarryState
+from maya_envs.maya_quarry.rules.state import PHASE_NAMES, MayaQuarryState, Phase
 
 __all__ = [
     "BLUE_MARKERS",
@@ -103,5 +105,6 @@ __all__ = [
     "MayaQuarryConfig",
     "MayaQuarryRules",
     "MayaQuarryState",
+    "Phase",
     "load_components",
 ]

@@ -9,14 +9,26 @@ Functions here read a state and mutate only a state the engine has already clone
 * A placement that completes a level may earn a bonus block from the pool on the next level of
   that pyramid (see :func:`place_block`).
 
+The phase's decisions (legal actions and their effect, ``(rules, state, seat[, action, rng])``
+as the engine's handler table calls them): SETUP (the starting blocks), BUILD and DOUBLE
+(place, double move, pass, the involuntary pass), and the FREE_PASS and FREE_DOUBLE_MOVE
+markers (or the joker acting as them), read here only.
+
 Pure: standard library only.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import maya_envs.maya_quarry.actions as A
 from maya_envs.maya_quarry.actions import MAX_LEVELS
-from maya_envs.maya_quarry.rules.config import Components, MayaQuarryConfig
-from maya_envs.maya_quarry.rules.state import MayaQuarryState
+from maya_envs.maya_quarry.rules.config import FREE_DOUBLE, FREE_PASS, Components, MayaQuarryConfig
+from maya_envs.maya_quarry.rules.flow import Flow
+from maya_envs.maya_quarry.rules.state import BUILD, DOUBLE, MayaQuarryState
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def level_total(state: MayaQuarryState, pyramid: int, level: int) -> int:
@@ -138,3 +150,93 @@ def remove_unsupported(state: MayaQuarryState, comp: Components, seat: int, pyra
         index = (pyramid * MAX_LEVELS + level) * n + seat
         state.pool[seat] += state.board[index]
         state.board[index] = 0
+
+
+# -- the phase's decisions (handlers of the engine's table) ----------------------------------
+
+
+def setup_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
+    """SETUP: a starting block on level 1 of a pyramid without one of ``seat``'s colour."""
+    comp = rules.components
+    return [
+        A.place_id(p, 0) for p in range(rules.num_pyramids) if s.count(p, 0, seat) == 0 and not is_full(s, comp, p, 0)
+    ]
+
+
+def setup_apply(
+    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
+) -> None:
+    place_block(s, rules.components, rules.config, seat, (action - A.PLACE_BASE) // MAX_LEVELS, 0)
+    nxt = rules.next_seat(s, lambda t: s.held[t] > 0)
+    if nxt < 0:
+        rules.begin_round(s, 0, rng)
+    else:
+        s.turn = s.actor = nxt
+
+
+def has_free(s: MayaQuarryState, seat: int, green: int) -> bool:
+    """``seat`` holds ``green`` (FREE_PASS or FREE_DOUBLE_MOVE) or the joker acting as it."""
+    return s.holder[green] == seat or (s.joker_seat == seat and s.joker_as == green)
+
+
+def spend_free(s: MayaQuarryState, seat: int, green: int) -> None:
+    """Use ``green`` once: the green marker first, else the joker acting as it."""
+    if s.holder[green] == seat:
+        s.holder[green] = -1
+    else:
+        s.joker_as = s.joker_seat = -1
+
+
+def build_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
+    """BUILD: placements, double move (pay 1 with 3 blocks; free with 2), pass (pay 1; free),
+    and only without a placement the involuntary pass. DOUBLE: placements only."""
+    places = [A.place_id(p, lv) for p, lv in legal_placements(s, rules.components, rules.config, seat)]
+    if s.phase == DOUBLE:
+        return places
+    held = s.held[seat]
+    out = places
+    if places:
+        if held >= 3:
+            out.append(A.DOUBLE_PAY)
+        if held >= 2 and has_free(s, seat, FREE_DOUBLE):
+            out.append(A.DOUBLE_FREE)
+        out.append(A.PASS_PAY)
+    if has_free(s, seat, FREE_PASS):
+        out.append(A.PASS_FREE)
+    if not places:
+        out.append(A.FORCED_PASS)
+    return out
+
+
+def build_apply(
+    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
+) -> None:
+    comp, cfg = rules.components, rules.config
+    if A.PLACE_BASE <= action < A.DOUBLE_PAY:
+        p, level = divmod(action - A.PLACE_BASE, MAX_LEVELS)
+        place_block(s, comp, cfg, seat, p, level)
+        if s.phase == DOUBLE:
+            s.double_left -= 1
+            if s.double_left and s.held[seat] and legal_placements(s, comp, cfg, seat):
+                return
+            s.double_left, s.phase = 0, BUILD
+    elif action in (A.DOUBLE_PAY, A.DOUBLE_FREE):
+        if action == A.DOUBLE_PAY:
+            s.held[seat] -= 1
+            s.pool[seat] += 1
+        else:
+            spend_free(s, seat, FREE_DOUBLE)
+        s.double_left, s.phase = 2, DOUBLE
+        return
+    elif action == A.PASS_FREE:
+        spend_free(s, seat, FREE_PASS)
+    else:  # PASS_PAY or FORCED_PASS
+        s.held[seat] -= 1
+        s.pool[seat] += 1
+        if action == A.FORCED_PASS:
+            s.gold[seat] += 1
+    nxt = rules.next_seat(s, lambda t: s.held[t] > 0)
+    if nxt < 0:
+        rules.end_building(s, rng)
+    else:
+        s.turn = s.actor = nxt

@@ -1,16 +1,18 @@
 """The rules object of Maya (Abacusspiele 2003): phase flow, legal actions, returns.
 
-The phase modules (:mod:`.quarry`, :mod:`.building`, :mod:`.scoring`) hold the rules of each
-phase; this module strings them together (setup -> 3 x [workers -> distribution -> transport
--> building -> scoring/erosion]) and implements the :class:`~maya_envs.core.protocol.Rules`
-protocol. Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
+The phase modules (:mod:`.building`: setup and building; :mod:`.quarry`: worker placement,
+-3 targets, the green markers won at a quarry, transport; :mod:`.auction`: the advanced
+variant's bids and blue markers; :mod:`.scoring`) hold the rules of each phase, each decision
+as a ``(legal, apply)`` handler pair in :data:`HANDLERS`. This module keeps the game flow
+(setup -> 3 x [auction -> workers -> distribution -> transport -> building -> scoring/erosion])
+and implements the :class:`~maya_envs.core.protocol.Rules` protocol. Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
 
 Pure: standard library and numpy only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -24,35 +26,24 @@ from maya_envs.maya_quarry.rules.config import (
     ADVANCED_STARTING_GOLD,
     BLUE_JOKER,
     BLUE_PLUS_2,
-    FIRST_PLAYER,
-    FREE_BLOCK,
-    FREE_DOUBLE,
-    FREE_PASS,
     PROTECT,
-    RELOCATE,
     MayaQuarryConfig,
     load_components,
 )
 from maya_envs.maya_quarry.rules.state import (
     ADVANCED_NEUTRAL,
-    APPOINT,
     BID,
-    BLUE_CHOICE,
     BUILD,
-    DOUBLE,
-    FREE_BLOCK_CHOICE,
     JOKER_CHOICE,
     MINUS3,
     NUM_ROUNDS,
     OVER,
     PHASE_NAMES,
     PLUS2_CHOICE,
-    PROTECT_CHOICE,
-    RELOCATE_DST,
-    RELOCATE_SRC,
     SETUP,
     WORKERS,
     MayaQuarryState,
+    Phase,
 )
 
 L = A.MAX_LEVELS
@@ -159,7 +150,7 @@ class MayaQuarryRules(LegalActionCache):
             bids=[-1] * n,
         )
         if comp.starting_blocks == 0:
-            self._begin_round(s, 0, rng)
+            self.begin_round(s, 0, rng)
         return self._settle(s, rng)
 
     def current_player(self, state: MayaQuarryState) -> int:
@@ -278,126 +269,13 @@ class MayaQuarryRules(LegalActionCache):
                     raise ConfigError(f"state.bids[{seat}]: {bid} exceeds the seat's gold {state.gold[seat]}")
         return state
 
-    # -- legality -------------------------------------------------------------------------
+    # -- legality and transitions: one handler pair per phase ---------------------------------
 
     def _compute_legal(self, s: MayaQuarryState) -> list[int]:
-        phase, seat, comp, cfg = s.phase, s.actor, self.components, self.config
-        if phase == WORKERS:
-            return quarry.worker_actions(s, comp, seat) + [A.WORKER_PASS]
-        if phase in (BUILD, DOUBLE):
-            return self._build_actions(s, seat)
-        if phase == SETUP:
-            return [
-                A.place_id(p, 0)
-                for p in range(self.num_pyramids)
-                if s.count(p, 0, seat) == 0 and not building.is_full(s, comp, p, 0)
-            ]
-        if phase == MINUS3:
-            n = self.num_players
-            out = [A.MINUS3_BASE + (t - seat) % n - 1 for t in quarry.minus3_targets(s, s.resolving, seat)]
-            return out + [A.MINUS3_NONE] if cfg.minus3_no_target else out
-        if phase == PROTECT_CHOICE:
-            return [A.PROTECT_BASE + q for q in range(s.resolving) if s.columns[q]]
-        if phase == RELOCATE_SRC:
-            return [A.relocate_src_id(p, lv) for p, lv in self._relocate_sources(s, seat)] + [A.RELOCATE_DECLINE]
-        if phase == RELOCATE_DST:
-            src_p, src_l = divmod(s.reloc_src, L)
-            return [A.RELOCATE_DST_BASE + p for p in self._relocate_targets(s, src_p, src_l)]
-        if phase == FREE_BLOCK_CHOICE:
-            targets = [
-                A.FREE_BLOCK_BASE + p
-                for p in range(self.num_pyramids)
-                if building.lowest_buildable_level(s, comp, cfg, seat, p) >= 0
-            ]
-            return targets + [A.FREE_BLOCK_DECLINE]
-        if phase == APPOINT:
-            return [A.APPOINT_BASE + k for k in range(self.num_players)]
-        if phase == BID:
-            return [A.BID_BASE + b for b in range(min(s.gold[seat], A.MAX_BID) + 1)]
-        if phase == BLUE_CHOICE:
-            return [A.BLUE_CHOOSE_BASE + m for m in s.blue_offer if s.blue_holder[m] < 0]
-        if phase == PLUS2_CHOICE:
-            return [A.PLUS2_BASE + q for q in self._plus2_quarries(s)] + [A.PLUS2_DECLINE]
-        if phase == JOKER_CHOICE:
-            return [A.JOKER_BASE + i for i, g in enumerate(A.JOKER_GREEN) if self._joker_usable(s, seat, g)] + [
-                A.JOKER_DECLINE
-            ]
-        return []
-
-    def _plus2_quarries(self, s: MayaQuarryState) -> list[int]:
-        """Quarries that may take BLUE_PLUS_2_QUARRY_POINTS (all unrevealed at that moment)."""
-        if self.config.plus2_empty_quarry:
-            return list(range(self.num_quarries))
-        return [q for q in range(self.num_quarries) if s.columns[q]]
-
-    def _joker_usable(self, s: MayaQuarryState, seat: int, green: int) -> bool:
-        """Whether the joker acting as ``green`` can take effect now (start of the reveal)."""
-        if green == PROTECT:
-            return any(s.columns)
-        if green == RELOCATE:
-            return bool(self._relocate_sources(s, seat))
-        if green == FREE_BLOCK:
-            return self._free_block_usable(s, seat)
-        return True  # TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE_MOVE: held for later
-
-    def _free_block_usable(self, s: MayaQuarryState, seat: int) -> bool:
-        comp, cfg = self.components, self.config
-        return s.pool[seat] > 0 and any(
-            building.lowest_buildable_level(s, comp, cfg, seat, p) >= 0 for p in range(self.num_pyramids)
-        )
-
-    def _has_free(self, s: MayaQuarryState, seat: int, green: int) -> bool:
-        """``seat`` holds ``green`` (FREE_PASS or FREE_DOUBLE_MOVE) or the joker acting as it."""
-        return s.holder[green] == seat or (s.joker_seat == seat and s.joker_as == green)
-
-    def _spend_free(self, s: MayaQuarryState, seat: int, green: int) -> None:
-        """Use ``green`` once: the green marker first, else the joker acting as it."""
-        if s.holder[green] == seat:
-            s.holder[green] = -1
-        else:
-            s.joker_as = s.joker_seat = -1
-
-    def _build_actions(self, s: MayaQuarryState, seat: int) -> list[int]:
-        places = [A.place_id(p, lv) for p, lv in building.legal_placements(s, self.components, self.config, seat)]
-        if s.phase == DOUBLE:
-            return places
-        held = s.held[seat]
-        out = places
-        if places:
-            if held >= 3:
-                out.append(A.DOUBLE_PAY)
-            if held >= 2 and self._has_free(s, seat, FREE_DOUBLE):
-                out.append(A.DOUBLE_FREE)
-            out.append(A.PASS_PAY)
-        if self._has_free(s, seat, FREE_PASS):
-            out.append(A.PASS_FREE)
-        if not places:
-            out.append(A.FORCED_PASS)
-        return out
-
-    def _relocate_sources(self, s: MayaQuarryState, seat: int) -> list[tuple[int, int]]:
-        out = []
-        for p, pyramid in enumerate(self.components.pyramids):
-            height = len(pyramid.levels)
-            for level in range(height):
-                count = s.count(p, level, seat)
-                if count == 0:
-                    continue
-                if self.config.relocate_unsupported == "forbid" and count == 1:
-                    if any(s.count(p, above, seat) for above in range(level + 1, height)):
-                        continue
-                if self._relocate_targets(s, p, level):
-                    out.append((p, level))
-        return out
-
-    def _relocate_targets(self, s: MayaQuarryState, src_p: int, src_l: int) -> list[int]:
-        return [
-            p
-            for p in range(self.num_pyramids)
-            if not (src_l == 0 and p == src_p) and not building.is_full(s, self.components, p, 0)
-        ]
-
-    # -- transitions (mutate a state this object has just cloned) ---------------------------
+        if s.phase == OVER:
+            return []
+        legal, _apply = HANDLERS[s.phase]
+        return legal(self, s, s.actor)
 
     def _settle(self, s: MayaQuarryState, rng: np.random.Generator | None) -> MayaQuarryState:
         """With ``skip_forced``, take every decision that has a single legal action."""
@@ -413,140 +291,13 @@ class MayaQuarryRules(LegalActionCache):
         return s
 
     def _step(self, s: MayaQuarryState, action: int, rng: np.random.Generator | None) -> None:
-        phase, seat = s.phase, s.actor
-        comp, cfg, n = self.components, self.config, self.num_players
-        if phase == WORKERS:
-            if action == A.WORKER_PASS:
-                s.passed[seat] = True
-            else:
-                q, card = divmod(action - A.WORKER_BASE, len(A.CARD_VALUES))
-                s.hands[seat * len(A.CARD_VALUES) + card] -= 1
-                s.columns[q].append((seat, card))
-            nxt = self._next_seat(s, lambda t: not s.passed[t])
-            if nxt < 0:
-                self._end_placement(s, rng)
-            else:
-                s.turn = s.actor = nxt
-        elif phase in (BUILD, DOUBLE):
-            self._build_step(s, seat, action, rng)
-        elif phase == SETUP:
-            building.place_block(s, comp, cfg, seat, (action - A.PLACE_BASE) // L, 0)
-            nxt = self._next_seat(s, lambda t: s.held[t] > 0)
-            if nxt < 0:
-                self._begin_round(s, 0, rng)
-            else:
-                s.turn = s.actor = nxt
-        elif phase == MINUS3:
-            if action != A.MINUS3_NONE:
-                s.deduct[(seat + action - A.MINUS3_BASE + 1) % n] += quarry.MINUS3_POINTS
-            s.pending.pop(0)
-            if s.pending:
-                s.actor = s.pending[0]
-            else:
-                self._finish_quarry(s, rng)
-        elif phase == PROTECT_CHOICE:
-            if s.resolving == self.num_quarries:  # the joker acting as PROTECT, before any reveal
-                s.joker_protect_q = action - A.PROTECT_BASE
-            else:
-                s.protect_q, s.protect_seat = action - A.PROTECT_BASE, seat
-            self._reveal_next(s, rng)
-        elif phase == RELOCATE_SRC:
-            if action == A.RELOCATE_DECLINE:
-                self._reveal_next(s, rng)
-            else:
-                s.reloc_src = action - A.RELOCATE_SRC_BASE
-                s.phase = RELOCATE_DST
-        elif phase == RELOCATE_DST:
-            src_p, src_l = divmod(s.reloc_src, L)
-            s.board[s.reloc_src * n + seat] -= 1
-            if cfg.relocate_unsupported == "cascade":
-                building.remove_unsupported(s, comp, seat, src_p)
-            s.held[seat] += 1
-            building.place_block(s, comp, cfg, seat, action - A.RELOCATE_DST_BASE, 0, special=True)
-            s.reloc_src = -1
-            self._reveal_next(s, rng)
-        elif phase == FREE_BLOCK_CHOICE:
-            if action != A.FREE_BLOCK_DECLINE:
-                p = action - A.FREE_BLOCK_BASE
-                level = building.lowest_buildable_level(s, comp, cfg, seat, p)
-                building.place_block(s, comp, cfg, seat, p, level, from_pool=True, special=True)
-            self._reveal_next(s, rng)
-        elif phase == APPOINT:
-            s.start = (seat + action - A.APPOINT_BASE) % n
-            self._reveal_next(s, rng)
-        elif phase == BID:
-            s.bids[seat] = action - A.BID_BASE
-            nxt = self._next_seat(s, lambda t: s.bids[t] < 0)
-            if nxt >= 0:
-                s.turn = s.actor = nxt
-            elif auction.resolve(s):
-                s.phase, s.actor = BLUE_CHOICE, s.choosers[0]
-            else:
-                self._begin_placement(s)
-        elif phase == BLUE_CHOICE:
-            s.blue_holder[action - A.BLUE_CHOOSE_BASE] = seat
-            s.choosers.pop(0)
-            if s.choosers:
-                s.actor = s.choosers[0]
-            else:
-                self._begin_placement(s)
-        elif phase == PLUS2_CHOICE:
-            s.blue_holder[BLUE_PLUS_2] = -1
-            if action != A.PLUS2_DECLINE:
-                s.plus2_q, s.plus2_seat = action - A.PLUS2_BASE, seat
-            self._after_plus2(s, rng)
-        elif phase == JOKER_CHOICE:
-            s.blue_holder[BLUE_JOKER] = -1
-            if action == A.JOKER_DECLINE:
-                self._reveal_next(s, rng)
-                return
-            green = A.JOKER_GREEN[action - A.JOKER_BASE]
-            s.joker_seat, s.joker_as = seat, green
-            if green == PROTECT:
-                s.phase = PROTECT_CHOICE
-            elif green == RELOCATE:
-                s.joker_seat = s.joker_as = -1  # acts at once (decisions follow)
-                s.phase = RELOCATE_SRC
-            elif green == FREE_BLOCK:
-                s.joker_seat = s.joker_as = -1
-                s.phase = FREE_BLOCK_CHOICE
-            else:  # TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE_MOVE: held for later this round
-                self._reveal_next(s, rng)
-        else:  # pragma: no cover - apply_action validated the action
-            raise IllegalActionError(f"no action is legal in phase {PHASE_NAMES[phase]}")
+        """Apply a validated ``action`` to ``s`` (a state this object has just cloned)."""
+        _legal, apply = HANDLERS[s.phase]
+        apply(self, s, s.actor, action, rng)
 
-    def _build_step(self, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
-        comp, cfg = self.components, self.config
-        if A.PLACE_BASE <= action < A.DOUBLE_PAY:
-            p, level = divmod(action - A.PLACE_BASE, L)
-            building.place_block(s, comp, cfg, seat, p, level)
-            if s.phase == DOUBLE:
-                s.double_left -= 1
-                if s.double_left and s.held[seat] and building.legal_placements(s, comp, cfg, seat):
-                    return
-                s.double_left, s.phase = 0, BUILD
-        elif action in (A.DOUBLE_PAY, A.DOUBLE_FREE):
-            if action == A.DOUBLE_PAY:
-                s.held[seat] -= 1
-                s.pool[seat] += 1
-            else:
-                self._spend_free(s, seat, FREE_DOUBLE)
-            s.double_left, s.phase = 2, DOUBLE
-            return
-        elif action == A.PASS_FREE:
-            self._spend_free(s, seat, FREE_PASS)
-        else:  # PASS_PAY or FORCED_PASS
-            s.held[seat] -= 1
-            s.pool[seat] += 1
-            if action == A.FORCED_PASS:
-                s.gold[seat] += 1
-        nxt = self._next_seat(s, lambda t: s.held[t] > 0)
-        if nxt < 0:
-            self._end_building(s, rng)
-        else:
-            s.turn = s.actor = nxt
+    # -- game flow (the phase handlers call these; each mutates a cloned state) ----------------
 
-    def _next_seat(self, s: MayaQuarryState, eligible) -> int:
+    def next_seat(self, s: MayaQuarryState, eligible: Callable[[int], bool]) -> int:
         """First eligible seat clockwise after ``turn`` (``turn`` itself last), else -1."""
         n = self.num_players
         for k in range(1, n + 1):
@@ -555,7 +306,14 @@ class MayaQuarryRules(LegalActionCache):
                 return seat
         return -1
 
-    def _begin_round(self, s: MayaQuarryState, round_index: int, rng: np.random.Generator | None) -> None:
+    def begin_round(self, s: MayaQuarryState, round_index: int, rng: np.random.Generator | None) -> None:
+        """Round ``round_index`` starts: fresh hands and quarries, markers back; the advanced
+        variant's auction first.
+
+        Raises:
+            ValueError: the advanced variant must draw blue markers (3 or 4 players) and ``rng``
+                is ``None``.
+        """
         n = self.num_players
         s.round = round_index
         s.phase = WORKERS
@@ -568,9 +326,12 @@ class MayaQuarryRules(LegalActionCache):
         s.protect_q = s.protect_seat = -1
         s.holder = [-1] * 7
         s.turn = s.actor = s.start
-        if not self.advanced:
-            return
-        # Advanced variant: a fresh auction of n - 1 blue markers before the round.
+        if self.advanced:
+            self._begin_auction(s, rng)
+
+    def _begin_auction(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+        """Advanced variant: a fresh auction of ``n - 1`` blue markers before the round."""
+        n = self.num_players
         s.bids = [-1] * n
         s.blue_holder = [-1] * A.NUM_BLUE
         s.choosers = []
@@ -586,28 +347,29 @@ class MayaQuarryRules(LegalActionCache):
             s.blue_offer = sorted(int(m) for m in rng.choice(A.NUM_BLUE, n - 1, replace=False))
         s.phase = BID
 
-    def _begin_placement(self, s: MayaQuarryState) -> None:
+    def begin_placement(self, s: MayaQuarryState) -> None:
         """Worker placement starts (after the advanced variant's auction)."""
         s.phase = WORKERS
         s.turn = s.actor = s.start
 
-    def _end_placement(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+    def end_placement(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
         """Everyone passed: the advanced markers used now (+2 points, then the joker), then the
         reveal."""
         seat = s.blue_holder[BLUE_PLUS_2]
-        if seat >= 0 and self._plus2_quarries(s):
+        if seat >= 0 and auction.plus2_quarries(self, s):
             s.phase, s.actor = PLUS2_CHOICE, seat
             return
-        self._after_plus2(s, rng)
+        self.after_plus2(s, rng)
 
-    def _after_plus2(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+    def after_plus2(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+        """The joker's holder chooses next, else the reveal starts."""
         seat = s.blue_holder[BLUE_JOKER]
         if seat >= 0:
             s.phase, s.actor = JOKER_CHOICE, seat
             return
-        self._reveal_next(s, rng)
+        self.reveal_next(s, rng)
 
-    def _reveal_next(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+    def reveal_next(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
         """Reveal the next quarry to the left that holds cards, or move on to transport."""
         q = s.resolving - 1
         while q >= 0 and not s.columns[q] and s.plus2_q != q:
@@ -627,48 +389,49 @@ class MayaQuarryRules(LegalActionCache):
         if s.pending:
             s.phase, s.actor = MINUS3, s.pending[0]
         else:
-            self._finish_quarry(s, rng)
+            self.finish_quarry(s, rng)
 
-    def _finish_quarry(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
-        comp, cfg = self.components, self.config
-        winner = quarry.distribute(s, comp, cfg, s.resolving)
-        marker = comp.quarries[s.resolving].marker
-        if winner < 0 or marker < 0:
-            self._reveal_next(s, rng)
-            return
-        s.actor = winner
-        if marker == PROTECT:
-            if any(s.columns[q] for q in range(s.resolving)):
-                s.phase = PROTECT_CHOICE
-                return
-        elif marker == RELOCATE:
-            if self._relocate_sources(s, winner):
-                s.phase = RELOCATE_SRC
-                return
-        elif marker == FREE_BLOCK:
-            if self._free_block_usable(s, winner):
-                s.phase = FREE_BLOCK_CHOICE
-                return
-        elif marker == FIRST_PLAYER:
-            s.phase = APPOINT
-            return
-        else:  # TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE_MOVE: kept for later this round
-            s.holder[marker] = winner
-        self._reveal_next(s, rng)
+    def finish_quarry(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+        """Distribute the quarry being resolved; its marker's decision, or the next reveal."""
+        winner = quarry.distribute(s, self.components, self.config, s.resolving)
+        marker = self.components.quarries[s.resolving].marker
+        if winner < 0 or marker < 0 or not quarry.take_marker(self, s, winner, marker):
+            self.reveal_next(s, rng)
 
     def _begin_building(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
         s.phase = BUILD
         s.turn = (s.start - 1) % self.num_players
-        first = self._next_seat(s, lambda t: s.held[t] > 0)
+        first = self.next_seat(s, lambda t: s.held[t] > 0)
         if first < 0:
-            self._end_building(s, rng)
+            self.end_building(s, rng)
         else:
             s.turn = s.actor = first
 
-    def _end_building(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+    def end_building(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
+        """Score the round (with erosion before rounds 2 and 3); the next round, or the end."""
         last = s.round == NUM_ROUNDS - 1
         scoring.score_round(s, self.components, erode=not last)
         if last:
             s.phase, s.actor = OVER, -1
         else:
-            self._begin_round(s, s.round + 1, rng)
+            self.begin_round(s, s.round + 1, rng)
+
+
+#: Per phase: ``(legal(rules, state, seat) -> ids, apply(rules, state, seat, action, rng))``,
+#: written in the phase's module.
+HANDLERS: dict[Phase, tuple[Callable[..., list[int]], Callable[..., None]]] = {
+    Phase.SETUP: (building.setup_legal, building.setup_apply),
+    Phase.WORKERS: (quarry.workers_legal, quarry.workers_apply),
+    Phase.MINUS3: (quarry.minus3_legal, quarry.minus3_apply),
+    Phase.PROTECT_CHOICE: (quarry.protect_legal, quarry.protect_apply),
+    Phase.RELOCATE_SRC: (quarry.relocate_src_legal, quarry.relocate_src_apply),
+    Phase.RELOCATE_DST: (quarry.relocate_dst_legal, quarry.relocate_dst_apply),
+    Phase.FREE_BLOCK_CHOICE: (quarry.free_block_legal, quarry.free_block_apply),
+    Phase.APPOINT: (quarry.appoint_legal, quarry.appoint_apply),
+    Phase.BUILD: (building.build_legal, building.build_apply),
+    Phase.DOUBLE: (building.build_legal, building.build_apply),
+    Phase.BID: (auction.bid_legal, auction.bid_apply),
+    Phase.BLUE_CHOICE: (auction.blue_legal, auction.blue_apply),
+    Phase.PLUS2_CHOICE: (auction.plus2_legal, auction.plus2_apply),
+    Phase.JOKER_CHOICE: (auction.joker_legal, auction.joker_apply),
+}

@@ -11,18 +11,55 @@ Pure: standard library only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import IntEnum
 from typing import Any
 
 from maya_envs.core.errors import ConfigError
 from maya_envs.maya_quarry.actions import CARD_COUNTS, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
 
-# Phases. Out-of-turn decisions (MINUS3 .. APPOINT, BLUE_CHOICE .. JOKER_CHOICE) belong to
-# ``actor``, not ``turn``. The advanced variant's phases come after OVER so the basic numbers
-# (and the basic observation's phase one-hot of BASIC_PHASES entries) never change.
-SETUP, WORKERS, MINUS3, PROTECT_CHOICE, RELOCATE_SRC, RELOCATE_DST, FREE_BLOCK_CHOICE, APPOINT, BUILD, DOUBLE, OVER = (
-    range(11)
-)
-BID, BLUE_CHOICE, PLUS2_CHOICE, JOKER_CHOICE = range(11, 15)
+
+class Phase(IntEnum):
+    """The phases of a round, numbered as the state stores them (and the saved states and the
+    observation's phase one-hot count them). Out-of-turn decisions (MINUS3 .. APPOINT,
+    BLUE_CHOICE .. JOKER_CHOICE) belong to ``actor``, not ``turn``. The advanced variant's
+    phases come after OVER so the basic numbers (and the basic observation's phase one-hot of
+    :data:`BASIC_PHASES` entries) never change. Handlers: :mod:`.building` (SETUP, BUILD,
+    DOUBLE), :mod:`.quarry` (WORKERS .. APPOINT), :mod:`.auction` (BID .. JOKER_CHOICE)."""
+
+    SETUP = 0
+    WORKERS = 1
+    MINUS3 = 2
+    PROTECT_CHOICE = 3
+    RELOCATE_SRC = 4
+    RELOCATE_DST = 5
+    FREE_BLOCK_CHOICE = 6
+    APPOINT = 7
+    BUILD = 8
+    DOUBLE = 9
+    OVER = 10
+    BID = 11
+    BLUE_CHOICE = 12
+    PLUS2_CHOICE = 13
+    JOKER_CHOICE = 14
+
+
+(
+    SETUP,
+    WORKERS,
+    MINUS3,
+    PROTECT_CHOICE,
+    RELOCATE_SRC,
+    RELOCATE_DST,
+    FREE_BLOCK_CHOICE,
+    APPOINT,
+    BUILD,
+    DOUBLE,
+    OVER,
+    BID,
+    BLUE_CHOICE,
+    PLUS2_CHOICE,
+    JOKER_CHOICE,
+) = Phase
 BASIC_PHASES = 11
 PHASE_NAMES = (
     "setup",
@@ -297,7 +334,7 @@ class MayaQuarryState:
                 f"state.joker_as: must be -1 or a green marker id other than FIRST_PLAYER (3), got {data['joker_as']!r}"
             )
         values = {k: (list(data[k]) if isinstance(data[k], list) else data[k]) for k in names}
-        values["phase"] = PHASE_NAMES.index(data["phase"])
+        values["phase"] = Phase(PHASE_NAMES.index(data["phase"]))
         values["columns"] = parsed
         return cls(**values)
 
