@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Create .venv (if missing) and install maya-envs with the given extras, e.g.
-#   bash scripts/setup_env.sh train,test
+#   bash scripts/setup_env.sh train,test,openspiel
 # torch: where none is installed, take the CPU build first (pinned to the release on this
 # machine's disk), so that the project's range `torch>=2.3` does not pull a multi-GB CUDA build.
 set -euo pipefail
@@ -14,4 +14,16 @@ fi
 if [[ "$extras" == *train* ]] && ! .venv/bin/python -c "import torch" 2>/dev/null; then
   .venv/bin/python -m pip install -q "torch==2.13.0" || .venv/bin/python -m pip install -q "torch>=2.3"
 fi
-.venv/bin/python -m pip install -q -e ".[$extras]"
+# OpenSpiel (extra "openspiel"): a binary wheel or nothing. Where none exists for this Python
+# and platform, building it from source would take long, so it is skipped with a message and
+# tests/test_openspiel.py is skipped.
+if [[ ",$extras," == *,openspiel,* ]]; then
+  extras="$(echo ",$extras," | sed 's/,openspiel,/,/; s/^,//; s/,$//')"
+  .venv/bin/python -m pip install -q --only-binary=:all: "open_spiel>=2.0" \
+    || echo "setup_env.sh: no OpenSpiel wheel for this Python/platform; the OpenSpiel tests will be skipped" >&2
+fi
+if [ -n "$extras" ]; then
+  .venv/bin/python -m pip install -q -e ".[$extras]"
+else
+  .venv/bin/python -m pip install -q -e .
+fi

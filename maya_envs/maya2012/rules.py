@@ -79,12 +79,13 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.core.legal import LegalActionCache
 from maya_envs.core.options import check_choice, check_int, config_from_mapping
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya2012 import actions as A
-from maya_envs.maya2012.setup import random_towers
+from maya_envs.maya2012.setup import draw_towers
 
 # Phases (ints for speed; names for humans and to_dict). Live phases come before OVER.
 SETUP_MONOLITH, SETUP_RAVEN, EXCHANGE, DECLARE, DRAFT, OVER, TRUNCATED = range(7)
@@ -429,14 +430,15 @@ class Maya2012Rules(LegalActionCache):
             pieces = dict(ladders=((0,) * 9,) * n, ladders_left=(0,) * n, priests_left=(0,) * n)
         if cfg.setup == "draft":
             empty = ((EMPTY,) * A.NUM_LEVELS,) * A.NUM_TOWERS
-            return Maya2012State(towers=empty, **pieces, phase=DRAFT, draft_block=int(rng.integers(9)))
-        towers = random_towers(rng)
+            block = draw(rng, lambda: uniform(range(9)), lambda g: int(g.integers(9)), "block")
+            return Maya2012State(towers=empty, **pieces, phase=DRAFT, draft_block=block)
+        towers = draw_towers(rng)
         if n > 2:
             return self._deal(Maya2012State(towers=towers, **pieces), rng)
         if cfg.setup == "choose":
             return Maya2012State(towers=towers, **pieces, to_move=BLACK, phase=SETUP_MONOLITH)
-        monolith = int(rng.integers(len(A.PAIRS)))
-        raven = int(rng.integers(2, 6))
+        monolith = draw(rng, lambda: uniform(range(len(A.PAIRS))), lambda g: int(g.integers(len(A.PAIRS))), "Monolith")
+        raven = draw(rng, lambda: uniform(A.EXCHANGE_LEVELS), lambda g: int(g.integers(2, 6)), "Raven")
         return self._start_exchanges(Maya2012State(towers=towers, **pieces, monolith=monolith, raven=raven))
 
     def current_player(self, state: Maya2012State) -> int:
@@ -658,7 +660,7 @@ class Maya2012Rules(LegalActionCache):
             left = list(range(9))  # the level is complete: draw from the next one
         if left:
             count = sum(A.NUM_LEVELS - column.count(EMPTY) for column in towers)
-            block = left[int(rng.integers(len(left)))]
+            block = draw(rng, lambda: uniform(left), lambda g: left[int(g.integers(len(left)))], "block")
             return _replace(state, towers=towers, draft_block=block, to_move=count % self._n)
         built = _replace(state, towers=towers, draft_block=-1)
         if self._n == 2:
@@ -669,7 +671,10 @@ class Maya2012Rules(LegalActionCache):
         """Three and four players: set the centre card aside, deal 2 cards a seat (3p: 2 lie
         face down), and start the exchanges with ``player_0``."""
         centre = state.towers[CENTRE][0]
-        cards = [int(c) for c in rng.permutation([c for c in range(9) if c != centre])]
+        pool = [c for c in range(9) if c != centre]
+        count = min(2 * self._n, len(pool) - 1)  # 4p: the last card is the one left
+        drawn = draw_sequence(rng, pool, count, lambda g: [int(c) for c in g.permutation(pool)][:count], "card")
+        cards = drawn + [c for c in pool if c not in drawn]
         tasks = tuple(tuple(sorted(cards[2 * s : 2 * s + 2])) for s in range(self._n))
         spare = tuple(sorted(cards[2 * self._n :]))
         dealt = _replace(state, tasks=tasks, spare=spare, to_move=0, phase=EXCHANGE)

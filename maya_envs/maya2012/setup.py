@@ -12,14 +12,27 @@ allowed colours per tower), continue with probability ``E / B`` (else start over
 the level uniformly among its ``E`` fillings. A board is produced with probability
 ``1/9! * prod_L (E_L/B_L) * (1/E_L) = 1/9! * prod_L 1/B_L``, the same for every board, so
 accepted boards are uniform. About half the attempts are accepted.
+
+Explicit chance (:func:`draw_towers` with an :class:`~maya_envs.core.chance.OutcomeScript`,
+used by :mod:`maya_envs.openspiel`): a whole board is one of about 10**22 outcomes, so the
+same sampler is written as small chance nodes with exact probabilities. Level 1: one node per
+tower 0..8, uniform over the colours not used on the level yet. Each level ``L >= 2``: first
+an *attempt* node (outcome 1 "go on" with probability ``E/B``, outcome 0 "start over" with
+``1 - E/B``; start over empties the board and the nodes begin again at level 1), then one
+node per tower 0..8: colour ``c`` with probability ``E(c)/E``, where ``E(c)`` counts the
+fillings of the level with ``c`` on that tower given the towers already filled (a permanent),
+so the level is uniform over its ``E`` fillings. A tower whose colour is forced is no node.
+The process is the sampler's own, step by step, so the boards it ends on are exactly uniform.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
+
+from maya_envs.core.chance import OutcomeRecorder, OutcomeScript, generator_of
 
 
 @cache
@@ -94,3 +107,88 @@ def random_towers(rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:
     """A uniformly random valid board: 9 towers, each a tuple of 5 colours bottom to top."""
     levels = sample_latin_rectangle(9, 5, rng)
     return tuple(tuple(int(c) for c in levels[:, tower]) for tower in range(9))
+
+
+START_OVER, GO_ON = 0, 1
+
+
+def draw_towers(rng) -> tuple[tuple[int, ...], ...]:
+    """:func:`random_towers` from a generator (the same calls), or the board the chance
+    outcomes of an :class:`~maya_envs.core.chance.OutcomeScript` describe (see the module
+    docstring); an :class:`~maya_envs.core.chance.OutcomeRecorder` also records the board's
+    outcome ids."""
+    if isinstance(rng, OutcomeScript):
+        return _chance_towers(lambda outcomes, label, level, tower: rng.take(outcomes, label))
+    towers = random_towers(generator_of(rng))
+    if isinstance(rng, OutcomeRecorder):
+        rng.outcomes.extend(board_outcomes(towers))
+    return towers
+
+
+def board_outcomes(towers: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The chance outcome ids that build ``towers`` (every attempt node "go on").
+
+    Raises:
+        ValueError: ``towers`` is not a valid board.
+    """
+    recorded: list[int] = []
+
+    def choose(outcomes, label: str, level: int, tower: int) -> int:
+        value = GO_ON if label == "setup attempt" else towers[tower][level]
+        if value not in {o for o, p in outcomes() if p > 0}:
+            raise ValueError(f"not a valid board: {towers!r}")
+        recorded.append(value)
+        return value
+
+    _chance_towers(choose)
+    return recorded
+
+
+def _chance_towers(choose) -> tuple[tuple[int, ...], ...]:
+    """The board built by the chance nodes, each answered by
+    ``choose(outcomes_fn, label, level, tower)`` (level 0-4; tower -1 for an attempt node)."""
+    n, rows = 9, 5
+    full = (1 << n) - 1
+    while True:
+        allowed = [full] * n  # per tower, a bitmask of the colours it may still take
+        board = [[0] * n for _ in range(rows)]
+        for level in range(rows):
+            if level:
+                go_on = _matchings(tuple(allowed), full) / _bregman_bound(n - level, n)
+                outcomes = [(START_OVER, 1.0 - go_on), (GO_ON, go_on)]
+                if choose(lambda o=outcomes: o, "setup attempt", level, -1) == START_OVER:
+                    break
+            free = full  # colours not used on this level yet
+            for tower in range(n):
+                rest = tuple(allowed[tower + 1 :])
+                weights = [
+                    _matchings(rest, free & ~(1 << c)) if (allowed[tower] & free) >> c & 1 else 0 for c in range(n)
+                ]
+                options = [c for c in range(n) if weights[c]]
+                if len(options) == 1:
+                    colour = options[0]
+                else:
+                    total = sum(weights)
+                    outcomes = [(c, weights[c] / total) for c in options]
+                    colour = choose(lambda o=outcomes: o, "block", level, tower)
+                free &= ~(1 << colour)
+                board[level][tower] = colour
+            for tower in range(n):
+                allowed[tower] &= ~(1 << board[level][tower])
+        else:
+            return tuple(tuple(board[level][tower] for level in range(rows)) for tower in range(n))
+
+
+@lru_cache(maxsize=1 << 18)
+def _matchings(rows: tuple[int, ...], free: int) -> int:
+    """Ways to give each row (a bitmask of allowed colours) a distinct colour of ``free``
+    (a permanent; exact integers)."""
+    if not rows:
+        return 1
+    options = rows[0] & free
+    total = 0
+    while options:
+        bit = options & -options
+        options ^= bit
+        total += _matchings(rows[1:], free & ~bit)
+    return total

@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.chance import draw, draw_sequence, weighted
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.core.spec import GameSpec
 from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, ActionTable
@@ -210,18 +211,26 @@ def _swap_initiative(initiative: tuple[int, ...], choices: tuple[int, ...]) -> t
 def _draw_market(
     bag: tuple[int, ...], num_tiles: int, rng: np.random.Generator
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Draw 3 cubes per tile without replacement from ``bag``; returns (market, new bag)."""
+    """Draw 3 cubes per tile without replacement from ``bag``; returns (market, new bag).
+
+    Explicit chance (:mod:`maya_envs.core.chance`): one chance node per cube, colour ``c``
+    with probability ``bag[c] / len(bag)`` (the cubes left in the bag)."""
     left = list(bag)
     total = sum(left)
     market = []
+
+    def sample(g: np.random.Generator) -> int:
+        r = int(g.integers(total))
+        colour = 0
+        while r >= left[colour]:
+            r -= left[colour]
+            colour += 1
+        return colour
+
     for _ in range(num_tiles):
         tile = [0] * NUM_COLOURS
         for _ in range(CUBES_PER_TILE):
-            r = int(rng.integers(total))
-            colour = 0
-            while r >= left[colour]:
-                r -= left[colour]
-                colour += 1
+            colour = draw(rng, lambda: weighted(left), sample, "cube")
             left[colour] -= 1
             tile[colour] += 1
             total -= 1
@@ -275,14 +284,27 @@ class YaxhaRules:
     # -- setup ------------------------------------------------------------------------------
 
     def initial_state(self, rng: np.random.Generator) -> YaxhaState:
-        """Deal bonus cards, then initiative, then draw round 1's market (in that order)."""
+        """Deal bonus cards, then initiative, then draw round 1's market (in that order).
+
+        Explicit chance (``rng`` an :class:`~maya_envs.core.chance.OutcomeScript`): one chance
+        node per bonus card (uniform over the pool's cards not drawn yet), one per seat's
+        initiative (seat 0 first; outcome ``k`` means initiative ``k + 1``, uniform over the
+        values not dealt yet), then one per market cube (see :func:`_draw_market`)."""
         n, cfg = self.num_players, self.config
         if isinstance(cfg.bonus_cards, tuple):
             bonus = cfg.bonus_cards
         else:
             pool = cfg.bonus_pool()
-            bonus = tuple(sorted(int(pool[i]) for i in rng.choice(len(pool), NUM_BONUS_IN_PLAY, replace=False)))
-        initiative = tuple(int(i) + 1 for i in rng.permutation(n))
+            drawn = draw_sequence(
+                rng,
+                [int(c) for c in pool],
+                NUM_BONUS_IN_PLAY,
+                lambda g: [int(pool[i]) for i in g.choice(len(pool), NUM_BONUS_IN_PLAY, replace=False)],
+                "bonus card",
+            )
+            bonus = tuple(sorted(drawn))
+        order = draw_sequence(rng, range(n), n, lambda g: [int(i) for i in g.permutation(n)], "initiative")
+        initiative = tuple(i + 1 for i in order)
         market, bag = _draw_market((cfg.cubes_per_colour,) * NUM_COLOURS, n, rng)
         return YaxhaState(
             round=0,

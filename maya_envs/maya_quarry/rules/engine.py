@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import maya_envs.maya_quarry.actions as A
+from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache
 from maya_envs.core.spec import GameSpec
@@ -106,7 +107,7 @@ class MayaQuarryRules(LegalActionCache):
             observation_shape=observation_shape(self),
             max_game_length=n * comp.starting_blocks + NUM_ROUNDS * per_round,
             reward_range=(-bound, bound),
-            chance=config.first_start_player == "random" or (self.advanced and n < len(A.BLUE_NAMES)),
+            chance=config.first_start_player == "random" or (self.advanced and n - 1 < A.NUM_BLUE),
             information="imperfect",
         )
 
@@ -116,6 +117,10 @@ class MayaQuarryRules(LegalActionCache):
         """The state before the first setup placement (start player drawn from ``rng`` only
         with ``first_start_player="random"``).
 
+        Explicit chance (:mod:`maya_envs.core.chance`): the start player is one chance node
+        (uniform over the seats); the advanced variant's ``n - 1`` blue markers of a round are
+        ``n - 1`` chance nodes, each uniform over the markers not drawn yet.
+
         Raises:
             ValueError: ``rng`` is ``None`` but a draw is needed.
         """
@@ -123,7 +128,7 @@ class MayaQuarryRules(LegalActionCache):
         if cfg.first_start_player == "random":
             if rng is None:
                 raise ValueError("first_start_player='random' needs a generator")
-            start = int(rng.integers(n))
+            start = draw(rng, lambda: uniform(range(n)), lambda g: int(g.integers(n)), "start player")
         else:
             start = cfg.first_start_player
         s = MayaQuarryState(
@@ -344,7 +349,15 @@ class MayaQuarryRules(LegalActionCache):
                     f"the advanced variant draws {n - 1} of the {A.NUM_BLUE} blue markers each round: "
                     "pass a numpy Generator as rng"
                 )
-            s.blue_offer = sorted(int(m) for m in rng.choice(A.NUM_BLUE, n - 1, replace=False))
+            s.blue_offer = sorted(
+                draw_sequence(
+                    rng,
+                    range(A.NUM_BLUE),
+                    n - 1,
+                    lambda g: [int(m) for m in g.choice(A.NUM_BLUE, n - 1, replace=False)],
+                    "blue marker",
+                )
+            )
         s.phase = BID
 
     def begin_placement(self, s: MayaQuarryState) -> None:

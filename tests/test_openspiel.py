@@ -1,0 +1,305 @@
+"""The games in OpenSpiel (maya_envs.openspiel): OpenSpiel's own random-simulation test on every
+game, player count and variant; its MCTS / IS-MCTS bots against ours; returns equal to the
+rules engine's; information states that do not move when hidden data is resampled.
+
+Needs the optional extra ``openspiel`` (``open_spiel>=2.0``); skipped with a message otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel",
+    reason="OpenSpiel is not installed: pip install 'maya-envs[openspiel]' (a wheel exists for CPython 3.10-3.13 "
+    "on manylinux x86_64/aarch64 and macOS)",
+)
+
+import maya_envs.openspiel  # noqa: E402,F401  (registers the games)
+from maya_envs.bots.base import make_bot  # noqa: E402
+from maya_envs.core.chance import OutcomeRecorder  # noqa: E402
+from maya_envs.core.errors import ConfigError, IllegalActionError  # noqa: E402
+from maya_envs.maya2012.actions import CONTINUE  # noqa: E402
+from maya_envs.openspiel import ismcts_resampler  # noqa: E402
+
+M12, QUARRY, YAXHA = "maya_envs_maya2012", "maya_envs_maya_quarry", "maya_envs_yaxha"
+
+# Every game, player count and variant (Maya (2012) with a short turn limit: OpenSpiel's
+# serialisation check replays each history from the start, so its cost grows with the square
+# of the game's length; one default-length game per player count is kept).
+SIM_CONFIGS = [
+    (M12, {"players": 2}),
+    (M12, {"players": 2, "setup": "random", "max_turns": 40, "reward_scheme": "score_diff"}),
+    (M12, {"players": 2, "setup": "draft", "max_turns": 40, "at_max_turns": "truncate"}),
+    (M12, {"players": 2, "max_turns": 40, "ladder_spaces": "1:1:1:1:1:1:1:1:1", "priests_per_player": 1}),
+    (M12, {"players": 3, "max_turns": 120}),
+    (M12, {"players": 3, "setup": "draft", "max_turns": 40, "declare_step": "always", "three_plus_two": "best"}),
+    (M12, {"players": 4, "max_turns": 120, "reward_scheme": "score_diff"}),
+    (M12, {"players": 4, "setup": "draft", "max_turns": 40, "declare_step": "always"}),
+    (QUARRY, {"players": 3}),
+    (QUARRY, {"players": 3, "variant": "advanced", "first_start_player": -1, "reward_scheme": "gold_diff"}),
+    (QUARRY, {"players": 4, "variant": "advanced", "skip_forced": False}),
+    (QUARRY, {"players": 4, "first_start_player": -1, "pool_shortfall": "nothing", "relocate_unsupported": "cascade"}),
+    (QUARRY, {"players": 3, "global_level_rule": "ever_filled", "bonus_block_recipient": "majority"}),
+    (QUARRY, {"players": 5, "variant": "advanced", "plus2_empty_quarry": True}),
+    (QUARRY, {"players": 5, "minus3_no_target": False, "bonus_on_special_placements": False}),
+    (YAXHA, {"players": 2}),
+    (YAXHA, {"players": 2, "footprint": "fixed", "bonus_cards": "first_game", "reward_scheme": "score_diff"}),
+    (YAXHA, {"players": 3, "bonus_cards": "bga_random", "bonus_zero_ties_score": True}),
+    (YAXHA, {"players": 3, "bonus_cards": "5:9:17", "cubes_per_colour": 18}),
+    (YAXHA, {"players": 4}),
+    (YAXHA, {"players": 4, "footprint": "fixed", "action_features": True}),
+]
+
+
+def _id(config):
+    name, params = config
+    return name.removeprefix("maya_envs_") + "-" + "-".join(f"{k}={v}" for k, v in params.items())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", SIM_CONFIGS, ids=[_id(c) for c in SIM_CONFIGS])
+def test_openspiel_random_simulation_test(config):
+    """OpenSpiel's own checks (legal actions, chance outcomes, serialisation, observations,
+    information states, returns, game length) over random games."""
+    name, params = config
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    if game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC:
+        # OpenSpiel's test does not check this; ours does: no chance node in a deterministic game
+        state, rng = game.new_initial_state(), np.random.default_rng(0)
+        while not state.is_terminal():
+            assert not state.is_chance_node()
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "information", "chance", "players"),
+    [
+        (M12, {"players": 2}, "PERFECT", "EXPLICIT_STOCHASTIC", 2),
+        (M12, {"players": 4}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 4),
+        (QUARRY, {"players": 3}, "IMPERFECT", "DETERMINISTIC", 3),
+        (QUARRY, {"players": 3, "first_start_player": -1}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 3),
+        (QUARRY, {"players": 4, "variant": "advanced"}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 4),
+        (QUARRY, {"players": 5, "variant": "advanced"}, "IMPERFECT", "DETERMINISTIC", 5),  # all 4 markers
+        (YAXHA, {"players": 3}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 3),
+    ],
+)
+def test_game_type_follows_the_config(name, params, information, chance, players):
+    game = pyspiel.load_game(name, params)
+    game_type = game.get_type()
+    assert game_type.information == getattr(pyspiel.GameType.Information, f"{information}_INFORMATION")
+    assert game_type.chance_mode == getattr(pyspiel.GameType.ChanceMode, chance)
+    assert game_type.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game_type.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == game.rules.spec.num_actions
+    assert (game.min_utility(), game.max_utility()) == game.rules.spec.reward_range
+
+
+def test_bad_parameters_fail_with_clear_errors():
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
+        pyspiel.load_game(YAXHA, {"colour": 1})
+    with pytest.raises(ConfigError, match="num_players=7"):
+        pyspiel.load_game(YAXHA, {"players": 7})
+    with pytest.raises(ConfigError, match="setup='choose' is not allowed with num_players=3"):
+        pyspiel.load_game(M12, {"players": 3, "setup": "choose"})
+    with pytest.raises(ConfigError, match="ladder_spaces='1:x'.*colon-separated ints"):
+        pyspiel.load_game(M12, {"ladder_spaces": "1:x"})
+    with pytest.raises(IllegalActionError):
+        state = pyspiel.load_game(QUARRY, {}).new_initial_state()
+        state.apply_action(next(a for a in range(state.num_distinct_actions()) if a not in state.legal_actions()))
+
+
+RETURN_CONFIGS = [
+    (M12, {"players": 2, "setup": "random"}),
+    (M12, {"players": 3, "setup": "draft", "reward_scheme": "score_diff"}),
+    (QUARRY, {"players": 4, "variant": "advanced", "first_start_player": -1}),
+    (YAXHA, {"players": 3}),
+]
+
+
+@pytest.mark.parametrize("config", RETURN_CONFIGS, ids=[_id(c) for c in RETURN_CONFIGS])
+def test_returns_equal_the_engine_for_the_same_actions_and_chance_outcomes(config):
+    """A game played on the rules engine with a generator (its draws recorded as chance
+    outcomes, actions by our heuristic bot) and the same actions and outcomes replayed in
+    OpenSpiel end in the same rules state with the same returns."""
+    name, params = config
+    game = pyspiel.load_game(name, params)
+    rules = game.rules
+    recorder = OutcomeRecorder(np.random.default_rng(11))
+    bot = make_bot("heuristic", rules, seed=12)
+    engine_state = rules.initial_state(recorder)
+    steps = [list(recorder.outcomes)]
+    while not (rules.is_terminal(engine_state) or rules.is_truncated(engine_state)):
+        action = bot.act(engine_state)
+        recorder.outcomes.clear()
+        engine_state = rules.apply_action(engine_state, action, recorder)
+        steps.append([action, *recorder.outcomes])
+    state = game.new_initial_state()
+    for step in steps:
+        for item in step:
+            if state.is_chance_node():
+                assert item in dict(state.chance_outcomes())
+            else:
+                assert item in state.legal_actions()
+            state.apply_action(item)
+        assert not state.is_chance_node()
+    assert state.is_terminal()
+    assert state.rules_state() == engine_state
+    assert state.returns() == pytest.approx(list(rules.returns(engine_state)))
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def _chance_step(state, rng):
+    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+    state.apply_action(int(rng.choice(outcomes, p=probs)))
+
+
+def _play(game, pick, seed, max_decisions=None):
+    """Play one game: ``pick(state) -> action`` at decision nodes, chance sampled by its
+    probabilities. Returns (illegal actions, decisions, returns)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    illegal = decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _chance_step(state, rng)
+            continue
+        action = pick(state)
+        if action not in state.legal_actions():
+            illegal += 1
+            action = state.legal_actions()[0]
+        state.apply_action(action)
+        decisions += 1
+    return illegal, decisions, state.returns()
+
+
+def _our_bot(game, name, seed):
+    bot = make_bot(name, game.rules, seed=seed)
+    return lambda state: bot.act(state.rules_state())
+
+
+def test_openspiel_mcts_against_our_heuristic_bot_maya2012():
+    """OpenSpiel's MCTS (random rollouts) against our heuristic bot on the perfect-information
+    2-player game, both seats: every action legal, zero-sum returns."""
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(M12, {"players": 2, "max_turns": 16})
+    for seat in (0, 1):
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seat))
+        search = mcts.MCTSBot(game, 1.4, 24, evaluator, random_state=np.random.RandomState(seat), solve=False)
+        ours = _our_bot(game, "heuristic", seed=seat)
+
+        def pick(state, seat=seat, search=search, ours=ours):
+            return search.step(state) if state.current_player() == seat else ours(state)
+
+        illegal, decisions, returns = _play(game, pick, seed=seat)
+        assert illegal == 0 and decisions > 0
+        assert sum(returns) == pytest.approx(0.0)
+
+
+ISMCTS_CONFIGS = [
+    (M12, {"players": 3, "max_turns": 12}),
+    (QUARRY, {"players": 3, "variant": "advanced"}),
+    (YAXHA, {"players": 2}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", ISMCTS_CONFIGS, ids=[_id(c) for c in ISMCTS_CONFIGS])
+def test_openspiel_ismcts_against_our_bots(config):
+    """OpenSpiel's IS-MCTS, resampling worlds with our determinization, against our heuristic
+    and random bots: 0 illegal actions, zero-sum returns."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    name, params = config
+    game = pyspiel.load_game(name, params)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0), max_length=20)
+    search = ismcts.ISMCTSBot(game, evaluator, 1.4, 8, random_state=np.random.RandomState(1))
+    search.set_resampler(ismcts_resampler(game, seed=2))
+    others = [_our_bot(game, "heuristic", 3), _our_bot(game, "random", 4)]
+
+    def pick(state):
+        seat = state.current_player()
+        return search.step(state) if seat == 0 else others[seat % 2](state)
+
+    illegal, decisions, returns = _play(game, pick, seed=5)
+    assert illegal == 0 and decisions > 0
+    assert sum(returns) == pytest.approx(0.0)
+
+
+HIDDEN_CONFIGS = [
+    (M12, {"players": 3, "max_turns": 40}),
+    (M12, {"players": 4, "setup": "draft", "max_turns": 20}),
+    (QUARRY, {"players": 4, "variant": "advanced"}),
+    (YAXHA, {"players": 3}),
+]
+
+
+@pytest.mark.parametrize("config", HIDDEN_CONFIGS, ids=[_id(c) for c in HIDDEN_CONFIGS])
+def test_information_state_unchanged_when_hidden_data_is_resampled(config):
+    """Along random games: the rules state is resampled from seat p's point of view (our
+    determinization: the other seats' hidden cards, picks, cubes, bids) and put in an
+    OpenSpiel state with the same history digest; seat p's information-state and observation
+    strings and tensors are the same, while the resampled data did change some state."""
+    name, params = config
+    game = pyspiel.load_game(name, params)
+    rules, determinize = game.rules, game.determinize
+    rng = np.random.default_rng(21)
+    changed = checked = 0
+    for _ in range(1):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _chance_step(state, rng)
+                continue
+            for seat in range(game.num_players()):
+                other = determinize(rules, state.rules_state(), seat, rng)
+                twin = game.state_from_rules_state(other, like=state)
+                assert twin.information_state_string(seat) == state.information_state_string(seat)
+                assert twin.information_state_tensor(seat) == state.information_state_tensor(seat)
+                assert twin.observation_string(seat) == state.observation_string(seat)
+                assert twin.observation_tensor(seat) == state.observation_tensor(seat)
+                checked += 1
+                changed += other != state.rules_state()
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 0 and changed > 0
+
+
+def test_information_state_history_digest_hides_other_seats_cards():
+    """Two Maya (2012) 3-player deals that differ only in seats 1 and 2's cards, then the same
+    actions: seat 0's information state is the same at every step, seat 1's is not."""
+    game = pyspiel.load_game(M12, {"players": 3, "declare_step": "always", "max_turns": 12})
+    rng = np.random.default_rng(4)
+    first = game.new_initial_state()
+
+    def dealing(state):
+        outcome = state.chance_outcomes()[0][0]
+        return state.action_to_string(pyspiel.PlayerId.CHANCE, outcome).startswith("chance card")
+
+    while not dealing(first):
+        _chance_step(first, rng)  # the board
+    board = first.history()
+    while first.is_chance_node():
+        _chance_step(first, rng)  # the deal: seats 0, 1, 2 get two cards each
+    deal = first.history()[len(board) :]
+    swapped = deal[:2] + deal[4:6] + deal[2:4]
+    second = game.new_initial_state()
+    for action in board + swapped:
+        second.apply_action(action)
+    assert first.rules_state().tasks[0] == second.rules_state().tasks[0]
+    assert first.rules_state().tasks[1] != second.rules_state().tasks[1]
+    assert first.information_state_string(0) == second.information_state_string(0)
+    while not first.is_terminal():
+        legal = first.legal_actions()
+        exchange = CONTINUE if CONTINUE in legal else legal[0]  # an exchange or "continue", never "declare"
+        for state in (first, second):
+            state.apply_action(exchange)
+        assert first.information_state_string(0) == second.information_state_string(0)
+        assert first.information_state_tensor(0) == second.information_state_tensor(0)
+        assert first.information_state_string(1) != second.information_state_string(1)
