@@ -43,6 +43,7 @@ import numpy as np
 import pyspiel
 
 from maya_envs.core.chance import ChanceNeeded, OutcomeScript
+from maya_envs.notation import describe_action
 from maya_envs.openspiel.games import OpenSpielEntry
 
 _INITIAL = -1  # "the pending draw is the initial state's"
@@ -198,6 +199,9 @@ class MayaState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             label = self._need[1] if self._need is not None else "outcome"
             return f"chance {label} {action}"
+        if 0 <= player < self._game.num_players() and self._state is not None:
+            # the move as the actor sees it (the full move), in the games' notation
+            return describe_action(self._game.rules, self._state, int(action), actor=player)
         return self._game.rules.action_to_string(int(action))
 
     def is_terminal(self) -> bool:
