@@ -67,9 +67,9 @@ CASES = (
     Case("maya_quarry adv 3p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 3, "variant": "advanced"}),
     Case("maya_quarry adv 4p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 4, "variant": "advanced"}),
     Case("maya_quarry adv 5p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 5, "variant": "advanced"}),
-    Case("yaxha 2p", "yaxha_v0", "maya_envs/Yaxha-v0", {"num_players": 2}),
-    Case("yaxha 3p", "yaxha_v0", "maya_envs/Yaxha-v0", {"num_players": 3}),
-    Case("yaxha 4p", "yaxha_v0", "maya_envs/Yaxha-v0", {"num_players": 4}),
+    Case("yaxha 2p", "yaxha_v1", "maya_envs/Yaxha-v1", {"num_players": 2}),
+    Case("yaxha 3p", "yaxha_v1", "maya_envs/Yaxha-v1", {"num_players": 3}),
+    Case("yaxha 4p", "yaxha_v1", "maya_envs/Yaxha-v1", {"num_players": 4}),
 )  # fmt: skip
 
 

@@ -33,7 +33,7 @@ END = "<!-- env-table: end -->"
 GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "maya2012_v1": ("setup", tuple(dict.fromkeys(s for per_n in SETUPS.values() for s in per_n))),
     "maya_quarry_v0": ("variant", tuple(VARIANTS)),
-    "yaxha_v0": ("footprint", tuple(FOOTPRINTS)),
+    "yaxha_v1": ("footprint", tuple(FOOTPRINTS)),
 }
 #: Player counts tried for every game; the rules reject the ones they do not support.
 PLAYER_COUNT_PROBE = range(1, 9)

@@ -11,10 +11,16 @@ The rules engine must provide, besides :class:`~maya_envs.core.protocol.Rules`:
   in the order the AEC env asks them (the first is ``current_player(state)``);
 * ``legal_actions_for(state, seat) -> list[int]``: the sorted legal ids of ``seat`` if it
   acts in the step, else ``[]``. Within one step a seat's legal ids must not depend on the
-  actions of the seats before it (that is what makes the step simultaneous).
+  actions of the seats before it (that is what makes the step simultaneous);
+* ``wait_action: int``: the id an idle agent sends (see below).
 
-A step takes one action per acting agent; actions of agents that do not act are ignored
-(their ``action_mask`` is all zeros). All acting agents' actions are checked before any is
+Idle agents follow OpenSpiel's simultaneous-move convention (a player with no decision in a
+simultaneous step passes action 0): every agent in ``agents`` must send an action, and one
+that does not act in this step (a seat waiting for a clash's pending pick, for example) has
+exactly one legal id, ``rules.wait_action``, in its ``action_mask``; so a mask is never all
+zeros while the episode runs, and the usual ``rng.choice(np.flatnonzero(mask))`` loop works
+for every agent. The wait changes nothing. An idle agent's action may also be left out (or
+``None``); any other id is an illegal action. All actions are checked before any is
 applied. Rewards are those the AEC env pays during the step (``rules.returns`` on the step
 that ends the game), after which ``agents`` is empty.
 """
@@ -76,11 +82,13 @@ class RulesParallelEnv(ParallelEnv):
         return self._observations(), {agent: {} for agent in self.agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation", "action_mask"}`` of ``agent`` now (mask all 0 unless it acts)."""
+        """``{"observation", "action_mask"}`` of ``agent`` now: its legal ids if it acts in the
+        next step, only ``rules.wait_action`` if it waits, all 0 once the episode is over."""
         seat = self.aec_env.seat_of(agent)
         mask = np.zeros(self.rules.spec.num_actions, np.int8)
         if self.agents:
-            mask[self.rules.legal_actions_for(self.game_state, seat)] = 1
+            legal = self.rules.legal_actions_for(self.game_state, seat)
+            mask[legal if legal else [self.rules.wait_action]] = 1
         return {"observation": self.rules.observe(self.game_state, seat), "action_mask": mask}
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
@@ -92,13 +100,21 @@ class RulesParallelEnv(ParallelEnv):
         Raises:
             RuntimeError: the episode is over (call ``reset``).
             ValueError: an acting agent has no action, or an action id is out of range.
-            IllegalActionError: an illegal action with ``illegal_action="raise"``.
+            IllegalActionError: an illegal action with ``illegal_action="raise"`` (an idle
+                agent's id other than ``rules.wait_action`` included).
         """
         if not self.agents:
             raise RuntimeError("step() called after the episode ended; call reset()")
         aec, rules, state = self.aec_env, self.rules, self.game_state
         acting = self.acting_agents()
         chosen, offenders = [], []
+        wait = rules.wait_action
+        for agent in self.agents:
+            if agent in acting or actions.get(agent) is None:
+                continue
+            action = check_action_id(actions[agent], rules.spec.num_actions)
+            if action != wait:
+                offenders.append((agent, f"{agent} waits in this step and chose {action}; its only legal id is {wait}"))
         for agent in acting:
             if actions.get(agent) is None:
                 raise ValueError(f"no action for {agent}; this step needs actions from {acting}")

@@ -46,7 +46,7 @@ RECORD_FORMAT = "maya_envs.record/1"
 GAME_MODULES = {
     "maya2012_v1": "maya_envs.maya2012_v1",
     "maya_quarry_v0": "maya_envs.maya_quarry_v0",
-    "yaxha_v0": "maya_envs.yaxha_v0",
+    "yaxha_v1": "maya_envs.yaxha_v1",
 }
 #: Short names accepted wherever a game is named (``maya-play --game maya2012``).
 GAME_ALIASES = {name.rsplit("_v", 1)[0]: name for name in GAME_MODULES}

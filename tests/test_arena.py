@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from maya_envs import maya2012_v1, yaxha_v0
+from maya_envs import maya2012_v1, yaxha_v1
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan, wilson_interval
 from maya_envs.evaluation.ratings import EloTable, OpenSkillTable, elo_expected
 
@@ -41,7 +41,7 @@ def test_latin_block_sizes_and_a_bad_design():
 
 
 def test_arena_seat_counts_are_equal_and_outcomes_add_up():
-    result = play_arena(lambda: yaxha_v0.env(num_players=3), {"r": "random", "h": "heuristic", "r2": "random"}, 6, 1)
+    result = play_arena(lambda: yaxha_v1.env(num_players=3), {"r": "random", "h": "heuristic", "r2": "random"}, 6, 1)
     assert result.block_size == 3 and result.balanced
     for stats in result.agents:
         assert stats.games_per_seat == [2, 2, 2]

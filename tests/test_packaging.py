@@ -52,10 +52,10 @@ def test_an_existing_file_wins_over_a_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     own = tmp_path / "maya2012" / "2p_quick"  # a file whose path equals a shipped name
     own.parent.mkdir()
-    own.write_text("env_id: maya_envs/Yaxha-v0\nexp_name: mine\n")
+    own.write_text("env_id: maya_envs/Yaxha-v1\nexp_name: mine\n")
     assert resolve_config("maya2012/2p_quick") == Path("maya2012/2p_quick")
     assert load_config("maya2012/2p_quick").exp_name == "mine"
-    assert load_config(own).env_id == "maya_envs/Yaxha-v0"
+    assert load_config(own).env_id == "maya_envs/Yaxha-v1"
 
 
 @pytest.mark.parametrize("spec", ["maya2012/quick", "nope.yaml", "configs/yaxha/9p_quick.yaml", ""])

@@ -60,8 +60,8 @@ def test_games_declare_their_feature_block():
         ("maya_envs/Maya2012-v1", {}, (466, 3, 48)),
         ("maya_envs/Maya2012-v1", {"num_players": 3}, (444, 3, 48)),
         ("maya_envs/Maya2012-v1", {"num_players": 4}, (444, 3, 48)),
-        ("maya_envs/Yaxha-v0", {"num_players": 2, "action_features": True}, (1326, 3, 632)),
-        ("maya_envs/Yaxha-v0", {"num_players": 4, "footprint": "fixed", "action_features": True}, (714, 3, 154)),
+        ("maya_envs/Yaxha-v1", {"num_players": 2, "action_features": True}, (1326, 3, 632)),
+        ("maya_envs/Yaxha-v1", {"num_players": 4, "footprint": "fixed", "action_features": True}, (714, 3, 154)),
     ]:
         env = gym.make(env_id, **options)
         assert action_feature_block(env_id, env.observation_space.shape[0]) == block
@@ -72,7 +72,7 @@ def test_games_declare_their_feature_block():
 
 def test_games_without_a_feature_block_are_refused():
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block("maya_envs/Yaxha-v0", 1326)  # two players without the option
+        action_feature_block("maya_envs/Yaxha-v1", 1326)  # two players without the option
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
         action_feature_block("maya_envs/Maya2012-v1", 500)  # no Maya (2012) observation has this length
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):

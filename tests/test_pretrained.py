@@ -60,7 +60,7 @@ def test_plain_pretrained_means_the_game_default_and_a_misfit_is_refused():
     rules = env.unwrapped.rules
     assert pretrained_for(rules.spec) == "maya2012_2p"
     assert make_opponent("pretrained", rules).spec is load_pretrained("maya2012_2p")
-    with pytest.raises(ValueError, match=r"'yaxha_2p' plays yaxha_v0 with 2 players .* this game is maya2012_v1"):
+    with pytest.raises(ValueError, match=r"'yaxha_2p' plays yaxha_v1 with 2 players .* this game is maya2012_v1"):
         make_opponent("pretrained:yaxha_2p", rules)
     with pytest.raises(ValueError, match=r"no pretrained baseline named 'champion'; known: \["):
         make_opponent("pretrained:champion", rules)

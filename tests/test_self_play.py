@@ -31,7 +31,7 @@ def snapshots(tmp_path_factory):
     """Three untrained MaskablePPO snapshots for Yaxha 3p, saved as a trainer would."""
     from sb3_contrib import MaskablePPO
 
-    env = gym.make("maya_envs/Yaxha-v0", num_players=3)
+    env = gym.make("maya_envs/Yaxha-v1", num_players=3)
     folder = tmp_path_factory.mktemp("snapshots")
     paths = []
     for k in range(3):
@@ -42,7 +42,7 @@ def snapshots(tmp_path_factory):
 
 
 def test_pool_weights_and_size(snapshots):
-    env = gym.make("maya_envs/Yaxha-v0", num_players=3)
+    env = gym.make("maya_envs/Yaxha-v1", num_players=3)
     pool = SnapshotPool({"random": 1.0, "heuristic": 1.0}, env.unwrapped.rules, snapshot_weight=2.0, pool_size=2)
     assert pool.weights().tolist() == [0.5, 0.5]  # bots only before the first snapshot
     for path in snapshots:
@@ -54,7 +54,7 @@ def test_pool_weights_and_size(snapshots):
 
 
 def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(snapshots):
-    env = SelfPlayWrapper(gym.make("maya_envs/Yaxha-v0", num_players=3), {"random": 1.0}, 3.0, pool_size=5)
+    env = SelfPlayWrapper(gym.make("maya_envs/Yaxha-v1", num_players=3), {"random": 1.0}, 3.0, pool_size=5)
     assert env.add_snapshot(snapshots[0]) == 1 and env.add_snapshot(snapshots[1]) == 2
     seats, picks = Counter(), Counter()
     rng = np.random.default_rng(0)
@@ -78,7 +78,7 @@ def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(sna
 @pytest.mark.parametrize(
     ("env_id", "options"),
     [
-        ("maya_envs/Yaxha-v0", {"num_players": 3}),
+        ("maya_envs/Yaxha-v1", {"num_players": 3}),
         ("maya_envs/MayaQuarry-v0", {"num_players": 4}),
         ("maya_envs/Maya2012-v1", {"num_players": 4}),
         ("maya_envs/Maya2012-v1", {"num_players": 2, "setup": "random"}),
@@ -114,7 +114,7 @@ def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options
 SMOKE = [
     ("maya2012/4p_quick.yaml", "dummy", "Maya2012-v1"),
     ("maya_quarry/3p_advanced_quick.yaml", "subproc", "MayaQuarry-v0"),
-    ("yaxha/2p_quick.yaml", "subproc", "Yaxha-v0"),
+    ("yaxha/2p_quick.yaml", "subproc", "Yaxha-v1"),
 ]
 
 
@@ -148,7 +148,7 @@ def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name
     assert ppo["illegal_actions"] == 0 and ppo["games"] == sum(ppo["games_per_seat"]) > 0
     assert (tmp_path / "arena" / "arena.md").is_file() and (tmp_path / "arena" / "ratings.png").is_file()
 
-    if env_name == "Yaxha-v0":  # resume: continue the checkpoint to 384 steps in all, in a new run directory
+    if env_name == "Yaxha-v1":  # resume: continue the checkpoint to 384 steps in all, in a new run directory
         resume = [sys.executable, "-m", "training.train", "--resume", str(run_dir / "model.zip"),
                   "--set", "total_timesteps=384"]  # fmt: skip
         done = subprocess.run(resume, cwd=ROOT, capture_output=True, text=True, timeout=600)

@@ -55,4 +55,4 @@ def test_gym_make_turns_shaping_on_and_checks_its_arguments():
     with pytest.raises(ValueError, match=r"reward_shaping=-1; allowed: a number >= 0"):
         gym.make("maya_envs/Maya2012-v1", reward_shaping=-1)
     with pytest.raises(ValueError, match=r"pass either opponents= or its alias opponent=, not both"):
-        gym.make("maya_envs/Yaxha-v0", opponents="random", opponent="heuristic")
+        gym.make("maya_envs/Yaxha-v1", opponents="random", opponent="heuristic")

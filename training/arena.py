@@ -41,7 +41,7 @@ SHORT_NAMES = {
     "maya2012": "maya_envs/Maya2012-v1",
     "quarry": "maya_envs/MayaQuarry-v0",
     "maya_quarry": "maya_envs/MayaQuarry-v0",
-    "yaxha": "maya_envs/Yaxha-v0",
+    "yaxha": "maya_envs/Yaxha-v1",
 }
 
 

@@ -83,7 +83,7 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
 
 ACTION_FEATURE_BLOCKS: dict[str, str] = {
     "maya_envs/Maya2012-v1": "maya_envs.maya2012.observation:action_feature_block",
-    "maya_envs/Yaxha-v0": "maya_envs.yaxha.observation:action_feature_block",
+    "maya_envs/Yaxha-v1": "maya_envs.yaxha.observation:action_feature_block",
 }
 """Where each game declares its per-action feature block (``env_id -> "module:function"``): the
 function maps an observation length to ``(start, features, actions)``, or ``None`` when an

@@ -26,7 +26,8 @@ import yaml
 
 from training import arena
 
-TITLES = {"Maya2012-v1": "Maya (2012)", "MayaQuarry-v0": "Maya (quarry)", "Yaxha-v0": "Yaxha"}
+#: Gymnasium id without namespace and version -> title (every version of a game has one title).
+TITLES = {"Maya2012": "Maya (2012)", "MayaQuarry": "Maya (quarry)", "Yaxha": "Yaxha"}
 
 
 def arena_agents(run_dir: Path, num_players: int) -> list[str]:
@@ -66,7 +67,8 @@ def row(config_name: str, run_dir: Path, arena_games: int) -> str:
     num_players = options.get("num_players", 2)
     result = ensure_arena(run_dir, num_players, arena_games)
     mu = {name: rating["mu"] for name, rating in result["openskill"].items()}
-    game = TITLES.get(env_name, env_name) + (f" {options['variant']}" if "variant" in options else "")
+    game = TITLES.get(env_name.rsplit("-v", 1)[0], env_name)
+    game += f" {options['variant']}" if "variant" in options else ""
     cells = [
         game,
         str(num_players),

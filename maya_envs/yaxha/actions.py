@@ -20,6 +20,13 @@ ids                    meaning                          readable string
                        cell, section 5)
 =====================  ===============================  =========================================
 
+The wait id: in a Parallel step, a seat that does not act (one waiting while a clash's pending
+pick is made) sends :data:`WAIT` (id 0, OpenSpiel's simultaneous-move convention: a player
+with no decision passes 0); its ``action_mask`` holds only that id, and it changes nothing.
+It shares the id of ``pick tile 0``, which such a seat could never play in that step, so the
+action space and every id above are those of v0 (and the AEC and Gymnasium views never ask a
+waiting seat).
+
 So ``num_actions = N + 5C + 5``: 639 for 4 players with the floating footprint, 157 for 2
 players with the fixed one.
 
@@ -40,6 +47,8 @@ from __future__ import annotations
 COLOURS = ("orange", "blue", "green", "yellow", "white")
 """Colour names by index (section 3; order = bonus card ids 0-4, section 8)."""
 COLOUR_LETTERS = "OBGYW"
+WAIT = 0
+"""The id an idle seat sends in a Parallel step (see the module docstring)."""
 NUM_COLOURS = 5
 NUM_LEVELS = 4
 FOOTPRINTS = {"floating": 7, "fixed": 4}

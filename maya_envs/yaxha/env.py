@@ -1,8 +1,8 @@
 """Yaxha PettingZoo environments: AEC (:class:`YaxhaEnv`) and Parallel (:class:`YaxhaParallelEnv`).
 
 =====================  ===============================================================
-Import                 ``from maya_envs import yaxha_v0``; ``yaxha_v0.env()``,
-                       ``yaxha_v0.raw_env()``, ``yaxha_v0.parallel_env()``
+Import                 ``from maya_envs import yaxha_v1``; ``yaxha_v1.env()``,
+                       ``yaxha_v1.raw_env()``, ``yaxha_v1.parallel_env()``
 Agents                 ``player_0 .. player_{N-1}``, ``num_players=2|3|4``
 Actions                ``Discrete(N + 5C + 5)`` (C = 126 cells floating, 30 fixed): pick
                        tile, place (colour, cell), discard colour; table in
@@ -15,7 +15,9 @@ Turn order (AEC)       per round: hidden tile choices in seat order (nobody sees
                        building round-robin, one cube per seat per turn, 3 times;
                        ``agent_selection`` follows the rules
 Parallel steps         one step per simultaneous decision: all choices; each pending
-                       pick alone; each of the 3 building rounds (all seats at once)
+                       pick alone; each of the 3 building rounds (all seats at once);
+                       every live agent sends an action, one that waits in the step
+                       has only the wait id ``WAIT = 0`` in its mask
 Rewards                once at the end: ``reward_scheme="win_loss"`` (shared wins split
                        +1, losers split -1) or ``"score_diff"``; info holds the scores
                        by colour and by bonus card
@@ -26,7 +28,9 @@ Illegal actions        ``illegal_action="terminate"`` (default; offender -1, oth
 Arguments              ``num_players``, ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``/``"svg"``),
                        ``illegal_action``, ``render_observer``, plus every field of
                        :class:`~maya_envs.yaxha.rules.YaxhaConfig`
-Version history        v0: first release
+Version history        v0: first release; v1: a waiting agent in a Parallel step has
+                       the wait id (0) as its one legal action instead of an all-zero
+                       mask (AEC and Gymnasium views unchanged)
 =====================  ===============================================================
 
 Rule decisions are listed in :mod:`maya_envs.yaxha.rules`.
@@ -52,7 +56,7 @@ class YaxhaEnv(RulesAECEnv):
         ValueError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": "yaxha_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": "yaxha_v1", "is_parallelizable": False}
 
     def __init__(
         self,

@@ -53,7 +53,7 @@ import numpy as np
 from maya_envs.core.chance import draw, draw_sequence, weighted
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.core.spec import GameSpec
-from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, ActionTable
+from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, WAIT, ActionTable
 from maya_envs.yaxha.scoring import FIRST_GAME_CARDS, NUM_BONUS_CARDS, PAIRWISE_CARDS, score_pyramids
 
 NUM_ROUNDS = 10
@@ -249,6 +249,9 @@ class YaxhaRules:
         ConfigError: an unknown key or a bad value.
     """
 
+    wait_action = WAIT
+    """The id an idle seat sends in a Parallel step (:data:`maya_envs.yaxha.actions.WAIT`)."""
+
     def __init__(self, config: YaxhaConfig | None = None, **kwargs: Any) -> None:
         if config is None:
             config = YaxhaConfig.from_dict(kwargs)
@@ -262,9 +265,9 @@ class YaxhaRules:
         from maya_envs.yaxha.observation import observation_size
 
         self.spec = GameSpec(
-            name="yaxha_v0",
+            name="yaxha_v1",
             title="Yaxha",
-            version=0,
+            version=1,
             num_players=n,
             num_actions=self.table.num_actions,
             observation_shape=(observation_size(n, self.geometry.num_cells, config.action_features),),

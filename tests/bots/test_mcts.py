@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import maya_envs  # noqa: F401  (registers the gymnasium ids)
-from maya_envs import maya_quarry_v0, yaxha_v0
+from maya_envs import maya_quarry_v0, yaxha_v1
 from maya_envs.bots import MCTSBot, make_bot
 from maya_envs.bots import mcts as mcts_module
 from maya_envs.bots.mcts import MCTSConfig, parse_spec
@@ -65,7 +65,7 @@ def test_names_work_in_gym_make_and_the_arena():
         _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         assert not (terminated or truncated)
     env.close()
-    result = play_match(lambda: yaxha_v0.env(num_players=2), "mcts:4:depth=5", "random", games=2, seed=0)
+    result = play_match(lambda: yaxha_v1.env(num_players=2), "mcts:4:depth=5", "random", games=2, seed=0)
     assert result.games == 2 and result.illegal_actions == 0
 
 

@@ -8,10 +8,12 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.utils.conversions import parallel_to_aec
 
-from maya_envs import yaxha_v0
+from maya_envs import yaxha_v1
 from maya_envs.core.errors import IllegalActionError
-from maya_envs.yaxha.rules import BUILD, SELECT
+from maya_envs.yaxha.actions import WAIT
+from maya_envs.yaxha.rules import BUILD, PENDING, SELECT
 from tests.conformance import warnings_as_errors
 
 CONFIGS = [
@@ -32,19 +34,19 @@ def _dead_mask_warning():
 def test_api_test_with_warnings_as_errors(config):
     with warnings_as_errors():
         _dead_mask_warning()
-        api_test(yaxha_v0.env(**config), num_cycles=400)
+        api_test(yaxha_v1.env(**config), num_cycles=400)
 
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_parallel_api_test_with_warnings_as_errors(config):
     with warnings_as_errors():
-        parallel_api_test(yaxha_v0.parallel_env(**config), num_cycles=400)
+        parallel_api_test(yaxha_v1.parallel_env(**config), num_cycles=400)
 
 
 @pytest.mark.parametrize("config", CONFIGS[:3])
 def test_seed_test_with_warnings_as_errors(config):
     with warnings_as_errors():
-        seed_test(lambda: yaxha_v0.env(**config), num_cycles=200)
+        seed_test(lambda: yaxha_v1.env(**config), num_cycles=200)
 
 
 def test_parallel_seed_test():
@@ -52,7 +54,7 @@ def test_parallel_seed_test():
     # (the "terminate" policy warns); what it checks is that both copies agree on that.
     with warnings_as_errors():
         warnings.filterwarnings("ignore", message=".*illegal action")
-        parallel_seed_test(lambda: yaxha_v0.parallel_env(num_players=3))
+        parallel_seed_test(lambda: yaxha_v1.parallel_env(num_players=3))
 
 
 def _random_action(obs, rng):
@@ -61,7 +63,7 @@ def _random_action(obs, rng):
 
 def play_aec(config, seed, action_seed):
     """One AEC game with random legal actions; returns (env, [(agent, action)], rewards)."""
-    env = yaxha_v0.env(**config)
+    env = yaxha_v1.env(**config)
     env.reset(seed=seed)
     rng = np.random.default_rng(action_seed)
     log, total = [], {a: 0.0 for a in env.possible_agents}
@@ -81,7 +83,7 @@ def play_aec(config, seed, action_seed):
 def test_aec_and_parallel_play_identical_games(config):
     for seed in range(3):
         aec, log, aec_rewards = play_aec(config, seed, 100 + seed)
-        par = yaxha_v0.parallel_env(**config)
+        par = yaxha_v1.parallel_env(**config)
         obs, _ = par.reset(seed=seed)
         i, par_rewards = 0, {}
         while par.agents:
@@ -93,8 +95,9 @@ def test_aec_and_parallel_play_identical_games(config):
                 assert obs[agent]["action_mask"][action] == 1
                 actions[agent] = action
                 i += 1
-            for agent in par.agents:  # non-acting agents may send anything; it is ignored
-                actions.setdefault(agent, 0)
+            for agent in par.agents:  # an idle agent's only legal id is the wait id
+                assert agent in acting or np.flatnonzero(obs[agent]["action_mask"]).tolist() == [WAIT]
+                actions.setdefault(agent, WAIT)
             obs, rewards, terms, truncs, infos = par.step(actions)
             for agent, r in rewards.items():
                 par_rewards[agent] = par_rewards.get(agent, 0.0) + r
@@ -112,7 +115,7 @@ def _observations(env):
 def test_a_pending_choice_is_never_visible_to_another_agent(num_players):
     views = []
     for tile in range(num_players):
-        env = yaxha_v0.env(num_players=num_players, render_mode="ansi", render_observer=1)
+        env = yaxha_v1.env(num_players=num_players, render_mode="ansi", render_observer=1)
         env.reset(seed=7)
         assert env.agent_selection == "player_0" and env.game_state.phase == SELECT
         env.step(tile)
@@ -124,7 +127,7 @@ def test_a_pending_choice_is_never_visible_to_another_agent(num_players):
 
 
 def test_cubes_placed_this_round_stay_hidden_until_the_round_ends():
-    env = yaxha_v0.env(num_players=3)
+    env = yaxha_v1.env(num_players=3)
     env.reset(seed=3)
     for _ in range(3):  # everyone picks a different tile: straight to building
         env.step(int(env.agent_selection[-1]))
@@ -142,7 +145,7 @@ def test_cubes_placed_this_round_stay_hidden_until_the_round_ends():
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_reward_ledger_pays_once_at_the_end_and_sums_to_zero(config):
-    env = yaxha_v0.env(**config)
+    env = yaxha_v1.env(**config)
     env.reset(seed=11)
     rng = np.random.default_rng(0)
     paid, steps = {a: [] for a in env.possible_agents}, 0
@@ -173,7 +176,7 @@ def test_seeding_reproduces_and_continues_the_stream():
     _, log_a, _ = play_aec({"num_players": 3}, 5, 1)
     _, log_b, _ = play_aec({"num_players": 3}, 5, 1)
     assert log_a == log_b
-    env = yaxha_v0.env(num_players=3)
+    env = yaxha_v1.env(num_players=3)
     env.reset(seed=5)
     first = env.game_state
     env.reset()
@@ -185,7 +188,7 @@ def test_seeding_reproduces_and_continues_the_stream():
 
 
 def test_copies_are_independent():
-    env = yaxha_v0.env(num_players=2)
+    env = yaxha_v1.env(num_players=2)
     env.reset(seed=1)
     for _ in range(5):
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
@@ -197,18 +200,18 @@ def test_copies_are_independent():
 
 
 def test_illegal_actions_under_both_policies():
-    env = yaxha_v0.env(num_players=2, illegal_action="raise")
+    env = yaxha_v1.env(num_players=2, illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match=r"player_0 chose illegal action 5 .*legal ids: \[0, 1\]"):
         env.step(5)
     with pytest.raises(ValueError, match="out of range"):
         env.step(10_000)
-    env = yaxha_v0.env(num_players=2)
+    env = yaxha_v1.env(num_players=2)
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="illegal action 5"):
         env.step(5)
     assert env.rewards == {"player_0": -1.0, "player_1": 0.0} and all(env.terminations.values())
-    par = yaxha_v0.parallel_env(num_players=2)
+    par = yaxha_v1.parallel_env(num_players=2)
     par.reset(seed=0)
     with pytest.raises(ValueError, match=r"no action for player_1"):
         par.step({"player_0": 0})
@@ -216,7 +219,7 @@ def test_illegal_actions_under_both_policies():
         _, rewards, terms, _, infos = par.step({"player_0": 0, "player_1": 7})
     assert rewards == {"player_0": 0.0, "player_1": -1.0} and infos["player_0"]["offenders"] == ["player_1"]
     assert par.agents == []
-    par = yaxha_v0.parallel_env(num_players=2, illegal_action="raise")
+    par = yaxha_v1.parallel_env(num_players=2, illegal_action="raise")
     par.reset(seed=0)
     with pytest.raises(IllegalActionError):
         par.step({"player_0": 0, "player_1": 7})
@@ -225,15 +228,15 @@ def test_illegal_actions_under_both_policies():
 
 def test_bad_env_arguments_name_the_value():
     with pytest.raises(ValueError, match="num_players=7"):
-        yaxha_v0.env(num_players=7)
+        yaxha_v1.env(num_players=7)
     with pytest.raises(ValueError, match="render_mode='rgb'"):
-        yaxha_v0.parallel_env(render_mode="rgb")
+        yaxha_v1.parallel_env(render_mode="rgb")
     with pytest.raises(ValueError, match=r"unknown Yaxha config key\(s\) \['speed'\]"):
-        yaxha_v0.raw_env(speed=3)
+        yaxha_v1.raw_env(speed=3)
 
 
 def test_ansi_render_shows_each_level():
-    env = yaxha_v0.env(num_players=2, render_mode="ansi", footprint="fixed")
+    env = yaxha_v1.env(num_players=2, render_mode="ansi", footprint="fixed")
     env.reset(seed=2)
     rng = np.random.default_rng(0)
     while not all(env.terminations.values()):
@@ -247,3 +250,55 @@ def test_ansi_render_shows_each_level():
     header = next(i for i, line in enumerate(lines) if line.startswith("player_0  initiative"))
     assert lines[header + 1].strip() == "L1    L2    L3    L4"
     assert lines[header + 2].strip().startswith(top_row)
+
+
+def _pick(mask, rng):
+    legal = np.flatnonzero(mask)
+    assert legal.size, "an agent asked to act has an all-zero action mask"
+    return int(rng.choice(legal))
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_the_ordinary_random_loop_never_meets_an_all_zero_mask(num_players):
+    """Parallel, our AEC env and PettingZoo's AEC view of the Parallel env (which asks every
+    agent in turn): every agent asked to act has a legal action; waiting agents only WAIT."""
+    rng = np.random.default_rng(num_players)
+    waits = 0
+    for seed in range(12 if num_players == 4 else 4):
+        par = yaxha_v1.parallel_env(num_players=num_players)
+        obs, _ = par.reset(seed=seed)
+        while par.agents:
+            acting = par.acting_agents()
+            for agent in par.agents:
+                if agent not in acting:
+                    waits += 1
+                    assert np.flatnonzero(obs[agent]["action_mask"]).tolist() == [WAIT]
+            obs, *_ = par.step({agent: _pick(obs[agent]["action_mask"], rng) for agent in par.agents})
+        for env in (
+            yaxha_v1.env(num_players=num_players),
+            parallel_to_aec(yaxha_v1.parallel_env(num_players=num_players)),
+        ):
+            env.reset(seed=seed)
+            for _agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                env.step(None if terminated or truncated else _pick(observation["action_mask"], rng))
+    if num_players == 4:
+        assert waits > 0  # the test met clashes with waiting agents
+
+
+def test_a_waiting_agent_sends_the_wait_id_or_nothing():
+    par = yaxha_v1.parallel_env(num_players=4, illegal_action="raise")
+    par.reset(seed=1)
+    par.step(dict.fromkeys(par.agents, 0))  # everyone picks tile 0: a four-way clash
+    assert par.game_state.phase == PENDING
+    acting = par.acting_agents()
+    idle = [agent for agent in par.agents if agent not in acting]
+    assert len(acting) == 1 and len(idle) == 3
+    legal = int(np.flatnonzero(par.observe(acting[0])["action_mask"])[0])
+    with pytest.raises(
+        IllegalActionError, match=rf"{idle[0]} waits in this step and chose 2; its only legal id is {WAIT}"
+    ):
+        par.step({acting[0]: legal, idle[0]: 2})
+    before = par.game_state
+    par.step({acting[0]: legal, idle[0]: WAIT, idle[1]: None})  # idle[2] left out: also a wait
+    assert par.game_state != before and par.game_state.phase == PENDING
