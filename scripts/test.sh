@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run the whole test suite.
+# Set up (if needed) and run the whole test suite. The browser tests of maya-web
+# (tests/test_web_browser.py) need Debian's chromium and chromium-driver: .ci/run installs them
+# and sets MAYA_REQUIRE_BROWSER=1; elsewhere they skip with a message when no browser is found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup_env.sh train,test,openspiel
+bash scripts/setup_env.sh train,test,openspiel,browser
 .venv/bin/python -m pytest -n 2 -q -m "not extended" "$@"

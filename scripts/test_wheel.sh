@@ -146,7 +146,7 @@ echo "trained: $run (config.yaml model.zip evaluation.json evaluation.md)"
 echo "arena from a config name: arena/arena.json"
 
 echo "== console scripts (at $((SECONDS - start)) s)"
-for command in maya-train maya-eval maya-arena maya-play maya-replay; do
+for command in maya-train maya-eval maya-arena maya-play maya-replay maya-web; do
   "$work/venv/bin/$command" --help >/dev/null
   echo "$command --help: ok"
 done

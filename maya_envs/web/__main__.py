@@ -1,0 +1,80 @@
+"""``maya-web`` / ``python -m maya_envs.web``: serve the web app (see :mod:`maya_envs.web.app`).
+
+Examples::
+
+    maya-web                                    # http://127.0.0.1:8000/
+    maya-web --port 8080 --checkpoint mine=runs/.../model.zip   # seat it as checkpoint:mine
+
+Binds to 127.0.0.1 (this machine only) unless ``--host`` says otherwise; another host prints a
+warning, since anyone who can reach the port can then start games (no file is ever read from a
+path a page sends).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from pathlib import Path
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _checkpoint(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"--checkpoint needs NAME=PATH, got {text!r}")
+    if not Path(path).is_file():
+        raise argparse.ArgumentTypeError(f"--checkpoint {name}: {path!r} is not a file")
+    return name, path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="maya-web",
+        description="Serve the local web app: play any game against any agent mix, watch agents, replay records.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--checkpoint",
+        type=_checkpoint,
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a MaskablePPO checkpoint the page may seat as checkpoint:NAME (repeatable)",
+    )
+    parser.add_argument("--max-games", type=int, default=16, help="open games and replays at most (default 16)")
+    parser.add_argument("--idle-minutes", type=float, default=30.0, help="close a game unused this long (default 30)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.max_games < 1 or args.idle_minutes <= 0:
+        print("maya-web: --max-games and --idle-minutes must be positive", file=sys.stderr)
+        return 2
+    try:
+        from werkzeug.serving import make_server
+
+        from maya_envs.web.app import create_app
+    except ImportError as error:
+        print(f"maya-web needs the web extra: pip install 'maya-envs[web]' ({error})", file=sys.stderr)
+        return 2
+    if args.host not in LOOPBACK:
+        warnings.warn(
+            f"maya-web binds to {args.host}: anyone who can reach port {args.port} can start games here",
+            stacklevel=1,
+        )
+    app = create_app(dict(args.checkpoint), args.max_games, args.idle_minutes)
+    server = make_server(args.host, args.port, app, threaded=True)
+    print(f"maya-web: open http://{args.host}:{server.server_port}/ (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+"""maya-web at the HTTP level (Flask's test client, no browser): games of every kind, agents,
+per-seat views, refused input that changes nothing, records out and in, limits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("flask")
+
+from maya_envs.records import RecordError, load_record  # noqa: E402
+from maya_envs.web.app import create_app  # noqa: E402
+from maya_envs.web.session import LiveGame, Replay, Store, resolve_seat  # noqa: E402
+
+GAMES = [("maya2012", 2), ("maya2012", 3), ("maya_quarry", 3), ("yaxha", 2), ("yaxha", 4)]
+
+
+@pytest.fixture
+def client():
+    app = create_app()
+    app.testing = True
+    return app.test_client()
+
+
+def ok(response) -> dict:
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def refused(response, status: int, words: str) -> str:
+    assert response.status_code == status, (response.status_code, response.get_json())
+    message = response.get_json()["error"]
+    assert words in message, message
+    return message
+
+
+def new_game(client, game: str, seats: list[str], seed: int = 3, **options) -> dict:
+    return ok(client.post("/api/games", json={"game": game, "options": options, "seats": seats, "seed": seed}))
+
+
+def test_the_page_and_info_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and b"maya-web" in page.data and b"/static/app.js" in page.data
+    assert client.get("/static/app.js").status_code == 200
+    info = ok(client.get("/api/info"))
+    assert {g["name"] for g in info["games"]} == {"maya2012", "maya_quarry", "yaxha"}
+    assert "human" in info["agents"] and "random" in info["agents"]
+
+
+@pytest.mark.parametrize(("game", "n"), GAMES)
+def test_a_human_plays_a_whole_game_against_random_over_http(client, game, n):
+    """player_0 human (a seeded random choice among the listed legal moves), the rest random."""
+    view = new_game(client, game, ["human"] + ["random"] * (n - 1), num_players=n)
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        if view["over"]:
+            break
+        if view["agent_to_move"]:
+            view = ok(client.post(f"/api/games/{view['id']}/step"))
+            assert view["moved"]
+            continue
+        assert view["viewer"] == 0 == view["to_move"] and view["legal"]
+        move = view["legal"][int(rng.integers(len(view["legal"])))]
+        view = ok(client.post(f"/api/games/{view['id']}/move", json={"action": move["action"]}))
+    assert view["over"] and view["result"].startswith("result: ") and "ended:" in view["result"]
+    assert view["status"] == "game over" and view["legal"] == []
+    record = client.get(f"/api/games/{view['id']}/record")
+    assert record.status_code == 200 and "attachment" in record.headers["Content-Disposition"]
+    lines = record.get_data(as_text=True).splitlines()
+    assert len(lines) == len(view["moves"]) + 2 and json.loads(lines[-1])["end"]["rewards"]
+
+
+def test_agents_only_game_runs_by_steps_and_may_be_watched_from_any_view(client):
+    view = new_game(client, "maya_quarry", ["heuristic", "random", "mcts:8"], num_players=3)
+    assert view["viewer"] is None and view["views"] == [None, 0, 1, 2] and view["legal"] == []
+    for _ in range(5):
+        view = ok(client.post(f"/api/games/{view['id']}/step"))
+    assert len(view["moves"]) == 5
+    seat_view = ok(client.get(f"/api/games/{view['id']}?seat=1"))
+    assert seat_view["viewer"] == 1 and seat_view["svg"] != view["svg"]
+
+
+def test_a_human_game_serves_only_human_views_until_the_end(client):
+    view = new_game(client, "maya2012", ["random", "human", "random"], num_players=3)
+    gid = view["id"]
+    while view["agent_to_move"]:
+        view = ok(client.post(f"/api/games/{gid}/step"))
+    assert view["viewer"] == 1 and view["views"] == [1]
+    refused(client.get(f"/api/games/{gid}?seat=0"), 403, "only a human seat's view")
+    refused(client.get(f"/api/games/{gid}?seat=all"), 403, "only a human seat's view")
+    refused(client.get(f"/api/games/{gid}?seat=7"), 400, "allowed: 'all' or a seat 0..2")
+
+
+def test_a_human_sees_other_seats_hidden_moves_only_by_their_public_part(client):
+    """Yaxha: the random seat's secret tile pick reads "pick tile ?" in the human's move list."""
+    view = new_game(client, "yaxha", ["random", "human"], num_players=2, seed=5)
+    while view["agent_to_move"]:
+        view = ok(client.post(f"/api/games/{view['id']}/step"))
+    assert view["moves"] and all("?" in text for text in view["moves"][:1]), view["moves"]
+
+
+def test_illegal_and_malformed_moves_are_refused_and_change_nothing(client):
+    view = new_game(client, "maya2012", ["human", "random"], num_players=2)
+    gid = view["id"]
+    while view["agent_to_move"]:
+        view = ok(client.post(f"/api/games/{gid}/step"))
+    legal = {m["action"] for m in view["legal"]}
+    illegal = next(a for a in range(75) if a not in legal)
+    before = ok(client.get(f"/api/games/{gid}"))
+    refused(client.post(f"/api/games/{gid}/move", json={"action": illegal}), 400, "is not legal now")
+    refused(client.post(f"/api/games/{gid}/move", json={"action": "swap"}), 400, "must be an action id")
+    refused(client.post(f"/api/games/{gid}/move", json={"action": 9999}), 400, "out of range")
+    refused(client.post(f"/api/games/{gid}/move", json={"action": True}), 400, "must be an action id")
+    refused(client.post(f"/api/games/{gid}/move", data="not json"), 400, "JSON object")
+    refused(client.post(f"/api/games/{gid}/move", json={"action": min(legal), "seat": 1}), 400, "turn")
+    assert ok(client.get(f"/api/games/{gid}")) == before
+    ok(client.post(f"/api/games/{gid}/move", json={"action": min(legal)}))  # a legal one still plays
+    view = ok(client.get(f"/api/games/{gid}"))
+    while view["agent_to_move"]:
+        view = ok(client.post(f"/api/games/{gid}/step"))
+    if not view["over"]:
+        refused(client.post(f"/api/games/{gid}/move", json={"action": view["legal"][0]["action"], "seat": 1}), 400, "")
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess", "seats": ["human", "random"]}, "unknown game 'chess'"),
+        ({"game": "maya2012", "seats": ["human"]}, "one spec per seat, 2"),
+        ({"game": "maya2012", "seats": ["human", "alphazero"]}, "unknown bot 'alphazero'"),
+        ({"game": "maya2012", "seats": ["human", "README.md"]}, "unknown bot"),
+        ({"game": "maya2012", "seats": ["human", "runs/x/model.zip"]}, "a page cannot name a file"),
+        ({"game": "maya2012", "seats": ["human", "rllib:/tmp/ckpt"]}, "a page cannot name a file"),
+        ({"game": "maya2012", "seats": ["human", "checkpoint:mine"]}, "unknown checkpoint 'mine'"),
+        ({"game": "maya2012", "seats": ["human", "random"], "options": {"colours": 3}}, "colours"),
+        ({"game": "maya2012", "seats": ["human", "random"], "options": {"num_players": 9}}, "num_players"),
+        ({"game": "maya2012", "seats": ["human", "random"], "options": [1]}, "options must be an object"),
+        ({"game": "maya2012", "seats": ["human", "random"], "seed": -1}, "seed -1"),
+    ],
+)
+def test_a_bad_new_game_gets_a_clear_error_and_opens_nothing(client, body, words):
+    refused(client.post("/api/games", json=body), 400, words)
+    assert len(client.application.extensions["maya_store"]) == 0
+
+
+def test_unknown_ids_and_routes_are_404(client):
+    refused(client.get("/api/games/nope"), 404, "no live 'nope'")
+    refused(client.get("/api/replays/nope"), 404, "no replay 'nope'")
+    refused(client.get("/etc/passwd"), 404, "no such page")
+    refused(client.get("/static/../session.py"), 404, "")
+
+
+def test_a_record_round_trips_through_upload_and_replay(client, tmp_path):
+    view = new_game(client, "maya_quarry", ["random", "human", "random"], num_players=3, seed=11)
+    gid = view["id"]
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        if view["agent_to_move"]:
+            view = ok(client.post(f"/api/games/{gid}/step"))
+        else:
+            view = ok(
+                client.post(
+                    f"/api/games/{gid}/move",
+                    json={"action": view["legal"][int(rng.integers(len(view["legal"])))]["action"]},
+                )
+            )
+    text = client.get(f"/api/games/{gid}/record").get_data(as_text=True)
+    path = tmp_path / "game.jsonl"
+    path.write_text(text)
+    record = load_record(path)  # a valid record for maya-replay too
+    assert len(record.moves) == 40
+    replay = ok(client.post("/api/replays", json={"text": text}))
+    assert replay["kind"] == "replay" and replay["length"] == 40 and replay["index"] == 0
+    end = ok(client.get(f"/api/replays/{replay['id']}?index=40&seat=all"))
+    assert end["moves"][-1].endswith(record.moves[-1]["notation"])
+    # the replayed position is the live game's position: the same picture for the same seat
+    live = ok(client.get(f"/api/games/{gid}?seat=1"))
+    seat = ok(client.get(f"/api/replays/{replay['id']}?index=40&seat=1"))
+    board = live["svg"].splitlines()[1:-1]  # without the root element (the replay adds a caption band)
+    assert seat["svg"].splitlines()[1 : len(board) + 1] == board
+    refused(client.get(f"/api/replays/{replay['id']}?index=41"), 400, "allowed: 0..40")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "empty record"),
+        ("not json\n", "not valid JSON"),
+        ('{"format": "maya_envs.record/1", "game": "go_v0"}\n', "header field"),
+        (None, "text of a JSONL file"),
+    ],
+)
+def test_an_invalid_record_is_refused(client, text, words):
+    refused(client.post("/api/replays", json={"text": text}), 400, words)
+    assert len(client.application.extensions["maya_store"]) == 0
+
+
+def test_a_record_with_an_illegal_move_is_refused_with_its_line(client):
+    view = new_game(client, "maya2012", ["random", "random"], num_players=2)
+    for _ in range(3):
+        ok(client.post(f"/api/games/{view['id']}/step"))
+    lines = client.get(f"/api/games/{view['id']}/record").get_data(as_text=True).splitlines()
+    move = json.loads(lines[2])
+    move["action"] = (move["action"] + 1) % 75
+    lines[2] = json.dumps(move)
+    refused(client.post("/api/replays", json={"text": "\n".join(lines)}), 400, "line 3")
+
+
+def test_a_server_holds_a_bounded_number_of_games_and_forgets_idle_ones(monkeypatch):
+    app = create_app(max_games=2, idle_minutes=1)
+    client = app.test_client()
+    first = new_game(client, "maya2012", ["random", "random"])
+    new_game(client, "maya2012", ["random", "random"])
+    refused(client.post("/api/games", json={"game": "maya2012", "seats": ["random", "random"]}), 503, "2 games")
+    import maya_envs.web.session as session
+
+    clock = session.time.monotonic() + 61
+    monkeypatch.setattr(session.time, "monotonic", lambda: clock)
+    new_game(client, "maya2012", ["random", "random"])  # the idle ones were closed
+    refused(client.get(f"/api/games/{first['id']}"), 404, "expired")
+
+
+def test_an_upload_over_the_size_limit_is_refused(client):
+    big = "x" * (9 * 1024 * 1024)
+    refused(client.post("/api/replays", json={"text": big}), 413, "upload too large")
+
+
+def test_checkpoints_come_only_from_the_command_line(tmp_path):
+    env_rules = LiveGame("maya2012", ["random", "random"]).rules
+    with pytest.raises(ValueError, match="unknown checkpoint 'x'; known: a"):
+        resolve_seat("checkpoint:x", env_rules, 0, {"a": str(tmp_path / "a.zip")})
+    assert resolve_seat("human", env_rules, 0, {}) is None
+
+
+def test_session_objects_without_http():
+    game = LiveGame("yaxha", ["random", "random"], {"num_players": 2}, seed=2)
+    while game.advance():
+        pass
+    assert game.over and game.record().end is not None
+    replay = Replay("\n".join(game.record().lines()))
+    assert replay.view(len(game.history))["over"]
+    with pytest.raises(RecordError):
+        Replay('{"format": 1}')
+    with pytest.raises(ValueError, match="positive"):
+        Store(0)
+
+
+def test_the_command_binds_loopback_by_default_and_warns_for_another_host():
+    from maya_envs.web.__main__ import LOOPBACK, build_parser
+
+    assert build_parser().parse_args([]).host in LOOPBACK
+    code = (
+        "import warnings, sys\n"
+        "from maya_envs.web import __main__ as m\n"
+        "import werkzeug.serving as s\n"
+        "class Stop(Exception): pass\n"
+        "def fake(host, port, app, threaded): raise Stop(host)\n"
+        "s.make_server = fake\n"
+        "try:\n    m.main(['--host', '0.0.0.0', '--port', '0'])\n"
+        "except Stop as e:\n    print('bound', e)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "bound 0.0.0.0" in result.stdout, result.stderr
+    assert "anyone who can reach port 0" in result.stderr
