@@ -1,0 +1,259 @@
+"""maya-web in a real browser: headless Chromium (Debian's ``chromium`` and ``chromium-driver``)
+driven by Selenium against a live server on 127.0.0.1.
+
+A whole game of each game is played by clicking the board (player_0 human, the others random),
+clicks that are not a legal move are refused, a saved record round-trips through upload and
+replay, and a screenshot of each game is written to ``docs/images/web_<game>.png`` (the
+README shows them). Without a browser or Selenium these tests skip and say what is missing;
+with ``MAYA_REQUIRE_BROWSER=1`` (set by ``.ci/run``) they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REQUIRE = os.environ.get("MAYA_REQUIRE_BROWSER") == "1"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "images"
+
+
+def _missing() -> list[str]:
+    missing = []
+    for module, extra in (("flask", "web"), ("selenium", "browser")):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(f"{module} (pip install 'maya-envs[{extra}]')")
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        missing.append("a chromium browser (apt-get install chromium)")
+    if not shutil.which("chromedriver"):
+        missing.append("chromedriver (apt-get install chromium-driver)")
+    return missing
+
+
+MISSING = _missing()
+if MISSING:
+    message = "browser tests need " + ", ".join(MISSING)
+    if REQUIRE:
+        raise RuntimeError(message + " (MAYA_REQUIRE_BROWSER=1)")
+    pytest.skip(message, allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from werkzeug.serving import make_server  # noqa: E402
+
+from maya_envs.records import load_record  # noqa: E402
+from maya_envs.web.app import create_app  # noqa: E402
+
+pytestmark = pytest.mark.xdist_group("browser")  # one browser and server per worker process
+
+
+@pytest.fixture(scope="module")
+def server():
+    httpd = make_server("127.0.0.1", 0, create_app(), threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1100",
+    ):
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver.set_script_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def view(driver) -> dict:
+    return driver.execute_script("return window.mayaState.view")
+
+
+def progress(driver) -> dict | None:
+    """The few fields of the page's view that the waits poll (without the SVG: cheaper)."""
+    return driver.execute_script(
+        "const v = window.mayaState.view; return v && {n: v.moves.length, over: v.over, kind: v.kind, "
+        "legal: v.legal ? v.legal.length : 0, index: v.index, viewer: v.viewer, id: v.id, "
+        "selection: window.mayaState.selection}"
+    )
+
+
+def error_text(driver) -> str:
+    box = driver.find_element(By.ID, "error")
+    return "" if not box.is_displayed() else box.text
+
+
+def wait(driver, condition, seconds: float = 30):
+    return WebDriverWait(driver, seconds, poll_frequency=0.02).until(lambda d: condition(d))
+
+
+def start(driver, url: str, game: str, players: int, options: str = "", seed: int = 1) -> None:
+    driver.get(url)
+    wait(driver, lambda d: d.execute_script("return window.mayaState.info !== null"))
+    Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    Select(driver.find_element(By.ID, "players")).select_by_visible_text(str(players))
+    driver.find_element(By.ID, "options").send_keys(options)
+    driver.find_element(By.ID, "seed").send_keys(str(seed))
+    assert driver.find_element(By.ID, "seat-0").get_attribute("value") == "human"
+    driver.find_element(By.ID, "start").click()
+    wait(driver, lambda d: progress(d) is not None)
+    Select(driver.find_element(By.ID, "speed")).select_by_value("20")
+
+
+def human_turn_or_over(driver) -> dict:
+    wait(driver, lambda d: progress(d)["over"] or progress(d)["legal"] > 0)
+    return view(driver)
+
+
+def click_key(driver, key: str) -> None:
+    element = driver.find_element(By.CSS_SELECTOR, f'#board [data-key="{key}"]')
+    ActionChains(driver).move_to_element(element).click().perform()
+
+
+def play_move_by_clicks(driver, move: dict) -> None:
+    """Click the board elements of ``move`` (its targets) until it is played; the move list
+    when it has no board element or the clicks leave several moves."""
+    count = len(view(driver)["moves"])
+    for key in move["targets"]:
+        click_key(driver, key)
+
+        def answered(d, key=key):
+            now = progress(d)
+            return now["n"] > count or key in now["selection"] or error_text(d)
+
+        wait(driver, answered)
+        assert not error_text(driver), error_text(driver)
+        if progress(driver)["n"] > count:
+            return
+    box = "#selection" if move["targets"] else "#legal"
+    driver.find_element(By.CSS_SELECTOR, f'{box} button[data-action="{move["action"]}"]').click()
+    wait(driver, lambda d: progress(d)["n"] > count)
+
+
+def an_illegal_click_is_refused(driver) -> bool:
+    """Click a board element that no legal move concerns: an error, nothing played."""
+    current = view(driver)
+    targets = sorted({key for move in current["legal"] for key in move["targets"]})
+    # an element whose centre shows no key of a legal move (nothing under it either)
+    idle = driver.execute_script(
+        """
+        const targets = new Set(arguments[0]);
+        for (const e of document.querySelectorAll('#board [data-key]')) {
+          const r = e.getBoundingClientRect();
+          const keys = document.elementsFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+            .filter(x => x.dataset && x.dataset.key).map(x => x.dataset.key);
+          if (keys.length && keys[0] === e.dataset.key && keys.every(k => !targets.has(k))) return e.dataset.key;
+        }
+        return null;""",
+        targets,
+    )
+    if idle is None:
+        return False
+    click_key(driver, idle)
+    wait(driver, lambda d: error_text(d))
+    assert "not a legal move" in error_text(driver)
+    after = view(driver)
+    assert after["moves"] == current["moves"] and after["svg"] == current["svg"]
+    return True
+
+
+CASES = [
+    ("maya2012", 2, "max_turns=24"),
+    ("maya_quarry", 3, ""),
+    ("yaxha", 2, ""),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES)
+def test_a_whole_game_played_by_clicking_the_board(server, browser, game, players, options):
+    start(browser, server, game, players, options)
+    rng = np.random.default_rng(7)
+    refusals = human_moves = 0
+    shot = SCREENSHOTS / f"web_{game}.png"
+    for _ in range(1000):
+        current = human_turn_or_over(browser)
+        if current["over"]:
+            break
+        assert current["viewer"] == 0 and current["to_move"] == 0
+        lit = browser.execute_script("return document.querySelectorAll('#board .legal').length")
+        assert lit > 0 or all(not m["targets"] for m in current["legal"]), "legal moves are highlighted"
+        if refusals < 2 and human_moves % 5 == 1:
+            refusals += an_illegal_click_is_refused(browser)
+        move = current["legal"][int(rng.integers(len(current["legal"])))]
+        play_move_by_clicks(browser, move)
+        human_moves += 1
+        if human_moves == 6:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(shot))
+    final = view(browser)
+    assert final["over"] and human_moves > 5 and refusals >= 1
+    result = browser.find_element(By.ID, "result").text
+    assert result.startswith("result: ") and "ended:" in result
+    assert browser.find_element(By.ID, "status").text.endswith("game over")
+    assert shot.stat().st_size > 20_000
+
+
+def test_a_record_round_trips_through_save_upload_and_replay(server, browser, tmp_path):
+    start(browser, server, "maya_quarry", 3, seed=5)
+    for _ in range(4):  # a few human moves, agents in between
+        current = human_turn_or_over(browser)
+        play_move_by_clicks(browser, current["legal"][0])
+    live = human_turn_or_over(browser)  # the human to move: no agent is playing now
+    href = browser.find_element(By.ID, "save").get_attribute("href")
+    text = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; fetch(arguments[0]).then(r => r.text()).then(done);", href
+    )
+    path = tmp_path / "saved.jsonl"
+    path.write_text(text)
+    record = load_record(path)
+    assert len(record.moves) == len(live["moves"]) and json.loads(text.splitlines()[0])["seed"] == 5
+
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.find_element(By.ID, "record-file").send_keys(str(path))
+    browser.find_element(By.ID, "open-record").click()
+    wait(browser, lambda d: progress(d)["kind"] == "replay")
+    position = browser.find_element(By.ID, "position")
+    assert position.text == f"0/{len(record.moves)}"
+    browser.find_element(By.ID, "forward").click()
+    wait(browser, lambda d: progress(d)["index"] == 1)
+    browser.find_element(By.ID, "last").click()
+    wait(browser, lambda d: progress(d)["index"] == len(record.moves))
+    last_all = view(browser)
+    browser.find_element(By.ID, "back").click()
+    wait(browser, lambda d: progress(d)["index"] == len(record.moves) - 1)
+    browser.find_element(By.ID, "forward").click()
+    wait(browser, lambda d: progress(d)["index"] == len(record.moves))
+    Select(browser.find_element(By.ID, "view")).select_by_value("0")
+    wait(browser, lambda d: progress(d)["viewer"] == 0)
+    seat0 = view(browser)
+    assert seat0["index"] == len(record.moves) and seat0["svg"] != last_all["svg"]
+    # player_0's replay view of the last position is the live game's player_0 board
+    board = live["svg"].splitlines()[1:-1]
+    assert seat0["svg"].splitlines()[1 : len(board) + 1] == board
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(text.replace('"format"', '"formats"', 1))
+    browser.find_element(By.ID, "record-file").send_keys(str(bad))
+    browser.find_element(By.ID, "open-record").click()
+    wait(browser, lambda d: "record rejected" in error_text(d))
+    assert view(browser)["id"] == seat0["id"], "a bad record changes nothing"
