@@ -12,8 +12,8 @@ import pytest
 
 pyspiel = pytest.importorskip(
     "pyspiel",
-    reason="OpenSpiel is not installed: pip install 'maya-envs[openspiel]' (a wheel exists for CPython 3.10-3.13 "
-    "on manylinux x86_64/aarch64 and macOS)",
+    reason="OpenSpiel is not installed: pip install 'maya-envs[openspiel]' (scripts/test.sh installs it where "
+    "PyPI has a wheel for this Python and platform)",
 )
 
 import maya_envs.openspiel  # noqa: E402,F401  (registers the games)
@@ -21,7 +21,7 @@ from maya_envs.bots.base import make_bot  # noqa: E402
 from maya_envs.core.chance import OutcomeRecorder  # noqa: E402
 from maya_envs.core.errors import ConfigError, IllegalActionError  # noqa: E402
 from maya_envs.maya2012.actions import CONTINUE  # noqa: E402
-from maya_envs.openspiel import ismcts_resampler  # noqa: E402
+from maya_envs.openspiel import MayaBot, ismcts_resampler  # noqa: E402
 
 M12, QUARRY, YAXHA = "maya_envs_maya2012", "maya_envs_maya_quarry", "maya_envs_yaxha"
 
@@ -179,8 +179,7 @@ def _play(game, pick, seed, max_decisions=None):
 
 
 def _our_bot(game, name, seed):
-    bot = make_bot(name, game.rules, seed=seed)
-    return lambda state: bot.act(state.rules_state())
+    return MayaBot(game, name, seed=seed).step
 
 
 def test_openspiel_mcts_against_our_heuristic_bot_maya2012():
@@ -303,3 +302,14 @@ def test_information_state_history_digest_hides_other_seats_cards():
         assert first.information_state_string(0) == second.information_state_string(0)
         assert first.information_state_tensor(0) == second.information_state_tensor(0)
         assert first.information_state_string(1) != second.information_state_string(1)
+
+
+@pytest.mark.slow
+def test_readme_openspiel_example_runs():
+    """The README's OpenSpiel example, as written."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## OpenSpiel", 1)[1]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md (OpenSpiel)", "exec"), {})

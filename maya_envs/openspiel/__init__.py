@@ -19,7 +19,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         "maya_envs.openspiel needs OpenSpiel: pip install 'maya-envs[openspiel]' (open_spiel>=2.0)"
     ) from err
 
-from maya_envs.openspiel.adapter import MayaGame, MayaObserver, MayaState, ismcts_resampler, registered_type
+from maya_envs.openspiel.adapter import MayaBot, MayaGame, MayaObserver, MayaState, ismcts_resampler, registered_type
 from maya_envs.openspiel.games import OpenSpielEntry, entries
 
 GAME_NAMES = tuple(entry.short_name for entry in entries())
@@ -51,6 +51,7 @@ _register()
 __all__ = [
     "GAME_CLASSES",
     "GAME_NAMES",
+    "MayaBot",
     "MayaGame",
     "MayaObserver",
     "MayaState",

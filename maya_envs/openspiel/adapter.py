@@ -359,3 +359,31 @@ def ismcts_resampler(game: MayaGame, seed: int | None = None):
         return game.state_from_rules_state(world, like=state)
 
     return resample
+
+
+class MayaBot(pyspiel.Bot):
+    """One of our bots (``"random"``, ``"heuristic"``, ``"mcts:200"``, ... see
+    :func:`maya_envs.bots.base.make_bot`) as an OpenSpiel bot, for ``evaluate_bots`` and the
+    like. It reads the rules state, through the bot's own information discipline (a bot reads
+    only what the acting seat may know).
+
+    Args:
+        game: a loaded maya-envs OpenSpiel game.
+        name: the bot's name.
+        seed: the bot's own generator seed.
+    """
+
+    def __init__(self, game: MayaGame, name: str, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        from maya_envs.bots.base import make_bot
+
+        self._bot = make_bot(name, game.rules, seed=seed)
+
+    def step(self, state: MayaState) -> int:
+        return int(self._bot.act(state.rules_state()))
+
+    def restart_at(self, state: MayaState) -> None:
+        pass
+
+    def inform_action(self, state: MayaState, player_id: int, action: int) -> None:
+        pass
