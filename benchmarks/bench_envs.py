@@ -9,8 +9,8 @@ env), measured as agent-steps/s and games/s for
   on the state; the legal list is the mask's content, no observation);
 * ``gym``: the single-agent view (``gym.make`` with ``opponent="random"``); a step is one
   learner decision, the opponents' moves run inside it;
-* ``batched`` (Maya (2012) 2p only): :class:`maya_envs.maya2012.batched.BatchedMaya2012`
-  stepping N games at once with masks, observations, rewards and auto-reset;
+* ``batched`` (the games with a ``batched`` hook in :mod:`maya_envs.games`: Maya (2012) 2p):
+  the engine stepping N games at once with masks, observations, rewards and auto-reset;
 
 and, in the same run, the references ``connect_four_v3.env()`` and ``raw_env()`` (needs the
 ``bench`` extra: ``pip install -e ".[bench]"``; without it the references are reported as
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import platform
 import statistics
@@ -44,40 +45,39 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.games import GAMES, Game
+
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 
 @dataclass(frozen=True)
 class Case:
-    """One game configuration: a label, the AEC factory, the gym id and its kwargs."""
+    """One game configuration: a label, the game's entry and the game options."""
 
     label: str
-    module: str  # maya_envs.<module> with env()
-    gym_id: str
+    game: Game
     options: dict[str, Any] = field(default_factory=dict)
 
 
-CASES = (
-    Case("maya2012 2p", "maya2012_v1", "maya_envs/Maya2012-v1", {"num_players": 2}),
-    Case("maya2012 3p", "maya2012_v1", "maya_envs/Maya2012-v1", {"num_players": 3}),
-    Case("maya2012 4p", "maya2012_v1", "maya_envs/Maya2012-v1", {"num_players": 4}),
-    Case("maya_quarry 3p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 3}),
-    Case("maya_quarry 4p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 4}),
-    Case("maya_quarry 5p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 5}),
-    Case("maya_quarry adv 3p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 3, "variant": "advanced"}),
-    Case("maya_quarry adv 4p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 4, "variant": "advanced"}),
-    Case("maya_quarry adv 5p", "maya_quarry_v0", "maya_envs/MayaQuarry-v0", {"num_players": 5, "variant": "advanced"}),
-    Case("yaxha 2p", "yaxha_v1", "maya_envs/Yaxha-v1", {"num_players": 2}),
-    Case("yaxha 3p", "yaxha_v1", "maya_envs/Yaxha-v1", {"num_players": 3}),
-    Case("yaxha 4p", "yaxha_v1", "maya_envs/Yaxha-v1", {"num_players": 4}),
-)  # fmt: skip
+def _cases() -> tuple[Case, ...]:
+    """Every player count of every game of :mod:`maya_envs.games`, then each of its
+    ``benchmark_variants`` at every player count (labels ``"<key> [<variant label> ]<n>p"``)."""
+    cases = []
+    for game in GAMES.values():
+        for variant, label in {None: "", **game.benchmark_variants}.items():
+            extra = {} if variant is None else {game.variant_option: variant}
+            for n in game.player_counts:
+                cases.append(Case(" ".join(filter(None, [game.key, label, f"{n}p"])), game, {"num_players": n, **extra}))
+    return tuple(cases)
+
+
+CASES = _cases()
+QUICK_CASES = tuple({case.game.key: case for case in reversed(CASES)}.values())[::-1]
+"""The first case of every game (the CI smoke mode)."""
 
 
 def _aec_factory(case: Case) -> Callable[[], Any]:
-    import importlib
-
-    module = importlib.import_module(f"maya_envs.{case.module}")
-    return lambda: module.env(**case.options)
+    return lambda: case.game.make_aec_env(**case.options)
 
 
 def _reference_factories() -> dict[str, Callable[[], Any]] | None:
@@ -153,12 +153,10 @@ def _measure(run_once: Callable[[], tuple[int, int]], seconds: float, repeats: i
     }
 
 
-def measure_batched(num_envs: int, seconds: float, repeats: int, seed: int = 0) -> dict[str, Any]:
-    """Self-play throughput of the batched Maya (2012) engine: every game applies a random
-    legal action per step (N agent-steps per batch step), observations and masks built."""
-    from maya_envs.maya2012.batched import BatchedMaya2012
-
-    engine = BatchedMaya2012(num_envs, seed=seed)
+def measure_batched(engine_class: type, num_envs: int, seconds: float, repeats: int, seed: int = 0) -> dict[str, Any]:
+    """Self-play throughput of a batched engine (a game's ``batched`` hook): every game applies
+    a random legal action per step (N agent-steps per batch step), observations and masks built."""
+    engine = engine_class(num_envs, seed=seed)
     engine.reset()
     rng = np.random.default_rng(seed)
 
@@ -230,7 +228,7 @@ def run(quick: bool, seconds: float, repeats: int, batch_sizes: tuple[int, ...],
             entry["bytes_per_instance"] = memory_per_instance(factory)
             results["reference"][name] = entry
     ref = results["reference"].get("connect_four_v3 env()", {}).get("steps_per_s")
-    cases = CASES[:1] + CASES[3:4] + CASES[9:10] if quick else CASES
+    cases = QUICK_CASES if quick else CASES
     for case in cases:
         factory = _aec_factory(case)
         aec = factory()
@@ -238,7 +236,7 @@ def run(quick: bool, seconds: float, repeats: int, batch_sizes: tuple[int, ...],
         entry["aec"] = _measure(lambda aec=aec: aec_game(aec, rng), seconds, repeats)
         rules = aec.rules
         entry["rules"] = _measure(lambda rules=rules: rules_game(rules, rng), seconds, repeats)
-        view = gym.make(case.gym_id, opponent="random", **case.options).unwrapped
+        view = gym.make(case.game.gym_id, opponent="random", **case.options).unwrapped
         entry["gym"] = _measure(lambda view=view: gym_game(view, rng), seconds, repeats)
         entry["bytes_per_instance"] = memory_per_instance(factory)
         if ref:
@@ -247,13 +245,15 @@ def run(quick: bool, seconds: float, repeats: int, batch_sizes: tuple[int, ...],
         results["games"][case.label] = entry
         print(f"{case.label:26s} aec {entry['aec']['steps_per_s']:10.0f}  rules {entry['rules']['steps_per_s']:10.0f}"
               f"  gym {entry['gym']['steps_per_s']:10.0f} steps/s", flush=True)  # fmt: skip
-    for n in batch_sizes:
-        entry = measure_batched(n, seconds, repeats, seed)
+    batched = [(game, game.hook("batched")) for game in GAMES.values() if game.hooks["batched"]]
+    for (game, engine_class), n in itertools.product(batched, batch_sizes):
+        entry = measure_batched(engine_class, n, seconds, repeats, seed)
+        entry["game"] = game.key
         if ref:
             entry["ratio_to_reference_env"] = entry["steps_per_s"] / ref
         results["batched"].append(entry)
         rate = entry["steps_per_s"]
-        print(f"batched maya2012 2p N={n:5d} {rate:12.0f} agent-steps/s ({entry['backend']})", flush=True)
+        print(f"batched {game.key} N={n:5d} {rate:12.0f} agent-steps/s ({entry['backend']})", flush=True)
     return results
 
 
@@ -287,12 +287,12 @@ def to_markdown(results: dict[str, Any]) -> str:
     if results["batched"]:
         lines += [
             "",
-            "| batched Maya (2012) 2p | agent-steps/s | vs C4 `env()` | games/s | memory/game | backend |",
+            "| batched engine | agent-steps/s | vs C4 `env()` | games/s | memory/game | backend |",
             "|---|---:|---:|---:|---:|---|",
         ]
         for entry in results["batched"]:
             lines.append(
-                f"| N = {entry['num_envs']} | {entry['steps_per_s']:,.0f} | {ratio(entry['steps_per_s'])} | "
+                f"| {entry.get('game', '')} N = {entry['num_envs']} | {entry['steps_per_s']:,.0f} | {ratio(entry['steps_per_s'])} | "
                 f"{entry['games_per_s']:,.0f} | {entry['bytes_per_game'] / 1024:,.1f} KiB | {entry['backend']} |"
             )
     if "reference_missing" in results:

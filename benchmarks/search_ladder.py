@@ -8,6 +8,7 @@ them as JSON lines, with the candidate's mean seconds per decision (forced moves
 Usage::
 
     .venv/bin/python benchmarks/search_ladder.py --game maya2012 --games 40 --out ladder.jsonl
+    .venv/bin/python benchmarks/search_ladder.py --game maya2012 --players 3 --games 40
     .venv/bin/python benchmarks/search_ladder.py --game yaxha --games 20 --budgets 25 100
 """
 
@@ -18,16 +19,9 @@ import json
 import time
 from typing import Any
 
-from maya_envs import maya2012_v1, maya_quarry_v0, yaxha_v1
 from maya_envs.bots import make_bot
 from maya_envs.evaluation import play_match
-
-ENVS = {
-    "maya2012": lambda: maya2012_v1.env(),
-    "maya2012-3p": lambda: maya2012_v1.env(num_players=3),
-    "quarry": lambda: maya_quarry_v0.env(num_players=3),
-    "yaxha": lambda: yaxha_v1.env(num_players=2),
-}
+from maya_envs.games import find_game, game_names
 
 
 class TimedBot:
@@ -54,8 +48,12 @@ class TimedBot:
         return action
 
 
-def run_pairing(game: str, candidate: str, opponent: str, games: int, seed: int) -> dict[str, Any]:
-    env_fn = ENVS[game]
+def run_pairing(game: str, candidate: str, opponent: str, games: int, seed: int, options: dict | None = None) -> dict[str, Any]:
+    entry = find_game(game)
+
+    def env_fn():
+        return entry.make_aec_env(**(options or {}))
+
     timed = TimedBot(candidate, env_fn().rules)
     start = time.perf_counter()
     result = play_match(env_fn, timed, opponent, games, seed, candidate_name=candidate, opponent_name=opponent)
@@ -67,7 +65,8 @@ def run_pairing(game: str, candidate: str, opponent: str, games: int, seed: int)
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(ENVS), required=True)
+    parser.add_argument("--game", choices=game_names(), required=True)
+    parser.add_argument("--players", type=int, default=None, help="num_players (default: the game's default)")
     parser.add_argument("--games", type=int, default=40, help="games per pairing")
     parser.add_argument("--budgets", type=int, nargs=2, default=(50, 200), help="two simulation budgets")
     parser.add_argument("--seed", type=int, default=0)
@@ -82,7 +81,8 @@ def main(argv: list[str] | None = None) -> None:
         (f"mcts:{high}", f"mcts:{low}"),
     ]
     for candidate, opponent in pairings:
-        row = run_pairing(args.game, candidate, opponent, args.games, args.seed)
+        options = {} if args.players is None else {"num_players": args.players}
+        row = run_pairing(args.game, candidate, opponent, args.games, args.seed, options)
         low_ci, high_ci = row["win_rate_ci95"]
         print(
             f"{args.game:12s} {candidate:>12s} vs {opponent:<12s} games {row['games']:3d}  "

@@ -3,8 +3,8 @@
 Every text a seat reads about another seat's move (``maya-play``'s move log, ``maya-replay``'s
 captions, the web page, adapters) comes from :func:`describe_action`, so a hidden choice never
 reaches a seat through a log line. Each game has one function with the same signature in
-``maya_envs.<game>.notation`` (beside its action table); this module finds it from the
-package that defines ``type(rules)``.
+``maya_envs.<game>.notation`` (beside its action table); this module finds it through the
+game table's ``notation`` hook (:mod:`maya_envs.games`).
 
 Examples (quarry game, ``player_0`` plays the worker card 3 face down on quarry 2)::
 
@@ -15,10 +15,10 @@ Examples (quarry game, ``player_0`` plays the worker card 3 face down on quarry 
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from maya_envs.core.protocol import Rules
+from maya_envs.games import game_of_rules
 
 
 def describe_action(rules: Rules, state: Any, action: int, actor: int, viewer: int | None = None) -> str:
@@ -48,6 +48,4 @@ def describe_action(rules: Rules, state: Any, action: int, actor: int, viewer: i
             continue
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"{name}={seat!r}; allowed: a seat 0..{n - 1}" + (" or None" if name == "viewer" else ""))
-    package = type(rules).__module__.split(".")[:2]
-    module = importlib.import_module(".".join(package) + ".notation")
-    return module.describe_action(rules, state, int(action), actor, viewer)
+    return game_of_rules(rules).hook("notation")(rules, state, int(action), actor, viewer)

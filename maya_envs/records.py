@@ -29,7 +29,6 @@ another version, an illegal or out-of-turn action, a notation that does not matc
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import secrets
 from collections.abc import Iterator
@@ -40,48 +39,28 @@ from typing import Any
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from maya_envs.aec_base import check_action_id
+from maya_envs.games import GAMES, find_game, renamed_note
 
 RECORD_FORMAT = "maya_envs.record/1"
-#: Game name (the PettingZoo module name) -> module with ``env(**options)``.
-GAME_MODULES = {
-    "maya2012_v1": "maya_envs.maya2012_v1",
-    "maya_quarry_v0": "maya_envs.maya_quarry_v0",
-    "yaxha_v1": "maya_envs.yaxha_v1",
-}
-#: Short names accepted wherever a game is named (``maya-play --game maya2012``).
-GAME_ALIASES = {name.rsplit("_v", 1)[0]: name for name in GAME_MODULES}
 
 
 class RecordError(ValueError):
     """A record that cannot be loaded or replayed; the message names the line and the problem."""
 
 
-def _renamed_note(name: str) -> str:
-    """`` (renamed 'maya2012_v1': ...)`` for an old name in :data:`maya_envs.RENAMED_ENVS`, else ``""``."""
-    from maya_envs import RENAMED_ENVS
-
-    if name not in RENAMED_ENVS:
-        return ""
-    new, change = RENAMED_ENVS[name]
-    return f" (renamed {new!r}: {change})"
-
-
 def game_name(game: str) -> str:
-    """The full game name of ``game`` (``"maya2012"`` or ``"maya2012_v1"``).
+    """The full game name (the PettingZoo module name) of ``game``: any name
+    :func:`maya_envs.games.find_game` accepts (``"maya2012"``, ``"maya2012_v1"``, ...).
 
     Raises:
-        ValueError: an unknown game, or an old name in :data:`maya_envs.RENAMED_ENVS` (the
-            message names the new one); the message lists the known ones.
+        ValueError: an unknown game; the message lists the known ones.
     """
-    name = GAME_ALIASES.get(game, game)
-    if name not in GAME_MODULES:
-        raise ValueError(f"unknown game {game!r}{_renamed_note(name)}; known: {sorted(GAME_ALIASES)}")
-    return name
+    return find_game(game).name
 
 
 def make_env(game: str, **options: Any):
     """The AEC env of ``game`` (a name as :func:`game_name` accepts) with keyword ``options``."""
-    return importlib.import_module(GAME_MODULES[game_name(game)]).env(**options)
+    return find_game(game).make_aec_env(**options)
 
 
 def game_config(env) -> dict[str, Any]:
@@ -234,9 +213,10 @@ def parse_record(lines: list[str]) -> Record:
             raise RecordError(f"line 1: header field {key!r} missing or not a {kind.__name__}")
     if header["format"] != RECORD_FORMAT:
         raise RecordError(f"line 1: format {header['format']!r} is not {RECORD_FORMAT!r}")
-    if header["game"] not in GAME_MODULES:
-        note = _renamed_note(header["game"])
-        raise RecordError(f"line 1: unknown game {header['game']!r}{note}; known: {sorted(GAME_MODULES)}")
+    known = sorted(game.name for game in GAMES.values())
+    if header["game"] not in known:
+        note = renamed_note(header["game"])
+        raise RecordError(f"line 1: unknown game {header['game']!r}{note}; known: {known}")
     record = Record(header)
     for number, row in rows[1:]:
         if record.end is not None:

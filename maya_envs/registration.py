@@ -1,4 +1,4 @@
-"""The one table of Gymnasium ids: id -> "module:callable" entry point.
+"""Gymnasium registration, derived from the game table (:mod:`maya_envs.games`).
 
 Importing :mod:`maya_envs` calls :func:`register_envs`; registering twice is a no-op.
 """
@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import gymnasium
 
-ENV_IDS: dict[str, str] = {
-    "maya_envs/Maya2012-v1": "maya_envs.maya2012.single_agent:make_single_agent_env",
-    "maya_envs/MayaQuarry-v0": "maya_envs.maya_quarry.single_agent:make_single_agent_env",
-    "maya_envs/Yaxha-v1": "maya_envs.yaxha.single_agent:make_single_agent_env",
-}
+from maya_envs.games import GAMES
+
+ENTRY_POINT = "maya_envs.wrappers.single_agent:make_single_agent_env"
+"""The one single-agent factory; each id passes its game's key as ``game=``."""
+
+ENV_IDS: dict[str, str] = {game.gym_id: game.key for game in GAMES.values()}
+"""Gymnasium id -> game key, one per entry of :data:`maya_envs.games.GAMES`."""
 
 
 def register_envs() -> None:
     """Register every id in :data:`ENV_IDS` with Gymnasium (idempotent)."""
-    for env_id, entry_point in ENV_IDS.items():
+    for env_id, key in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point, disable_env_checker=False)
+            gymnasium.register(id=env_id, entry_point=ENTRY_POINT, kwargs={"game": key}, disable_env_checker=False)

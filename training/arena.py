@@ -28,28 +28,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 import yaml
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
-from maya_envs.registration import ENV_IDS
+from maya_envs.games import DEFAULT_GAME, find_game, game_names
 from training.config import load_config
-
-SHORT_NAMES = {
-    "maya2012": "maya_envs/Maya2012-v1",
-    "quarry": "maya_envs/MayaQuarry-v0",
-    "maya_quarry": "maya_envs/MayaQuarry-v0",
-    "yaxha": "maya_envs/Yaxha-v1",
-}
 
 
 def env_factory(env_id: str, game_options: dict[str, Any]):
-    """A function building the AEC env behind ``env_id`` with ``game_options``."""
+    """A function building the AEC env of the game ``env_id`` names (any name
+    :func:`maya_envs.games.find_game` accepts) with ``game_options``."""
+    game = find_game(env_id)
 
     def make():
-        return gym.make(env_id, **game_options).unwrapped.aec_env
+        return game.make_aec_env(**game_options)
 
     return make
 
@@ -77,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         help="random, heuristic, mcts:N[...], ismcts..., pretrained[:<name>], a checkpoint .zip, rllib:<path>; "
         "name=SPEC labels one",
     )
-    parser.add_argument("--env", help=f"gymnasium id or one of {sorted(SHORT_NAMES)}")
+    parser.add_argument("--env", help=f"a game: one of {game_names()}")
     parser.add_argument("--players", type=int, help="num_players game option")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     parser.add_argument(
@@ -100,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             if spec.endswith(".zip") and (candidate.parent / "config.yaml").is_file():
                 config_path = candidate.parent / "config.yaml"
                 break
-    env_id, game_options = "maya_envs/Maya2012-v1", {}
+    env_id, game_options = DEFAULT_GAME.gym_id, {}
     if config_path is not None:
         try:
             config = load_config(config_path)
@@ -108,9 +102,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
         env_id, game_options = config.env_id, dict(config.game_options)
     if args.env is not None:
-        env_id = SHORT_NAMES.get(args.env, args.env)
-        if env_id not in ENV_IDS:
-            parser.error(f"--env {args.env!r}; allowed: {sorted(SHORT_NAMES)} or {sorted(ENV_IDS)}")
+        try:
+            env_id = find_game(args.env).gym_id
+        except ValueError:
+            parser.error(f"--env {args.env!r}; allowed: {game_names()}")
     try:
         game_options.update(_parse_options(args.option))
     except ValueError as error:

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import DEFAULT_GAME
 from maya_envs.pretrained import is_pretrained_spec, list_pretrained
 from maya_envs.registration import ENV_IDS
 from training.config_names import resolve_config
@@ -40,8 +41,8 @@ class SelfPlayConfig:
 class TrainConfig:
     """MaskablePPO against a mix of opponents, then an evaluation against the bots."""
 
-    env_id: str = "maya_envs/Maya2012-v1"
-    """Gymnasium id of the single-agent view (see ``maya_envs.registration.ENV_IDS``)."""
+    env_id: str = DEFAULT_GAME.gym_id
+    """Gymnasium id of the single-agent view (see ``maya_envs.games.GAMES``)."""
     exp_name: str = "maskable_ppo"
     """Experiment name; the run directory is ``{env}__{exp_name}__{seed}__{time}``."""
     seed: int = 1

@@ -18,19 +18,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
-
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import find_game
 from maya_envs.evaluation import MatchResult, play_match
 from training.config import TrainConfig, load_config
 
 
 def aec_factory(config: TrainConfig):
-    """A function building the AEC env behind ``config.env_id`` with the game options."""
+    """A function building the AEC env of the game ``config.env_id`` names (its entry in
+    :mod:`maya_envs.games`) with the game options."""
+    game = find_game(config.env_id)
 
     def make():
-        return gym.make(config.env_id, **config.game_options).unwrapped.aec_env
+        return game.make_aec_env(**config.game_options)
 
     return make
 

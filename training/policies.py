@@ -6,7 +6,7 @@
 observation holds a block of per-action features (the one-step consequences of each action,
 e.g. Maya (2012)'s ladders placed / completion / VP swing per exchange, or Yaxha's colour-point
 and margin change per placement with its ``action_features=True`` game option; each game
-declares its block in :data:`ACTION_FEATURE_BLOCKS`), a linear score of those features with
+declares its block in the game table, :mod:`maya_envs.games`), a linear score of those features with
 one weight vector shared by every action, added to that action's logit. Sharing the weights
 lets one update teach the policy about every action at once, where a plain MLP has to learn a
 separate input-to-logit path per action id.
@@ -14,7 +14,6 @@ separate input-to-logit path per action id.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import torch as th
@@ -22,6 +21,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import find_game
 
 POLICIES = ("mlp", "action_features")
 
@@ -81,25 +81,14 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         return self.action_dist.proba_distribution(action_logits=logits)
 
 
-ACTION_FEATURE_BLOCKS: dict[str, str] = {
-    "maya_envs/Maya2012-v1": "maya_envs.maya2012.observation:action_feature_block",
-    "maya_envs/Yaxha-v1": "maya_envs.yaxha.observation:action_feature_block",
-}
-"""Where each game declares its per-action feature block (``env_id -> "module:function"``): the
-function maps an observation length to ``(start, features, actions)``, or ``None`` when an
-observation of that length (a player count, a variant) has no block."""
-
-
 def action_feature_block(env_id: str, observation_size: int) -> tuple[int, int, int]:
-    """The per-action feature block of ``env_id``'s observation (see :data:`ACTION_FEATURE_BLOCKS`).
+    """The per-action feature block of ``env_id``'s observation, as the game's
+    ``action_features`` hook declares it (:mod:`maya_envs.games`).
 
     Raises:
         ConfigError: the game's observation has no such block.
     """
-    block = None
-    if env_id in ACTION_FEATURE_BLOCKS:
-        module, name = ACTION_FEATURE_BLOCKS[env_id].split(":")
-        block = getattr(importlib.import_module(module), name)(observation_size)
+    block = find_game(env_id).action_feature_block(observation_size)
     if block is None:
         raise ConfigError(
             f"policy='action_features' needs an observation with a per-action feature block; {env_id!r} with "

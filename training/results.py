@@ -24,10 +24,9 @@ from pathlib import Path
 
 import yaml
 
+from maya_envs.games import find_game
 from training import arena
 
-#: Gymnasium id without namespace and version -> title (every version of a game has one title).
-TITLES = {"Maya2012": "Maya (2012)", "MayaQuarry": "Maya (quarry)", "Yaxha": "Yaxha"}
 
 
 def arena_agents(run_dir: Path, num_players: int) -> list[str]:
@@ -63,12 +62,11 @@ def row(config_name: str, run_dir: Path, arena_games: int) -> str:
     evaluation = json.loads((run_dir / "evaluation.json").read_text())
     by_opponent = {r["opponent"]: r for r in evaluation["results"]}
     options = config.get("game_options", {})
-    env_name = config["env_id"].split("/")[-1]
-    num_players = options.get("num_players", 2)
+    entry = find_game(config["env_id"])
+    num_players = entry.make_rules(options).spec.num_players
     result = ensure_arena(run_dir, num_players, arena_games)
     mu = {name: rating["mu"] for name, rating in result["openskill"].items()}
-    game = TITLES.get(env_name.rsplit("-v", 1)[0], env_name)
-    game += f" {options['variant']}" if "variant" in options else ""
+    game = entry.short_title + (f" {options['variant']}" if "variant" in options else "")
     cells = [
         game,
         str(num_players),

@@ -22,7 +22,7 @@ from typing import Any
 
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from training.rllib_train import make_aec_env
+from maya_envs.games import DEFAULT_GAME, make_aec_env
 
 
 class MayaMultiAgentEnv(MultiAgentEnv):
@@ -34,7 +34,7 @@ class MayaMultiAgentEnv(MultiAgentEnv):
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
         config = dict(config or {})
-        self.aec = make_aec_env(config.get("game", "maya2012"), config.get("game_options"))
+        self.aec = make_aec_env(config.get("game", DEFAULT_GAME.key), config.get("game_options"))
         self.possible_agents = list(self.aec.possible_agents)
         self.agents = list(self.possible_agents)
         self.observation_spaces = {agent: self.aec.observation_space(agent) for agent in self.possible_agents}

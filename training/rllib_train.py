@@ -16,7 +16,6 @@ the evaluation against the bots (``evaluation.json``). Needs ``pip install "maya
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
@@ -27,15 +26,11 @@ from typing import Any
 import yaml
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
 from training.config_names import resolve_config
 
-GAMES = {
-    "maya2012": "maya_envs.maya2012_v1",
-    "maya_quarry": "maya_envs.maya_quarry_v0",
-    "yaxha": "maya_envs.yaxha_v1",
-}
-"""Game name in the RLlib configs -> PettingZoo module with ``env(**options)``."""
 GAME_NAMES = tuple(GAMES)
+"""Game names in the RLlib configs: the keys of :data:`maya_envs.games.GAMES`."""
 POLICY_MAPPINGS = ("shared", "per_seat")
 POLICIES = ("mlp", "action_features")
 METADATA_FILE = "maya_rllib.json"
@@ -46,8 +41,8 @@ METADATA_FILE = "maya_rllib.json"
 class RLlibConfig:
     """Self-play PPO on RLlib: every seat is played by a learning policy, then an evaluation."""
 
-    game: str = "maya2012"
-    """One of ``maya2012``, ``maya_quarry``, ``yaxha``."""
+    game: str = DEFAULT_GAME.key
+    """A key of the game table (:data:`GAME_NAMES`)."""
     game_options: dict[str, Any] = field(default_factory=dict)
     """Keyword options of the game's AEC env (e.g. ``{num_players: 3}``)."""
     exp_name: str = "rllib_ppo"
@@ -156,34 +151,22 @@ def module_ids(mapping: str, agents: list[str]) -> dict[str, str]:
     return {agent: f"seat_{agent.rsplit('_', 1)[-1]}" for agent in agents}
 
 
-def make_aec_env(game: str, game_options: dict[str, Any] | None = None):
-    """Build the AEC env of ``game`` (a key of :data:`GAMES`) with its options.
-
-    Raises:
-        ValueError: an unknown game name.
-    """
-    if game not in GAMES:
-        raise ValueError(f"game={game!r}; allowed: {sorted(GAMES)}")
-    return importlib.import_module(GAMES[game]).env(**dict(game_options or {}))
-
-
 def action_feature_block(game: str, game_options: dict[str, Any]) -> tuple[int, int, int]:
     """``(start, features, actions)`` of the per-action feature block in ``game``'s observation,
-    as the game declares it (``maya_envs.<game>.observation.action_feature_block(size)``).
+    as the game's ``action_features`` hook declares it (:mod:`maya_envs.games`).
 
     Raises:
         ConfigError: the game, with these options, declares no such block.
     """
     env = make_aec_env(game, game_options)
     size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
-    declared = getattr(importlib.import_module(f"maya_envs.{game}.observation"), "action_feature_block", None)
-    block = declared(size) if declared is not None else None
+    block = find_game(game).action_feature_block(size)
     if block is None:
         raise ConfigError(
             f"policy='action_features' needs a per-action feature block in the observation; {game} with options "
             f"{game_options} (observation size {size}) declares none (use policy='mlp')"
         )
-    return tuple(int(x) for x in block)
+    return block
 
 
 def build_algorithm_config(config: RLlibConfig):
@@ -271,7 +254,7 @@ def summarize(result: dict[str, Any], iteration: int, seconds: float) -> dict[st
 
 
 def run_name(config: RLlibConfig) -> str:
-    players = config.game_options.get("num_players", 3 if config.game == "maya_quarry" else 2)
+    players = find_game(config.game).make_rules(config.game_options).spec.num_players
     return f"{config.game}_{players}p__{config.exp_name}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
 
 

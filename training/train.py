@@ -30,6 +30,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import find_game
 from training.config import TrainConfig, load_config
 from training.config_names import config_names
 from training.evaluate import aec_factory, evaluate_against_bots, write_results
@@ -189,8 +190,8 @@ class LearningCurveCallback(BaseCallback):
         players = aec_factory(config)().rules.spec.num_players
         (self.run_dir / "learning_curve.json").write_text(json.dumps(self.points, indent=2))
         title = f"{config.env_id.split('/')[-1]} {players}p {config.exp_name}"
-        team_game = config.env_id.endswith("Maya2012-v1") and players == 4  # two teams of partners
-        fair = 0.5 if team_game else 1 / players
+        teams = find_game(config.env_id).teams(players)
+        fair = 1 / len(teams) if teams else 1 / players
         plot_learning_curve(self.points, self.run_dir / "learning_curve.png", title, fair_share=fair)
         self.next_at = self.num_timesteps + config.eval_every
 

@@ -11,12 +11,12 @@ fields it reads.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Protocol
 
 import numpy as np
 
 from maya_envs.core.protocol import Rules
+from maya_envs.games import game_of_rules
 
 BOT_NAMES = ("random", "heuristic", "mcts[:SIMULATIONS][:ROLLOUT][:KEY=VALUE...]", "ismcts[...]")
 
@@ -31,8 +31,8 @@ class Bot(Protocol):
 def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = None) -> Bot:
     """Build the bot called ``name`` for ``rules``.
 
-    ``"random"`` works for every game; ``"heuristic"`` loads ``HeuristicBot`` from the
-    game's ``bots`` module (the package that defines ``type(rules)``). ``"mcts..."`` and
+    ``"random"`` works for every game; ``"heuristic"`` is the game's ``heuristic_bot``
+    hook in :mod:`maya_envs.games`. ``"mcts..."`` and
     ``"ismcts..."`` build a :class:`~maya_envs.bots.mcts.MCTSBot` (syntax in
     :data:`maya_envs.bots.mcts.SPEC_SYNTAX`, e.g. ``"mcts:200"``, ``"mcts:200:heuristic"``,
     ``"mcts:1000:time=0.5"``); ``"mcts"`` searches over determinizations exactly when the
@@ -47,9 +47,7 @@ def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = N
 
         return RandomBot(rules, seed)
     if name == "heuristic":
-        game_package = type(rules).__module__.rsplit(".", 1)[0]
-        module = importlib.import_module(f"{game_package}.bots")
-        return module.HeuristicBot(rules, seed)
+        return game_of_rules(rules).hook("heuristic_bot")(rules, seed)
     if isinstance(name, str) and name.split(":", 1)[0] in ("mcts", "ismcts"):
         from maya_envs.bots.mcts import make_search_bot
 

@@ -5,8 +5,8 @@ One algorithm serves both (Cowling, Powley & Whitehouse 2012, "Information Set M
 Tree Search"). Each simulation:
 
 1. **Determinize.** Sample a full state consistent with what the acting seat (the *observer*)
-   knows, with the game's ``determinize(rules, state, observer, rng)`` hook (module
-   ``maya_envs.<game>.determinize``). Perfect-information games skip this step, and the search
+   knows, with the game's ``determinize(rules, state, observer, rng)`` hook (in the game
+   table, :mod:`maya_envs.games`). Perfect-information games skip this step, and the search
    is then plain UCT.
 2. **Select.** From the root, follow tree edges (keyed by action ids, so the tree is
    open-loop: chance outcomes and hidden values are not part of a node) while every action
@@ -38,7 +38,6 @@ Bot names (see :func:`parse_spec`): ``"mcts"``, ``"mcts:200"``, ``"mcts:200:heur
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
 from collections.abc import Callable
@@ -49,6 +48,7 @@ import numpy as np
 
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
+from maya_envs.games import game_of_rules
 
 ROLLOUTS = ("random", "heuristic")
 SEARCH_NAMES = ("mcts", "ismcts")
@@ -167,16 +167,14 @@ def parse_spec(name: str) -> tuple[str, MCTSConfig]:
 
 
 def game_hook(rules: Rules, name: str) -> Callable | None:
-    """The function ``name`` of the game's ``determinize`` module (the package that defines
-    ``type(rules)``), or ``None`` when the module or the function does not exist."""
-    package = type(rules).__module__.rsplit(".", 1)[0]
+    """The hook ``name`` (``"determinize"``, ``"leaf_values"``) of the game whose rules
+    ``rules`` are (:mod:`maya_envs.games`), or ``None`` when the game has none or ``rules``
+    belong to no game of the table (search then works without the hook)."""
     try:
-        module = importlib.import_module(f"{package}.determinize")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.determinize":
-            raise
+        game = game_of_rules(rules)
+    except ValueError:
         return None
-    return getattr(module, name, None)
+    return game.hook(name)
 
 
 class _Node:
@@ -235,7 +233,7 @@ class MCTSBot:
         self._determinize = game_hook(rules, "determinize") if wanted else None
         if wanted and self._determinize is None:
             raise ValueError(
-                f"{type(rules).__name__} has no determinize hook (maya_envs.<game>.determinize), "
+                f"{type(rules).__name__} has no determinize hook (maya_envs.games), "
                 "so information-set search is not available for it"
             )
         self._leaf_values = game_hook(rules, "leaf_values")

@@ -31,9 +31,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from maya_envs.games import DEFAULT_GAME, game_names
 from maya_envs.notation import describe_action
 from maya_envs.pretrained import is_pretrained_spec
-from maya_envs.records import GAME_ALIASES, game_name, record_env
+from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
 
 HUMAN = "human"
@@ -181,7 +182,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="maya-play", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="maya2012", choices=sorted(GAME_ALIASES) + sorted(GAME_ALIASES.values()))
+    parser.add_argument("--game", default=DEFAULT_GAME.key, choices=game_names())
     parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
     parser.add_argument(
         "--seats",

@@ -13,9 +13,18 @@ from maya_envs.core.errors import ConfigError
 
 
 def check_choice(name: str, value: Any, allowed: tuple) -> None:
-    """Raise unless ``value`` is one of ``allowed`` (a bool never counts as an int choice)."""
-    if isinstance(value, bool) or value not in allowed:
+    """Raise unless ``value`` is one of ``allowed`` and of its type: a bool never counts as an
+    int choice, nor a float such as ``2.0`` (numpy integers count as ints)."""
+    if not any(_same_kind(value, choice) and value == choice for choice in allowed):
         raise ConfigError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
+
+
+def _same_kind(value: Any, choice: Any) -> bool:
+    if isinstance(value, bool) or isinstance(choice, bool):
+        return isinstance(value, bool) and isinstance(choice, bool)
+    if isinstance(choice, int):
+        return isinstance(value, (int, np.integer))
+    return isinstance(value, type(choice))
 
 
 def check_int(name: str, value: Any, low: int, high: int) -> None:
@@ -37,3 +46,32 @@ def config_from_mapping(cls: type, options: Mapping[str, Any] | None, game_title
     if unknown:
         raise ConfigError(f"unknown {game_title} option(s) {unknown}; known options: {known}")
     return cls(**options)
+
+
+def resolve_config(cls: type, config: Any, options: Mapping[str, Any]):
+    """The config of ``Rules(config, **options)``, the one way every game's rules take options.
+
+    ``config`` is an instance of ``cls`` (then no ``options``), a mapping of its fields, or
+    ``None``; keyword ``options`` are further fields. The mapping and the keywords are read by
+    ``cls.from_mapping``.
+
+    Raises:
+        ConfigError: ``config`` of another type, a config object together with keywords, a
+            key given twice, a key that is not a string, or whatever ``cls.from_mapping`` raises
+            (an unknown key, a bad value).
+    """
+    if isinstance(config, cls):
+        if options:
+            raise ConfigError(f"pass either a {cls.__name__} or keyword options, not both (got {sorted(options)})")
+        return config
+    if config is None:
+        config = {}
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"config={config!r} is not allowed; allowed: a {cls.__name__}, a mapping of options or None")
+    bad_keys = [key for key in config if not isinstance(key, str)]
+    if bad_keys:
+        raise ConfigError(f"option names {bad_keys!r} are not allowed; allowed: strings (the {cls.__name__} fields)")
+    twice = sorted(set(config) & set(options))
+    if twice:
+        raise ConfigError(f"option(s) {twice} given both in the mapping and as keywords; give each once")
+    return cls.from_mapping({**config, **options})

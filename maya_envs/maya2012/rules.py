@@ -82,7 +82,7 @@ import numpy as np
 from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.core.legal import LegalActionCache
-from maya_envs.core.options import check_choice, check_int, config_from_mapping
+from maya_envs.core.options import check_choice, check_int, config_from_mapping, resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.setup import draw_towers
@@ -103,6 +103,8 @@ TEAMS = ((0, 2), (1, 3))  # four players: partners sit opposite each other
 
 DEFAULT_LADDER_SPACES = (2, 3, 2, 3, 4, 3, 2, 3, 2)
 SETUPS = {2: ("choose", "random", "draft"), 3: ("random", "draft"), 4: ("random", "draft")}
+SETUP_NAMES = tuple(dict.fromkeys(s for per_n in SETUPS.values() for s in per_n))
+"""Every ``setup`` value, in the order the README's table lists them."""
 
 
 @dataclass(frozen=True)
@@ -380,6 +382,11 @@ def task_scores(state: Maya2012State, three_plus_two: str = "sum") -> list[int]:
     return scores
 
 
+def teams(num_players: int) -> tuple[tuple[int, ...], ...]:
+    """Seats that share one result: :data:`TEAMS` with four players, else ``()`` (rules section 7)."""
+    return TEAMS if num_players == 4 else ()
+
+
 def team_scores(scores: list[int]) -> list[int]:
     """Four players: ``[team {0, 2}, team {1, 3}]``, the sums of the partners' scores."""
     return [scores[a] + scores[b] for a, b in TEAMS]
@@ -390,15 +397,15 @@ class Maya2012Rules(LegalActionCache):
 
     Args:
         config: a :class:`Maya2012Config`, a mapping of its fields, or ``None`` for defaults.
+        **options: further fields as keywords (``Maya2012Rules(num_players=3)``).
 
     Raises:
-        ConfigError: see :meth:`Maya2012Config.from_mapping`.
+        ConfigError: see :func:`maya_envs.core.options.resolve_config` and
+            :meth:`Maya2012Config.from_mapping`.
     """
 
-    def __init__(self, config: Maya2012Config | Mapping[str, Any] | None = None) -> None:
-        if not isinstance(config, Maya2012Config):
-            config = Maya2012Config.from_mapping(config)
-        self.config = config
+    def __init__(self, config: Maya2012Config | Mapping[str, Any] | None = None, **options: Any) -> None:
+        self.config = config = resolve_config(Maya2012Config, config, options)
         from maya_envs.maya2012.observation import observation_shape
 
         n = config.num_players

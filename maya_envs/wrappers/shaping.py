@@ -6,29 +6,32 @@ decision and ``s'`` the state at its next decision (after the opponents replied)
 of the episode ``phi(s') = 0``. Shaping of this form leaves the optimal policy unchanged, so
 the game's own result stays the objective; it only gives earlier credit. Off unless asked for.
 
-Each game names its potential in :data:`POTENTIALS` (``env_id -> "module:function"``).
+Each game names its potential in the game table (:mod:`maya_envs.games`, hook
+``shaping_potential``).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
-POTENTIALS: dict[str, str] = {
-    "maya_envs/Maya2012-v1": "maya_envs.maya2012.shaping:victory_point_margin",
-}
+from maya_envs.core.errors import ConfigError
+from maya_envs.games import GAMES, find_game
 
 Potential = Callable[[Any, int], float]
 
 
-def load_potential(env_id: str) -> Potential:
-    """The potential function registered for ``env_id``.
+def load_potential(game: str) -> Potential:
+    """The shaping potential of ``game`` (any name :func:`maya_envs.games.find_game` accepts).
 
     Raises:
-        ValueError: no potential is registered for ``env_id``.
+        ConfigError: the game is unknown or has no potential; the message lists the games that have one.
     """
-    if env_id not in POTENTIALS:
-        raise ValueError(f"no shaping potential for {env_id!r}; available for: {sorted(POTENTIALS)}")
-    module, name = POTENTIALS[env_id].split(":")
-    return getattr(importlib.import_module(module), name)
+    try:
+        potential = find_game(game).hook("shaping_potential")
+    except ValueError:
+        potential = None
+    if potential is None:
+        available = sorted(g.gym_id for g in GAMES.values() if g.hooks["shaping_potential"])
+        raise ConfigError(f"no shaping potential for {game!r}; available for: {available}")
+    return potential

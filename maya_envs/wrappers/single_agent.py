@@ -10,6 +10,9 @@ played by opponents inside ``step``.
 * Seats: ``learner_seat`` is a seat index, ``"first"`` (0), ``"second"`` (1) or ``"random"``
   (drawn every episode from the env's generator).
 * Seeding: ``reset(seed=s)`` reseeds the game and every bot opponent; ``reset()`` continues.
+
+:func:`make_single_agent_env` is the one ``gym.make`` factory of every game (the Gymnasium
+ids are registered from :mod:`maya_envs.games` with ``game=`` filled in).
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import gymnasium as gym
 import numpy as np
 
 from maya_envs.aec_base import RulesAECEnv
+from maya_envs.core.errors import ConfigError
 from maya_envs.core.rng import spawn_seed
+from maya_envs.games import find_game
 from maya_envs.wrappers.opponents import make_opponent
 from maya_envs.wrappers.shaping import load_potential
 
@@ -150,33 +155,50 @@ class SingleAgentEnv(gym.Env):
         return observed["observation"], info
 
 
-def single_agent_view(
-    aec_env: RulesAECEnv,
-    env_id: str,
+def make_single_agent_env(
+    game: str,
     opponents: Any = None,
-    opponent: Any = None,
     learner_seat: int | str = "random",
+    render_mode: str | None = None,
+    illegal_action: str = "terminate",
+    opponent: Any = None,
     reward_shaping: float = 0.0,
+    **game_options: Any,
 ) -> SingleAgentEnv:
-    """The shared body of every game's ``gym.make`` factory.
+    """Every game's ``gym.make`` factory: ``game`` (a name :func:`maya_envs.games.find_game`
+    accepts; the registration fills it in) for one learner, the other ``num_players - 1``
+    seats played by opponents.
 
-    ``opponents`` (one spec for every other seat, or a list with one per other seat) and its
-    alias ``opponent`` default to ``"random"``. ``reward_shaping`` > 0 turns on
-    potential-based shaping with the potential registered for ``env_id``
-    (:mod:`maya_envs.wrappers.shaping`) and that coefficient.
+    Args:
+        opponents: one spec for every other seat (``"random"``, the default, ``"heuristic"``,
+            a bot, a model with ``predict``, a callable, a pool; see
+            :mod:`maya_envs.wrappers.opponents`), or a list with one spec per other seat in
+            seat order. ``opponent`` is an alias.
+        learner_seat: a seat ``0 .. n-1``, ``"first"`` (0), ``"second"`` (1) or ``"random"``
+            (drawn per episode from the env's generator).
+        render_mode, illegal_action: as the game's AEC env; ``render()`` shows the learner's view.
+        reward_shaping: coefficient of potential-based shaping with the game's
+            ``shaping_potential`` hook (:mod:`maya_envs.wrappers.shaping`); 0 (default) disables it.
+        **game_options: the fields of the game's config dataclass (``num_players``, ...).
+
+    The reward is the learner's own, which in a team game is its team's result.
 
     Raises:
-        ValueError: both ``opponents`` and ``opponent`` given, a negative ``reward_shaping``,
-            or a bad seat/opponent spec.
+        ValueError: an unknown game, both ``opponents`` and ``opponent`` given, a bad
+            seat or opponent spec.
+        ConfigError: a bad game option, a negative ``reward_shaping``, or shaping asked for a
+            game without a potential.
     """
+    entry = find_game(game)
     if opponent is not None and opponents is not None:
         raise ValueError("pass either opponents= or its alias opponent=, not both")
     spec = opponents if opponents is not None else opponent if opponent is not None else "random"
     if isinstance(reward_shaping, bool) or not isinstance(reward_shaping, (int, float)) or reward_shaping < 0:
-        raise ValueError(f"reward_shaping={reward_shaping!r}; allowed: a number >= 0 (0 disables shaping)")
-    potential = load_potential(env_id) if reward_shaping else None
+        raise ConfigError(f"reward_shaping={reward_shaping!r}; allowed: a number >= 0 (0 disables shaping)")
+    potential = load_potential(entry.key) if reward_shaping else None
+    aec = entry.hook("env")(render_mode=render_mode, illegal_action=illegal_action, **game_options)
     return SingleAgentEnv(
-        aec_env, opponents=spec, learner_seat=learner_seat, shaping_potential=potential, shaping_scale=reward_shaping
+        aec, opponents=spec, learner_seat=learner_seat, shaping_potential=potential, shaping_scale=reward_shaping
     )
 
 

@@ -25,9 +25,9 @@ Termination            after round 10's building; no truncation (fixed length,
                        ``max_game_length`` = 10 x (N + max(N-2, 0) + 3N) agent steps)
 Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
                        or ``"raise"``; an id outside the space always raises ``ValueError``
-Arguments              ``num_players``, ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``/``"svg"``),
+Arguments              ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``/``"svg"``),
                        ``illegal_action``, ``render_observer``, plus every field of
-                       :class:`~maya_envs.yaxha.rules.YaxhaConfig`
+                       :class:`~maya_envs.yaxha.rules.YaxhaConfig` (``num_players``, ...)
 Version history        v0: first release; v1: a waiting agent in a Parallel step has
                        the wait id (0) as its one legal action instead of an all-zero
                        mask (AEC and Gymnasium views unchanged)
@@ -60,18 +60,17 @@ class YaxhaEnv(RulesAECEnv):
 
     def __init__(
         self,
-        num_players: int = 2,
         render_mode: str | None = None,
         illegal_action: str = "terminate",
         render_observer: int | None = None,
         **game_options: Any,
     ) -> None:
-        rules = YaxhaRules(num_players=num_players, **game_options)
+        rules = YaxhaRules(game_options)
         super().__init__(
             rules,
             partial(render_text, rules),
-            render_mode,
-            illegal_action,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
             render_observer=render_observer,
             picture=partial(draw, rules),
         )

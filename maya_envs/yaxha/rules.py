@@ -52,6 +52,7 @@ import numpy as np
 
 from maya_envs.core.chance import draw, draw_sequence, weighted
 from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, WAIT, ActionTable
 from maya_envs.yaxha.scoring import FIRST_GAME_CARDS, NUM_BONUS_CARDS, PAIRWISE_CARDS, score_pyramids
@@ -151,6 +152,11 @@ class YaxhaConfig:
             raise ConfigError(f"unknown Yaxha config key(s) {unknown}; known keys: {known}")
         return cls(**data)
 
+    @classmethod
+    def from_mapping(cls, options: dict[str, Any] | None) -> YaxhaConfig:
+        """:meth:`from_dict` under the name every game's config uses (``None``: defaults)."""
+        return cls.from_dict(dict(options or {}))
+
     def bonus_pool(self) -> tuple[int, ...]:
         """Card ids a random setup draws from (decision 11; 5-9 out with 2 players)."""
         if self.bonus_cards == "first_game":
@@ -242,22 +248,19 @@ class YaxhaRules:
     """Yaxha rules at one config (implements :class:`maya_envs.core.protocol.Rules`).
 
     Args:
-        config: a :class:`YaxhaConfig`, or ``None`` to build one from ``kwargs``.
-        **kwargs: config fields (``num_players=3, footprint="fixed", ...``).
+        config: a :class:`YaxhaConfig`, a mapping of its fields, or ``None`` for defaults.
+        **options: further fields as keywords (``num_players=3, footprint="fixed", ...``).
 
     Raises:
-        ConfigError: an unknown key or a bad value.
+        ConfigError: see :func:`maya_envs.core.options.resolve_config`; an unknown key or a
+            bad value.
     """
 
     wait_action = WAIT
     """The id an idle seat sends in a Parallel step (:data:`maya_envs.yaxha.actions.WAIT`)."""
 
-    def __init__(self, config: YaxhaConfig | None = None, **kwargs: Any) -> None:
-        if config is None:
-            config = YaxhaConfig.from_dict(kwargs)
-        elif kwargs:
-            raise ConfigError(f"pass either a YaxhaConfig or keywords, not both (got {sorted(kwargs)})")
-        self.config = config
+    def __init__(self, config: YaxhaConfig | dict[str, Any] | None = None, **options: Any) -> None:
+        self.config = config = resolve_config(YaxhaConfig, config, options)
         n = config.num_players
         self.num_players = n
         self.table = ActionTable(n, config.footprint)

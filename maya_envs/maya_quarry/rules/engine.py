@@ -21,6 +21,7 @@ import maya_envs.maya_quarry.actions as A
 from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache
+from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya_quarry.rules import auction, building, quarry, scoring
 from maya_envs.maya_quarry.rules.config import (
@@ -75,10 +76,8 @@ class MayaQuarryRules(LegalActionCache):
     # ``bots`` module from it, and pickling resolves it there.
     __module__ = "maya_envs.maya_quarry.rules"
 
-    def __init__(self, config: MayaQuarryConfig | Mapping[str, Any] | None = None) -> None:
-        if not isinstance(config, MayaQuarryConfig):
-            config = MayaQuarryConfig.from_mapping(config)
-        self.config = config
+    def __init__(self, config: MayaQuarryConfig | Mapping[str, Any] | None = None, **options: Any) -> None:
+        self.config = config = resolve_config(MayaQuarryConfig, config, options)
         self.components = comp = load_components(config.components, config.num_players)
         self.num_players = n = config.num_players
         self.num_quarries = len(comp.quarries)

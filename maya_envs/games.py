@@ -1,0 +1,277 @@
+"""The one game table: one :class:`Game` entry per game, and lookups by any of its names.
+
+Everything that needs to find a game's parts reads them here: the Gymnasium registration
+(:mod:`maya_envs.registration`), records, the README's env table, reward shaping, the bots'
+and the search's hooks, the arena's and RLlib's game names, the policies' feature blocks and
+the benchmarks. No other module names a game (``tests/test_games.py`` checks that), so adding
+a fourth game means its package plus one entry in :data:`GAMES`.
+
+Hooks are ``"module:attribute"`` strings, imported on first use by :meth:`Game.hook`, so that
+importing this module (and ``maya_envs``) imports no game. The table is pure: stdlib only.
+
+Hook names (``None`` where the game has no such part):
+
+=====================  ===================================================================
+``rules``              the rules class, ``Rules(config | mapping | None, **options)``
+``env``                the AEC env class, ``Env(render_mode, illegal_action,
+                       render_observer, **game_options)``
+``variants``           the values of :attr:`Game.variant_option`, in table order
+``heuristic_bot``      ``HeuristicBot(rules, seed)`` (``make_bot("heuristic", ...)``)
+``determinize``        ``determinize(rules, state, observer, rng) -> state`` (IS-MCTS)
+``leaf_values``        ``leaf_values(rules, state) -> float array (num_players,)`` (MCTS cut-off)
+``shaping_potential``  ``phi(state, seat) -> float`` (``reward_shaping`` > 0)
+``teams``              ``teams(num_players) -> tuple of seat tuples`` sharing one result, or
+                       ``()`` where every seat plays for itself
+``action_features``    ``block(observation_size) -> (start, features, actions) | None``
+``batched``            ``Engine(num_envs, seed=...)``: many games stepped at once as arrays
+``notation``           ``describe_action(rules, state, action, actor, viewer) -> str``
+                       (:func:`maya_envs.notation.describe_action`)
+=====================  ===================================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+HOOKS = (
+    "rules",
+    "env",
+    "variants",
+    "heuristic_bot",
+    "determinize",
+    "leaf_values",
+    "shaping_potential",
+    "teams",
+    "action_features",
+    "batched",
+    "notation",
+)
+"""The hook names every entry answers (a ``"module:attribute"`` string or ``None``)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the package.
+
+    Attributes:
+        key: the short name (``"maya2012"``); also the game's package ``maya_envs.<key>``.
+        title: human title, as in the rules' ``GameSpec.title``.
+        short_title: the title in results tables (``"Maya (quarry)"``).
+        version: the env version; the PettingZoo module is ``maya_envs.<key>_v<version>``
+            and the Gymnasium id ends in ``-v<version>``. Bump it here when behaviour changes.
+        gym_name: the Gymnasium id's name, ``maya_envs/<gym_name>-v<version>``.
+        variant_option: the game option that selects a variant (one README table row each).
+        player_counts: the supported ``num_players`` values.
+        aliases: other short names accepted wherever a game is named (``"quarry"``).
+        hooks: hook name -> ``"module:attribute"`` (see the module docstring).
+        benchmark_variants: non-default variants the speed benchmark measures too,
+            ``{value: label}``.
+    """
+
+    key: str
+    title: str
+    short_title: str
+    version: int
+    gym_name: str
+    variant_option: str
+    player_counts: tuple[int, ...]
+    hooks: Mapping[str, str | None]
+    aliases: tuple[str, ...] = ()
+    benchmark_variants: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The PettingZoo module name, e.g. ``"maya2012_v1"`` (``GameSpec.name``, records' ``game``)."""
+        return f"{self.key}_v{self.version}"
+
+    @property
+    def env_module(self) -> str:
+        """The PettingZoo module with ``env()`` and ``raw_env()``."""
+        return f"maya_envs.{self.name}"
+
+    @property
+    def gym_id(self) -> str:
+        """The Gymnasium id of the single-agent view."""
+        return f"maya_envs/{self.gym_name}-v{self.version}"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name :func:`find_game` accepts for this game."""
+        return (self.key, *self.aliases, self.name, self.gym_id)
+
+    def hook(self, name: str) -> Any:
+        """The hook ``name`` imported (``None`` where the game has none).
+
+        Raises:
+            KeyError: ``name`` is not one of :data:`HOOKS`.
+        """
+        if name not in HOOKS:
+            raise KeyError(f"unknown hook {name!r}; known hooks: {list(HOOKS)}")
+        target = self.hooks.get(name)
+        if target is None:
+            return None
+        module, _, attribute = target.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def make_rules(self, options: Mapping[str, Any] | None = None):
+        """The rules for ``options`` (a mapping of game options)."""
+        return self.hook("rules")(options)
+
+    def make_aec_env(self, **kwargs: Any):
+        """The AEC env (``render_mode``, ``illegal_action``, ``render_observer`` and game options)."""
+        return importlib.import_module(self.env_module).env(**kwargs)
+
+    def action_feature_block(self, observation_size: int) -> tuple[int, int, int] | None:
+        """``(start, features, actions)`` of the per-action feature block in an observation of
+        ``observation_size`` values, or ``None`` where the game (or that size) has none."""
+        block = self.hook("action_features")
+        found = block(observation_size) if block is not None else None
+        return None if found is None else tuple(int(x) for x in found)
+
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...]:
+        """Seats that share one result at ``num_players`` (``()``: every seat for itself)."""
+        teams = self.hook("teams")
+        return tuple(teams(num_players)) if teams is not None else ()
+
+
+def _hooks(package: str, **names: str | None) -> dict[str, str | None]:
+    """``{hook: "maya_envs.<package>.<module>:<attribute>"}`` from ``hook="module:attribute"``."""
+    out = {}
+    for hook in HOOKS:
+        target = names.pop(hook, None)
+        out[hook] = None if target is None else f"maya_envs.{package}.{target}"
+    if names:
+        raise KeyError(f"unknown hook(s) {sorted(names)}; known hooks: {list(HOOKS)}")
+    return out
+
+
+GAMES: dict[str, Game] = {
+    game.key: game
+    for game in (
+        Game(
+            key="maya2012",
+            title="Maya (2012)",
+            short_title="Maya (2012)",
+            version=1,
+            gym_name="Maya2012",
+            variant_option="setup",
+            player_counts=(2, 3, 4),
+            hooks=_hooks(
+                "maya2012",
+                rules="rules:Maya2012Rules",
+                env="env:Maya2012Env",
+                variants="rules:SETUP_NAMES",
+                heuristic_bot="bots:HeuristicBot",
+                determinize="determinize:determinize",
+                leaf_values="determinize:leaf_values",
+                shaping_potential="shaping:victory_point_margin",
+                teams="rules:teams",
+                action_features="observation:action_feature_block",
+                batched="batched:BatchedMaya2012",
+                notation="notation:describe_action",
+            ),
+        ),
+        Game(
+            key="maya_quarry",
+            title="Maya (Abacusspiele 2003)",
+            short_title="Maya (quarry)",
+            version=0,
+            gym_name="MayaQuarry",
+            variant_option="variant",
+            player_counts=(3, 4, 5),
+            aliases=("quarry",),
+            hooks=_hooks(
+                "maya_quarry",
+                rules="rules:MayaQuarryRules",
+                env="env:MayaQuarryEnv",
+                variants="rules.config:VARIANTS",
+                heuristic_bot="bots:HeuristicBot",
+                determinize="determinize:determinize",
+                leaf_values="determinize:leaf_values",
+                notation="notation:describe_action",
+            ),
+            benchmark_variants={"advanced": "adv"},
+        ),
+        Game(
+            key="yaxha",
+            title="Yaxha",
+            short_title="Yaxha",
+            version=1,
+            gym_name="Yaxha",
+            variant_option="footprint",
+            player_counts=(2, 3, 4),
+            hooks=_hooks(
+                "yaxha",
+                rules="rules:YaxhaRules",
+                env="env:YaxhaEnv",
+                variants="actions:FOOTPRINTS",
+                heuristic_bot="bots:HeuristicBot",
+                determinize="determinize:determinize",
+                leaf_values="determinize:leaf_values",
+                action_features="observation:action_feature_block",
+                notation="notation:describe_action",
+            ),
+        ),
+    )
+}
+"""Game key -> entry, in the order of the README's tables."""
+
+DEFAULT_GAME = GAMES["maya2012"]
+"""The game a command line or a config uses when none is named."""
+
+_BY_NAME: dict[str, Game] = {name: game for game in GAMES.values() for name in game.names}
+
+
+def game_names() -> list[str]:
+    """Every name :func:`find_game` accepts, sorted (keys, aliases, module names, Gymnasium ids)."""
+    return sorted(_BY_NAME)
+
+
+def find_game(name: str) -> Game:
+    """The entry named ``name``: a key (``"maya2012"``), an alias (``"quarry"``), a PettingZoo
+    module name (``"maya2012_v1"``) or a Gymnasium id (``"maya_envs/Maya2012-v1"``).
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones), or an old name in
+            :data:`maya_envs.RENAMED_ENVS` (the message names the new one).
+    """
+    game = _BY_NAME.get(name) if isinstance(name, str) else None
+    if game is None:
+        raise ValueError(f"unknown game {name!r}{renamed_note(name)}; known: {game_names()}")
+    return game
+
+
+def renamed_note(name: Any) -> str:
+    """`` (renamed 'maya2012_v1': ...)`` for an old name in :data:`maya_envs.RENAMED_ENVS`, else ``""``."""
+    from maya_envs import RENAMED_ENVS
+
+    if name not in RENAMED_ENVS:
+        return ""
+    new, change = RENAMED_ENVS[name]
+    return f" (renamed {new!r}: {change})"
+
+
+def game_of_rules(rules: Any) -> Game:
+    """The entry whose ``rules`` hook is the class of ``rules`` (or one of its bases).
+
+    Raises:
+        ValueError: ``rules`` is no game's rules object.
+    """
+    for cls in type(rules).__mro__:
+        target = f"{cls.__module__}:{cls.__qualname__}"
+        for game in GAMES.values():
+            if game.hooks["rules"] == target:
+                return game
+    raise ValueError(f"{type(rules).__name__} is not the rules class of any game in maya_envs.games.GAMES")
+
+
+def make_aec_env(game: str, game_options: Mapping[str, Any] | None = None):
+    """The AEC env of ``game`` (any name :func:`find_game` accepts) with ``game_options``.
+
+    Raises:
+        ValueError: an unknown game; ConfigError: a bad game option.
+    """
+    return find_game(game).make_aec_env(**dict(game_options or {}))
