@@ -12,18 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from maya_envs.games import game_of_rules
 from maya_envs.notation import describe_action
-
-END_REASONS_MAYA2012 = {
-    "declared": "a player declared the end",
-    "no_legal_exchange": "the player to move had no legal exchange",
-    "max_turns": "the exchange limit (max_turns) was reached",
-}
-
-
-def game_key(rules) -> str:
-    """``"maya2012"``, ``"maya_quarry"`` or ``"yaxha"`` (the spec name without its version)."""
-    return rules.spec.name.rsplit("_v", 1)[0]
 
 
 def move_caption(rules, state, action: int, observer: int | None, number: int, total: int | None = None) -> str:
@@ -36,20 +26,10 @@ def move_caption(rules, state, action: int, observer: int | None, number: int, t
 
 def end_reason(rules, state, info: Mapping[str, Any]) -> str:
     """Why the game ended, in words, from the final ``info`` (``rules.final_info`` or an
-    illegal-action info)."""
+    illegal-action info); the game's ``end_reason`` hook (:mod:`maya_envs.games`) words it."""
     if "illegal_action" in info:
         return f"{info.get('offender', 'a player')} chose an illegal action"
-    key = game_key(rules)
-    if key == "maya2012":
-        if info.get("truncated"):
-            return "truncated at the exchange limit"
-        reason = END_REASONS_MAYA2012.get(info.get("end"), str(info.get("end")))
-        if info.get("end") == "declared" and info.get("declared_by") is not None:
-            reason = f"player_{info['declared_by']} declared the end"
-        return reason
-    if key == "maya_quarry":
-        return "the third round was scored"
-    return "the tenth round was built and scored"
+    return game_of_rules(rules).hook("end_reason")(rules, state, info)
 
 
 def scores_text(rules, info: Mapping[str, Any]) -> str:

@@ -26,6 +26,8 @@ Hook names (``None`` where the game has no such part):
 ``batched``            ``Engine(num_envs, seed=...)``: many games stepped at once as arrays
 ``notation``           ``describe_action(rules, state, action, actor, viewer) -> str``
                        (:func:`maya_envs.notation.describe_action`)
+``end_reason``         ``end_reason(rules, state, final_info) -> str`` (:mod:`maya_envs.captions`)
+``action_targets``     ``action_targets(rules, state, action) -> picture keys`` (the web app)
 =====================  ===================================================================
 """
 
@@ -48,6 +50,8 @@ HOOKS = (
     "action_features",
     "batched",
     "notation",
+    "end_reason",
+    "action_targets",
 )
 """The hook names every entry answers (a ``"module:attribute"`` string or ``None``)."""
 
@@ -172,6 +176,8 @@ GAMES: dict[str, Game] = {
                 action_features="observation:action_feature_block",
                 batched="batched:BatchedMaya2012",
                 notation="notation:describe_action",
+                end_reason="notation:end_reason",
+                action_targets="render_image:action_targets",
             ),
         ),
         Game(
@@ -192,6 +198,8 @@ GAMES: dict[str, Game] = {
                 determinize="determinize:determinize",
                 leaf_values="determinize:leaf_values",
                 notation="notation:describe_action",
+                end_reason="notation:end_reason",
+                action_targets="render_image:action_targets",
             ),
             benchmark_variants={"advanced": "adv"},
         ),
@@ -213,6 +221,8 @@ GAMES: dict[str, Game] = {
                 leaf_values="determinize:leaf_values",
                 action_features="observation:action_feature_block",
                 notation="notation:describe_action",
+                end_reason="notation:end_reason",
+                action_targets="render_image:action_targets",
             ),
         ),
     )

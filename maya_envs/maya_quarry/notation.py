@@ -29,3 +29,8 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
     if move.kind == "bid":
         return "bid ?"
     return full
+
+
+def end_reason(rules: Any, state: Any, info: Any) -> str:
+    """Why a finished game ended, in words (:mod:`maya_envs.captions`): always the last scoring."""
+    return "the third round was scored"

@@ -26,3 +26,8 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
     if state.phase == BUILD:
         return "cube ? (hidden until the building ends)"
     return full
+
+
+def end_reason(rules: Any, state: Any, info: Any) -> str:
+    """Why a finished game ended, in words (:mod:`maya_envs.captions`): always the last round."""
+    return "the tenth round was built and scored"
