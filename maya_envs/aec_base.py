@@ -81,7 +81,7 @@ class RulesAECEnv(AECEnv):
             drawn by ``render`` in ``"rgb_array"`` and ``"svg"`` modes and by :meth:`picture`.
 
     Raises:
-        ValueError: an unknown ``render_mode`` or ``illegal_action``.
+        ConfigError: an unknown ``render_mode`` or ``illegal_action`` (a ``ValueError``).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
@@ -98,14 +98,14 @@ class RulesAECEnv(AECEnv):
     ) -> None:
         super().__init__()
         if render_mode in PICTURE_MODES and picture is None:
-            raise ValueError(f"render_mode={render_mode!r} needs a picture renderer; this game has none")
+            raise ConfigError(f"render_mode={render_mode!r} needs a picture renderer; this game has none")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
+            raise ConfigError(
                 f"render_mode={render_mode!r} is not supported; allowed: None, "
                 + ", ".join(repr(m) for m in self.metadata["render_modes"])
             )
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
-            raise ValueError(f"illegal_action={illegal_action!r}; allowed: {ILLEGAL_ACTION_POLICIES}")
+            raise ConfigError(f"illegal_action={illegal_action!r}; allowed: {ILLEGAL_ACTION_POLICIES}")
         self.rules = rules
         self._over = False
         self.spec_card = rules.spec

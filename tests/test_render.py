@@ -88,7 +88,6 @@ def test_importing_the_games_does_not_import_pillow():
 @pytest.mark.parametrize("n", [3, 4])
 def test_maya2012_task_cards_of_others_do_not_change_a_seats_picture(n):
     env = make_env("maya2012", num_players=n)
-    cfg = env.rules.config
     rng = np.random.default_rng(n)
     changed = 0
     for state in random_states(env, seed=n, every=20):
@@ -97,10 +96,10 @@ def test_maya2012_task_cards_of_others_do_not_change_a_seats_picture(n):
             if other.tasks == state.tasks:
                 continue
             changed += 1
-            mine = maya2012_image(state, observer, cfg.ladder_spaces, cfg.three_plus_two)
-            assert np.array_equal(mine, maya2012_image(other, observer, cfg.ladder_spaces, cfg.three_plus_two))
-            everything = maya2012_image(state, None, cfg.ladder_spaces, cfg.three_plus_two)
-            assert not np.array_equal(everything, maya2012_image(other, None, cfg.ladder_spaces, cfg.three_plus_two))
+            mine = maya2012_image(env.rules, state, observer)
+            assert np.array_equal(mine, maya2012_image(env.rules, other, observer))
+            everything = maya2012_image(env.rules, state, None)
+            assert not np.array_equal(everything, maya2012_image(env.rules, other, None))
     assert changed > 5
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
-from training.self_play import SelfPlayWrapper, SnapshotPool
+from training.self_play import SnapshotPool, make_self_play_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,7 +54,7 @@ def test_pool_weights_and_size(snapshots):
 
 
 def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(snapshots):
-    env = SelfPlayWrapper(gym.make("maya_envs/Yaxha-v1", num_players=3), {"random": 1.0}, 3.0, pool_size=5)
+    env = make_self_play_env("maya_envs/Yaxha-v1", {"random": 1.0}, 3.0, pool_size=5, num_players=3)
     assert env.add_snapshot(snapshots[0]) == 1 and env.add_snapshot(snapshots[1]) == 2
     seats, picks = Counter(), Counter()
     rng = np.random.default_rng(0)
@@ -90,7 +90,7 @@ def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options
     4-player Maya (2012)), and the known winning seat's reward is positive."""
     outcomes = []
     for seat in range(options["num_players"]):
-        env = SelfPlayWrapper(gym.make(env_id, learner_seat=seat, **options), {scripted: 1.0})
+        env = make_self_play_env(env_id, {scripted: 1.0}, learner_seat=seat, **options)
         observation, info = env.reset(seed=11)
         assert info["learner"] == f"player_{seat}"
         total, done, steps = 0.0, False, 0

@@ -3,9 +3,10 @@
 * :class:`SnapshotPool` is one opponent seat's pool: bots with the config's ``opponents``
   weights plus the most recent ``pool_size`` snapshots, which share ``snapshot_weight``
   evenly; one member is drawn per episode (before the first snapshot: bots only).
-* :class:`SelfPlayWrapper` gives every non-learner seat of a single-agent env its own pool
-  (so in 3-5 player games every other seat is drawn independently) and exposes
-  ``add_snapshot(path)`` for ``VecEnv.env_method``.
+* :func:`make_self_play_env` builds a single-agent env whose every non-learner seat has its
+  own pool, passed in as its ``opponents`` (so in 3-5 player games every other seat is drawn
+  independently); :class:`SelfPlayWrapper` exposes ``add_snapshot(path)`` for
+  ``VecEnv.env_method``.
 * :class:`SelfPlayCallback` saves a snapshot at the start and every ``snapshot_every``
   learner steps into ``<run>/snapshots/`` and adds it to the pools of every env.
 
@@ -24,6 +25,7 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from maya_envs.games import find_game
 from maya_envs.wrappers.opponents import OpponentPolicy, OpponentPool
 
 _MODELS: dict[str, Any] = {}  # snapshot path -> loaded model, shared by the pools of a process
@@ -81,15 +83,45 @@ class SnapshotPool(OpponentPool):
         self.current.new_episode(seed)
 
 
-class SelfPlayWrapper(gym.Wrapper):
-    """One :class:`SnapshotPool` per non-learner seat of a :class:`~maya_envs.wrappers.SingleAgentEnv`."""
+def make_self_play_env(
+    env_id: str,
+    bots: dict[Any, float],
+    snapshot_weight: float = 1.0,
+    pool_size: int = 5,
+    learner_seat: int | str = "random",
+    reward_shaping: float = 0.0,
+    **game_options: Any,
+) -> SelfPlayWrapper:
+    """``gym.make(env_id, opponents=pools, ...)`` wrapped in a :class:`SelfPlayWrapper`: one
+    :class:`SnapshotPool` per non-learner seat, built once for the game's rules at
+    ``game_options`` and handed to the env as its opponents.
 
-    def __init__(self, env: gym.Env, bots: dict[Any, float], snapshot_weight: float = 1.0, pool_size: int = 5):
+    Raises:
+        ValueError: an unknown game or a bad pool setting; ConfigError: a bad game option.
+    """
+    rules = find_game(env_id).make_rules(game_options)
+    pools = [SnapshotPool(bots, rules, snapshot_weight, pool_size) for _ in range(rules.spec.num_players - 1)]
+    shaping = {"reward_shaping": reward_shaping} if reward_shaping else {}
+    env = gym.make(env_id, opponents=pools, learner_seat=learner_seat, **shaping, **game_options)
+    return SelfPlayWrapper(env)
+
+
+class SelfPlayWrapper(gym.Wrapper):
+    """Self-play over a :class:`~maya_envs.wrappers.SingleAgentEnv` whose opponents are one
+    :class:`SnapshotPool` per non-learner seat (build it with :func:`make_self_play_env`).
+
+    Raises:
+        ValueError: an opponent of ``env`` that is not a :class:`SnapshotPool`.
+    """
+
+    def __init__(self, env: gym.Env):
         super().__init__(env)
-        inner = env.unwrapped
-        n = inner.rules.spec.num_players
-        self.pools = [SnapshotPool(bots, inner.rules, snapshot_weight, pool_size) for _ in range(n - 1)]
-        inner.opponents = self.pools  # SingleAgentEnv.reset seats them on the other seats
+        self.pools = list(env.unwrapped.opponents)
+        if not all(isinstance(pool, SnapshotPool) for pool in self.pools):
+            raise ValueError(
+                "SelfPlayWrapper needs an env whose opponents are SnapshotPools, one per other seat "
+                "(use make_self_play_env)"
+            )
 
     def add_snapshot(self, path: str) -> int:
         for pool in self.pools:

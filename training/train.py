@@ -44,19 +44,26 @@ def make_vec_env(config: TrainConfig):
     shaping = {"reward_shaping": config.reward_shaping} if config.reward_shaping else {}
 
     def make_one():
-        env = gym.make(
+        if config.self_play.enabled:
+            from training.self_play import make_self_play_env
+
+            sp = config.self_play
+            return make_self_play_env(
+                config.env_id,
+                dict(config.opponents),
+                sp.snapshot_weight,
+                sp.pool_size,
+                learner_seat=config.learner_seat,
+                **shaping,
+                **config.game_options,
+            )
+        return gym.make(
             config.env_id,
-            opponent=dict(config.opponents),
+            opponents=dict(config.opponents),
             learner_seat=config.learner_seat,
             **shaping,
             **config.game_options,
         )
-        if config.self_play.enabled:
-            from training.self_play import SelfPlayWrapper
-
-            sp = config.self_play
-            env = SelfPlayWrapper(env, dict(config.opponents), sp.snapshot_weight, sp.pool_size)
-        return env
 
     vec_cls = DummyVecEnv if config.vec_env == "dummy" else SubprocVecEnv
     return VecMonitor(vec_cls([make_one] * config.n_envs))

@@ -84,20 +84,14 @@ class Maya2012Env(RulesAECEnv):
         **game_options: Any,
     ) -> None:
         rules = Maya2012Rules(game_options)
-        cfg = rules.config
-        view = {"ladder_spaces": cfg.ladder_spaces, "three_plus_two": cfg.three_plus_two}
         super().__init__(
             rules,
-            partial(_render, render_text, **view),
+            partial(render_text, rules),
             render_mode=render_mode,
             illegal_action=illegal_action,
             render_observer=render_observer,
-            picture=partial(_render, draw, **view),
+            picture=partial(draw, rules),
         )
-
-
-def _render(draw, state, observer, ladder_spaces, three_plus_two):
-    return draw(state, observer, ladder_spaces, three_plus_two)
 
 
 def raw_env(**kwargs: Any) -> Maya2012Env:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import (
     CENTRE,
-    DEFAULT_LADDER_SPACES,
     DRAFT,
     EMPTY,
     NO_PRIEST,
@@ -28,9 +27,11 @@ SEAT_LETTERS = ("W", "B")
 CELL = 12
 
 
-def render_text(state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum") -> str:
+def render_text(rules, state, observer: int | None = None) -> str:
     """Multi-line text picture of ``state`` for ``observer`` (a seat, or ``None`` for a
-    spectator); hidden cards of other seats never appear in a seat's picture."""
+    spectator); hidden cards of other seats never appear in a seat's picture. The ladder
+    spaces and the task scoring come from ``rules.config``."""
+    ladder_spaces, three_plus_two = rules.config.ladder_spaces, rules.config.three_plus_two
     two = state.num_players == 2
     lines = []
     for row in range(3):

@@ -22,7 +22,7 @@ import numpy as np
 
 from maya_envs.drawing import INK, MUTED, Canvas, SvgPicture, card_back_swatch, text_colour
 from maya_envs.maya2012 import actions as A
-from maya_envs.maya2012.rules import CENTRE, DEFAULT_LADDER_SPACES, EMPTY, NO_PRIEST, PHASE_NAMES
+from maya_envs.maya2012.rules import CENTRE, EMPTY, NO_PRIEST, PHASE_NAMES
 
 #: One colour per block colour 0-8 (the number is printed on the block as well).
 BLOCK_COLOURS = (
@@ -47,22 +47,19 @@ def _cell_origin(tower: int) -> tuple[int, int]:
     return BOARD_X + col * (CELL_W + GAP), BOARD_Y + row * (CELL_H + GAP)
 
 
-def render_image(
-    state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum"
-) -> np.ndarray:
+def render_image(rules, state, observer: int | None = None) -> np.ndarray:
     """``(H, 800, 3)`` uint8 picture of ``state`` as ``observer`` (a seat, or ``None``) may see it."""
-    return draw(state, observer, ladder_spaces, three_plus_two).array()
+    return draw(rules, state, observer).array()
 
 
-def render_svg(
-    state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum"
-) -> SvgPicture:
+def render_svg(rules, state, observer: int | None = None) -> SvgPicture:
     """The same picture as SVG text."""
-    return draw(state, observer, ladder_spaces, three_plus_two).svg()
+    return draw(rules, state, observer).svg()
 
 
-def draw(state, observer: int | None = None, ladder_spaces=DEFAULT_LADDER_SPACES, three_plus_two="sum") -> Canvas:
-    """The picture's shapes (see the module docstring); ``three_plus_two`` does not change it."""
+def draw(rules, state, observer: int | None = None) -> Canvas:
+    """The picture's shapes (see the module docstring); the ladder spaces come from ``rules.config``."""
+    ladder_spaces = rules.config.ladder_spaces
     two = state.num_players == 2
     board_bottom = BOARD_Y + 3 * CELL_H + 2 * GAP
     canvas = Canvas(board_bottom + (40 if two else 130))

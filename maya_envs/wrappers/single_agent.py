@@ -207,7 +207,7 @@ def _parse_seat(choice: int | str, num_players: int) -> int | None:
         return None
     seat = SEAT_NAMES.get(choice, choice) if isinstance(choice, str) else choice
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
-        raise ValueError(
+        raise ConfigError(
             f"learner_seat={choice!r} is not allowed; allowed: 0..{num_players - 1}, 'first', 'second' or 'random'"
         )
     return int(seat)

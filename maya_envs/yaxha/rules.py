@@ -52,6 +52,7 @@ import numpy as np
 
 from maya_envs.core.chance import draw, draw_sequence, weighted
 from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.legal import LegalActionCache
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, WAIT, ActionTable
@@ -106,7 +107,7 @@ class YaxhaConfig:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n not in (2, 3, 4):
             raise ConfigError(f"num_players={n!r} is not supported; allowed: 2, 3, 4")
         object.__setattr__(self, "num_players", int(n))
-        if self.footprint not in FOOTPRINTS:
+        if not isinstance(self.footprint, str) or self.footprint not in FOOTPRINTS:
             raise ConfigError(f"footprint={self.footprint!r}; allowed: {', '.join(map(repr, FOOTPRINTS))}")
         if not isinstance(self.bonus_zero_ties_score, bool):
             raise ConfigError(f"bonus_zero_ties_score={self.bonus_zero_ties_score!r}; allowed: True, False")
@@ -200,6 +201,9 @@ class YaxhaState:
     fresh: tuple[tuple[int, ...], ...]
     discarded: tuple[int, ...]
     bonus_cards: tuple[int, ...]
+    _cache: dict = dataclasses.field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    """Memo of the legal actions (:mod:`maya_envs.core.legal`); not part of the position, so
+    ``dataclasses.replace`` starts every new state with an empty one."""
 
 
 def _swap_initiative(initiative: tuple[int, ...], choices: tuple[int, ...]) -> tuple[int, ...]:
@@ -244,7 +248,7 @@ def _draw_market(
     return tuple(market), tuple(left)
 
 
-class YaxhaRules:
+class YaxhaRules(LegalActionCache):
     """Yaxha rules at one config (implements :class:`maya_envs.core.protocol.Rules`).
 
     Args:
@@ -284,7 +288,6 @@ class YaxhaRules:
         self._empty_pyramid = (-1,) * g.num_cells
         self._all_base = g.base_cells
         self._base_xy = {i: g.coords[i][:2] for i in g.base_cells}
-        self._legal_cache: tuple[Any, list[int]] = (None, [])
         self._window_cache: tuple[Any, Any] = (None, None)
 
     # -- setup ------------------------------------------------------------------------------
@@ -452,21 +455,12 @@ class YaxhaRules:
             return places + discards
         return []
 
-    def legal_actions(self, state: YaxhaState) -> list[int]:
-        """Sorted legal ids of the current player; ``[]`` when over. A fresh list each call
-        (the last state's answer is memoised by identity: states are immutable)."""
+    def _compute_legal(self, state: YaxhaState) -> list[int]:
+        """Sorted legal ids of the current player; ``[]`` when over (memoised on the state by
+        :class:`~maya_envs.core.legal.LegalActionCache`: ``legal_actions``, ``legal_mask``)."""
         if state.phase == OVER:
             return []
-        cached = self._legal_cache
-        if cached[0] is not state:
-            cached = self._legal_cache = (state, self.legal_actions_for(state, self.current_player(state)))
-        return list(cached[1])
-
-    def legal_mask(self, state: YaxhaState) -> np.ndarray:
-        """``int8`` array ``(num_actions,)``, 1 exactly at :meth:`legal_actions`."""
-        mask = np.zeros(self.table.num_actions, np.int8)
-        mask[self.legal_actions(state)] = 1
-        return mask
+        return self.legal_actions_for(state, self.current_player(state))
 
     def _illegal(self, state: YaxhaState, action: int) -> IllegalActionError:
         name = self.table.to_string(action) if 0 <= action < self.table.num_actions else "out of range"
@@ -658,6 +652,8 @@ class YaxhaRules:
             "footprint": self.config.footprint,
         }
         for field in dataclasses.fields(YaxhaState):
+            if not field.init:
+                continue
             value = getattr(state, field.name)
             if field.name == "phase":
                 value = PHASES[value]
@@ -679,7 +675,7 @@ class YaxhaRules:
 
         if not isinstance(data, dict):
             raise fail(f"expected a dict, got {type(data).__name__}")
-        fields = [f.name for f in dataclasses.fields(YaxhaState)]
+        fields = [f.name for f in dataclasses.fields(YaxhaState) if f.init]
         expected = {"version", "game", "num_players", "footprint", *fields}
         if set(data) != expected:
             raise fail(f"missing keys {sorted(expected - set(data))}, unknown keys {sorted(set(data) - expected)}")

@@ -38,7 +38,7 @@ def views(rules, state, seat, bot_seed):
     to_move = rules.current_player(state) == seat
     mask = rules.legal_mask(state) if to_move else np.zeros(rules.spec.num_actions, np.int8)
     choice = HeuristicBot(rules, bot_seed).act(state) if to_move else None
-    return rules.observe(state, seat), mask, render_text(state, seat), choice
+    return rules.observe(state, seat), mask, render_text(rules, state, seat), choice
 
 
 @pytest.mark.parametrize("n", [3, 4])
