@@ -141,15 +141,26 @@ class Game:
         return tuple(teams(num_players)) if teams is not None else ()
 
 
+STANDARD_HOOKS: dict[str, str] = {
+    "heuristic_bot": "bots:HeuristicBot",
+    "determinize": "determinize:determinize",
+    "leaf_values": "determinize:leaf_values",
+    "notation": "notation:describe_action",
+    "end_reason": "notation:end_reason",
+    "action_targets": "render_image:action_targets",
+}
+"""Hooks every game package answers in the same module (``<package>.bots``, ...); an entry
+names only its other hooks, or ``None`` to leave a standard one out."""
+
+
 def _hooks(package: str, **names: str | None) -> dict[str, str | None]:
-    """``{hook: "maya_envs.<package>.<module>:<attribute>"}`` from ``hook="module:attribute"``."""
-    out = {}
-    for hook in HOOKS:
-        target = names.pop(hook, None)
-        out[hook] = None if target is None else f"maya_envs.{package}.{target}"
-    if names:
-        raise KeyError(f"unknown hook(s) {sorted(names)}; known hooks: {list(HOOKS)}")
-    return out
+    """``{hook: "maya_envs.<package>.<module>:<attribute>"}`` for every hook: the
+    :data:`STANDARD_HOOKS` updated by ``hook="module:attribute"`` (or ``None``)."""
+    unknown = sorted(set(names) - set(HOOKS))
+    if unknown:
+        raise KeyError(f"unknown hook(s) {unknown}; known hooks: {list(HOOKS)}")
+    targets = {**STANDARD_HOOKS, **names}
+    return {hook: None if targets.get(hook) is None else f"maya_envs.{package}.{targets[hook]}" for hook in HOOKS}
 
 
 GAMES: dict[str, Game] = {
@@ -168,16 +179,10 @@ GAMES: dict[str, Game] = {
                 rules="rules:Maya2012Rules",
                 env="env:Maya2012Env",
                 variants="rules:SETUP_NAMES",
-                heuristic_bot="bots:HeuristicBot",
-                determinize="determinize:determinize",
-                leaf_values="determinize:leaf_values",
                 shaping_potential="shaping:victory_point_margin",
                 teams="rules:teams",
                 action_features="observation:action_feature_block",
                 batched="batched:BatchedMaya2012",
-                notation="notation:describe_action",
-                end_reason="notation:end_reason",
-                action_targets="render_image:action_targets",
             ),
         ),
         Game(
@@ -190,16 +195,7 @@ GAMES: dict[str, Game] = {
             player_counts=(3, 4, 5),
             aliases=("quarry",),
             hooks=_hooks(
-                "maya_quarry",
-                rules="rules:MayaQuarryRules",
-                env="env:MayaQuarryEnv",
-                variants="rules.config:VARIANTS",
-                heuristic_bot="bots:HeuristicBot",
-                determinize="determinize:determinize",
-                leaf_values="determinize:leaf_values",
-                notation="notation:describe_action",
-                end_reason="notation:end_reason",
-                action_targets="render_image:action_targets",
+                "maya_quarry", rules="rules:MayaQuarryRules", env="env:MayaQuarryEnv", variants="rules.config:VARIANTS"
             ),
             benchmark_variants={"advanced": "adv"},
         ),
@@ -216,13 +212,7 @@ GAMES: dict[str, Game] = {
                 rules="rules:YaxhaRules",
                 env="env:YaxhaEnv",
                 variants="actions:FOOTPRINTS",
-                heuristic_bot="bots:HeuristicBot",
-                determinize="determinize:determinize",
-                leaf_values="determinize:leaf_values",
                 action_features="observation:action_feature_block",
-                notation="notation:describe_action",
-                end_reason="notation:end_reason",
-                action_targets="render_image:action_targets",
             ),
         ),
     )

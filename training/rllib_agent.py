@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -89,6 +90,12 @@ class RLlibAgent:
         observation = env.observe(agent)
         logits = np.where(observation["action_mask"].astype(bool), self.action_logits(observation, agent), -np.inf)
         return int(np.argmax(logits))
+
+
+def resolve_opponent(spec: str, rules: Any = None) -> RLlibAgent:
+    """The ``rllib`` opponent resolver (entry point ``maya_envs.opponents``, see
+    :mod:`maya_envs.wrappers.opponents`): :func:`load_rllib_agent` of ``spec``."""
+    return load_rllib_agent(spec)
 
 
 @cache

@@ -15,13 +15,19 @@ Accepted specs:
 * a dict ``{spec: weight}``: an :class:`OpponentPool` that draws one member per episode;
 * ``"pretrained"`` / ``"pretrained:<name>"``: a baseline shipped in :mod:`maya_envs.pretrained`
   (the game's default one, or that one; needs the ``train`` extra); it plays as a model;
-* ``"rllib:<checkpoint path>"``: a Ray RLlib checkpoint of ``training/rllib_train.py``
-  (:mod:`training.rllib_agent`, imported only for such a spec; needs the ``rllib`` extra);
+* ``"<prefix>:<text>"`` for a registered prefix: the resolver of that prefix turns the spec
+  into one of the objects above. ``pretrained`` is built in; others come from
+  :func:`register_resolver` or from the ``maya_envs.opponents`` entry-point group of any
+  installed package (this project's ``training`` package registers ``rllib``: an RLlib
+  checkpoint, ``"rllib:<checkpoint path>"``, imported only for such a spec);
 * an object with ``choose(env, agent)`` (such as that RLlib agent), asked as is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+from importlib.metadata import entry_points
 from typing import Any
 
 import numpy as np
@@ -29,17 +35,49 @@ import numpy as np
 from maya_envs.bots.base import BOT_NAMES, make_bot
 from maya_envs.pretrained import is_pretrained_spec, load_pretrained, resolve_pretrained_spec
 
+Resolver = Callable[[str, Any], Any]
+"""``resolver(spec, rules) -> opponent object`` for the specs ``"<prefix>:..."`` of one prefix."""
+ENTRY_POINT_GROUP = "maya_envs.opponents"
+"""Entry points ``prefix = "module:resolver"`` that installed packages register for specs."""
+_RESOLVERS: dict[str, Resolver] = {}
+
+
+def register_resolver(prefix: str, resolver: Resolver) -> None:
+    """Resolve the opponent specs ``"<prefix>"`` and ``"<prefix>:..."`` with ``resolver``."""
+    _RESOLVERS[prefix] = resolver
+
+
+def resolver_for(spec: Any) -> Resolver | None:
+    """The resolver registered (or installed as an entry point) for ``spec``'s prefix, else ``None``."""
+    if not isinstance(spec, str):
+        return None
+    prefix = spec.split(":", 1)[0]
+    if prefix not in _RESOLVERS and prefix in _entry_points():
+        _RESOLVERS[prefix] = _entry_points()[prefix].load()
+    return _RESOLVERS.get(prefix)
+
+
+@cache
+def _entry_points() -> dict[str, Any]:
+    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _pretrained(spec: str, rules) -> Any:
+    if not is_pretrained_spec(spec):
+        raise ValueError(f"a pretrained spec looks like 'pretrained' or 'pretrained:<name>', got {spec!r}")
+    return load_pretrained(resolve_pretrained_spec(spec, rules.spec))
+
+
+register_resolver("pretrained", _pretrained)
+
 
 class OpponentPolicy:
     """A resolved opponent; see the module docstring for the accepted specs."""
 
     def __init__(self, spec: Any, rules, seed: int | np.random.Generator | None = None) -> None:
-        if is_pretrained_spec(spec):
-            spec = load_pretrained(resolve_pretrained_spec(spec, rules.spec))
-        elif isinstance(spec, str) and spec.startswith("rllib:"):
-            from training.rllib_agent import load_rllib_agent  # lazy: needs ray only for this spec
-
-            spec = load_rllib_agent(spec)
+        resolver = resolver_for(spec)
+        if resolver is not None:
+            spec = resolver(spec, rules)
         self.spec = spec
         if isinstance(spec, str):
             self._bot = make_bot(spec, rules, seed)
