@@ -28,6 +28,10 @@ Hook names (``None`` where the game has no such part):
                        (:func:`maya_envs.notation.describe_action`)
 ``end_reason``         ``end_reason(rules, state, final_info) -> str`` (:mod:`maya_envs.captions`)
 ``action_targets``     ``action_targets(rules, state, action) -> picture keys`` (the web app)
+``render_text``        ``render_text(rules, state, observer) -> str`` (the ``"ansi"`` view)
+``public_scores``      ``public_scores(rules, state) -> str``: scores everyone may see during
+                       a game (the web app), ``""`` where they depend on hidden information
+``max_chance_outcomes`` the largest chance outcome id + 1 (the OpenSpiel adapter)
 =====================  ===================================================================
 """
 
@@ -52,6 +56,9 @@ HOOKS = (
     "notation",
     "end_reason",
     "action_targets",
+    "render_text",
+    "public_scores",
+    "max_chance_outcomes",
 )
 """The hook names every entry answers (a ``"module:attribute"`` string or ``None``)."""
 
@@ -73,6 +80,7 @@ class Game:
         hooks: hook name -> ``"module:attribute"`` (see the module docstring).
         benchmark_variants: non-default variants the speed benchmark measures too,
             ``{value: label}``.
+        example_options: game options worth trying, as the web app's hint shows them.
     """
 
     key: str
@@ -85,6 +93,7 @@ class Game:
     hooks: Mapping[str, str | None]
     aliases: tuple[str, ...] = ()
     benchmark_variants: Mapping[str, str] = field(default_factory=dict)
+    example_options: str = ""
 
     @property
     def name(self) -> str:
@@ -135,6 +144,11 @@ class Game:
         found = block(observation_size) if block is not None else None
         return None if found is None else tuple(int(x) for x in found)
 
+    def public_scores(self, rules: Any, state: Any) -> str:
+        """Scores everyone may see during a game (``""`` where the game has no such hook)."""
+        scores = self.hook("public_scores")
+        return scores(rules, state) if scores is not None else ""
+
     def teams(self, num_players: int) -> tuple[tuple[int, ...], ...]:
         """Seats that share one result at ``num_players`` (``()``: every seat for itself)."""
         teams = self.hook("teams")
@@ -148,6 +162,8 @@ STANDARD_HOOKS: dict[str, str] = {
     "notation": "notation:describe_action",
     "end_reason": "notation:end_reason",
     "action_targets": "render_image:action_targets",
+    "render_text": "render:render_text",
+    "max_chance_outcomes": "rules:MAX_CHANCE_OUTCOMES",
 }
 """Hooks every game package answers in the same module (``<package>.bots``, ...); an entry
 names only its other hooks, or ``None`` to leave a standard one out."""
@@ -183,7 +199,9 @@ GAMES: dict[str, Game] = {
                 teams="rules:teams",
                 action_features="observation:action_feature_block",
                 batched="batched:BatchedMaya2012",
+                public_scores="notation:public_scores",
             ),
+            example_options='setup="draft", max_turns=60, three_plus_two="sum"',
         ),
         Game(
             key="maya_quarry",
@@ -195,9 +213,15 @@ GAMES: dict[str, Game] = {
             player_counts=(3, 4, 5),
             aliases=("quarry",),
             hooks=_hooks(
-                "maya_quarry", rules="rules:MayaQuarryRules", env="env:MayaQuarryEnv", variants="rules.config:VARIANTS"
+                "maya_quarry",
+                rules="rules:MayaQuarryRules",
+                env="env:MayaQuarryEnv",
+                variants="rules.config:VARIANTS",
+                public_scores="notation:public_scores",
+                max_chance_outcomes="rules.engine:MAX_CHANCE_OUTCOMES",
             ),
             benchmark_variants={"advanced": "adv"},
+            example_options='variant="advanced", reward_scheme="gold_diff"',
         ),
         Game(
             key="yaxha",
@@ -214,6 +238,7 @@ GAMES: dict[str, Game] = {
                 variants="actions:FOOTPRINTS",
                 action_features="observation:action_feature_block",
             ),
+            example_options='footprint="fixed"',
         ),
     )
 }

@@ -32,3 +32,12 @@ def end_reason(rules: Any, state: Any, info: Any) -> str:
     if info.get("end") == "declared" and info.get("declared_by") is not None:
         return f"player_{info['declared_by']} declared the end"
     return END_REASONS.get(info.get("end"), str(info.get("end")))
+
+
+def public_scores(rules: Any, state: Any) -> str:
+    """Two players: the victory points now (all public); 3-4 players: ``""`` (they depend on
+    the hidden task cards)."""
+    if rules.spec.num_players != 2:
+        return ""
+    points = rules.final_info(state)["victory_points"]
+    return "victory points now: " + ", ".join(f"player_{s} {p}" for s, p in enumerate(points))

@@ -103,6 +103,8 @@ TEAMS = ((0, 2), (1, 3))  # four players: partners sit opposite each other
 
 DEFAULT_LADDER_SPACES = (2, 3, 2, 3, 4, 3, 2, 3, 2)
 SETUPS = {2: ("choose", "random", "draft"), 3: ("random", "draft"), 4: ("random", "draft")}
+MAX_CHANCE_OUTCOMES = 12
+"""Largest chance outcome id + 1: block colours 0-8, Monolith pairs 0-11, Raven levels 2-5."""
 SETUP_NAMES = tuple(dict.fromkeys(s for per_n in SETUPS.values() for s in per_n))
 """Every ``setup`` value, in the order the README's table lists them."""
 

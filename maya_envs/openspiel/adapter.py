@@ -36,7 +36,6 @@ Pure Python over ``pyspiel``; importing :mod:`maya_envs.openspiel` registers the
 from __future__ import annotations
 
 import hashlib
-import importlib
 from typing import Any
 
 import numpy as np
@@ -98,7 +97,7 @@ class MayaGame(pyspiel.Game):
         spec = self.rules.spec
         self.perfect = spec.information == "perfect"
         self.has_chance = _has_chance(self.rules)
-        self.determinize = importlib.import_module(entry.determinize_module).determinize
+        self.determinize = entry.determinize
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_actions,
             max_chance_outcomes=entry.max_chance_outcomes if self.has_chance else 0,

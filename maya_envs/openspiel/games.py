@@ -1,4 +1,4 @@
-"""The three games as OpenSpiel entries: short names, parameters and how they build the rules.
+"""Every game of the game table as an OpenSpiel entry: short names, parameters and how they build the rules.
 
 Parameters are OpenSpiel's typed scalars (int, float, bool, str), one per rules config field
 plus ``players``. A field whose value is not a scalar is a string: ``""`` for the field's
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import GAMES
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class OpenSpielEntry:
         default_players: the ``players`` parameter's default.
         config_class: the rules config dataclass (its fields are the other parameters).
         make_rules: builds the rules from a config.
-        determinize_module: module with ``determinize(rules, state, seat, rng)``.
+        determinize: ``determinize(rules, state, seat, rng)`` (the game's hook).
         render: ``render(rules, state, seat_or_None) -> str``, the seat's text view.
         max_chance_outcomes: the largest chance outcome id + 1 (see each rules module).
     """
@@ -43,7 +44,7 @@ class OpenSpielEntry:
     default_players: int
     config_class: type
     make_rules: Callable[[Any], Any]
-    determinize_module: str
+    determinize: Callable[[Any, Any, int, Any], Any]
     render: Callable[[Any, Any, int | None], str]
     max_chance_outcomes: int
 
@@ -101,82 +102,22 @@ def _from_param(name: str, value: Any, default: Any) -> Any:
     return text
 
 
-def _maya2012_rules(config: Any) -> Any:
-    from maya_envs.maya2012.rules import Maya2012Rules
-
-    return Maya2012Rules(config)
-
-
-def _quarry_rules(config: Any) -> Any:
-    from maya_envs.maya_quarry.rules import MayaQuarryRules
-
-    return MayaQuarryRules(config)
-
-
-def _yaxha_rules(config: Any) -> Any:
-    from maya_envs.yaxha.rules import YaxhaRules
-
-    return YaxhaRules(config)
-
-
-def _maya2012_text(rules: Any, state: Any, seat: int | None) -> str:
-    from maya_envs.maya2012.render import render_text
-
-    return render_text(state, seat, rules.config.ladder_spaces, rules.config.three_plus_two)
-
-
-def _quarry_text(rules: Any, state: Any, seat: int | None) -> str:
-    from maya_envs.maya_quarry.render import render_text
-
-    return render_text(rules, state, seat)
-
-
-def _yaxha_text(rules: Any, state: Any, seat: int | None) -> str:
-    from maya_envs.yaxha.render import render_text
-
-    return render_text(rules, state, seat)
-
-
 def entries() -> tuple[OpenSpielEntry, ...]:
-    """The three games' entries."""
-    from maya_envs.maya2012.rules import Maya2012Config
-    from maya_envs.maya_quarry.actions import NUM_BLUE
-    from maya_envs.maya_quarry.rules.config import MayaQuarryConfig
-    from maya_envs.yaxha.rules import YaxhaConfig
-    from maya_envs.yaxha.scoring import NUM_BONUS_CARDS
-
-    return (
-        OpenSpielEntry(
-            short_name="maya_envs_maya2012",
-            long_name="maya-envs Maya (2012)",
-            players=(2, 4),
-            default_players=2,
-            config_class=Maya2012Config,
-            make_rules=_maya2012_rules,
-            determinize_module="maya_envs.maya2012.determinize",
-            render=_maya2012_text,
-            max_chance_outcomes=12,  # colours 0-8, Monolith pairs 0-11, Raven levels 2-5
-        ),
-        OpenSpielEntry(
-            short_name="maya_envs_maya_quarry",
-            long_name="maya-envs Maya (Abacusspiele 2003)",
-            players=(3, 5),
-            default_players=3,
-            config_class=MayaQuarryConfig,
-            make_rules=_quarry_rules,
-            determinize_module="maya_envs.maya_quarry.determinize",
-            render=_quarry_text,
-            max_chance_outcomes=max(5, NUM_BLUE),  # start seat, blue markers
-        ),
-        OpenSpielEntry(
-            short_name="maya_envs_yaxha",
-            long_name="maya-envs Yaxha",
-            players=(2, 4),
-            default_players=2,
-            config_class=YaxhaConfig,
-            make_rules=_yaxha_rules,
-            determinize_module="maya_envs.yaxha.determinize",
-            render=_yaxha_text,
-            max_chance_outcomes=NUM_BONUS_CARDS,  # bonus cards; initiative 0-3, cube colours 0-4
-        ),
-    )
+    """One entry per game of the game table (:data:`maya_envs.games.GAMES`)."""
+    out = []
+    for game in GAMES.values():
+        default = game.make_rules({})
+        out.append(
+            OpenSpielEntry(
+                short_name=f"maya_envs_{game.key}",
+                long_name=f"maya-envs {game.title}",
+                players=(min(game.player_counts), max(game.player_counts)),
+                default_players=default.spec.num_players,
+                config_class=type(default.config),
+                make_rules=game.make_rules,
+                determinize=game.hook("determinize"),
+                render=game.hook("render_text"),
+                max_chance_outcomes=game.hook("max_chance_outcomes"),
+            )
+        )
+    return tuple(out)

@@ -27,7 +27,8 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request, send_from_directory
 
-from maya_envs.records import GAME_ALIASES, RecordError
+from maya_envs.games import GAMES
+from maya_envs.records import RecordError
 from maya_envs.web.session import (
     AGENT_SPECS,
     FullError,
@@ -39,12 +40,6 @@ from maya_envs.web.session import (
 )
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
-PLAYER_COUNTS = {"maya2012": [2, 3, 4], "maya_quarry": [2, 3, 4, 5], "yaxha": [2, 3, 4]}
-OPTION_EXAMPLES = {
-    "maya2012": 'setup="draft", max_turns=60, three_plus_two="sum"',
-    "maya_quarry": 'variant="advanced", reward_scheme="gold_diff"',
-    "yaxha": 'footprint="fixed"',
-}
 
 
 def create_app(checkpoints: Mapping[str, str] | None = None, max_games: int = 16, idle_minutes: float = 30.0) -> Flask:
@@ -102,12 +97,12 @@ def create_app(checkpoints: Mapping[str, str] | None = None, max_games: int = 16
         return jsonify(
             games=[
                 {
-                    "name": short,
-                    "id": full,
-                    "players": PLAYER_COUNTS.get(short, [2]),
-                    "options": OPTION_EXAMPLES.get(short, ""),
+                    "name": game.key,
+                    "id": game.name,
+                    "players": list(game.player_counts),
+                    "options": game.example_options,
                 }
-                for short, full in sorted(GAME_ALIASES.items())
+                for game in GAMES.values()
             ],
             agents=list(AGENT_SPECS),
             checkpoints=sorted(checkpoints),

@@ -25,6 +25,7 @@ from typing import Any
 
 from maya_envs.captions import move_caption, result_line
 from maya_envs.core.errors import IllegalActionError
+from maya_envs.games import game_of_rules
 from maya_envs.records import Record, RecordError, iter_replay, make_env, new_header, parse_record
 from maya_envs.web.games import action_targets
 
@@ -305,13 +306,7 @@ class LiveGame(_Item):
 def public_scores(rules, state) -> str:
     """Scores everyone may see during a game: the quarry game's gold, Maya (2012) 2-player
     victory points (all public); ``""`` where a score depends on hidden cards or cubes."""
-    name = rules.spec.name
-    if name.startswith("maya_quarry"):
-        return "gold: " + ", ".join(f"player_{s} {g}" for s, g in enumerate(state.gold))
-    if name.startswith("maya2012") and rules.spec.num_players == 2:
-        points = rules.final_info(state)["victory_points"]
-        return "victory points now: " + ", ".join(f"player_{s} {p}" for s, p in enumerate(points))
-    return ""
+    return game_of_rules(rules).public_scores(rules, state)
 
 
 class Replay(_Item):

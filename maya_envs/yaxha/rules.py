@@ -66,6 +66,9 @@ SCORE_SCALE = 100.0
 BONUS_MODES = ("random", "first_game", "bga_random")
 REWARD_SCHEMES = ("win_loss", "score_diff")
 
+MAX_CHANCE_OUTCOMES = NUM_BONUS_CARDS
+"""Largest chance outcome id + 1: bonus cards 0-17 (initiative 0-3 and cube colours 0-4 are fewer)."""
+
 SELECT, PENDING, BUILD, OVER = 0, 1, 2, 3
 PHASES = ("select", "pending", "build", "over")
 STATE_VERSION = 1

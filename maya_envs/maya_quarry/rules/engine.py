@@ -51,6 +51,10 @@ from maya_envs.maya_quarry.rules.state import (
 L = A.MAX_LEVELS
 
 
+MAX_CHANCE_OUTCOMES = max(5, A.NUM_BLUE)
+"""Largest chance outcome id + 1: the start seat (0-4) and the blue markers drawn."""
+
+
 class MayaQuarryRules(LegalActionCache):
     """The :class:`~maya_envs.core.protocol.Rules` of Maya (Abacusspiele 2003) at one config.
 
