@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -275,3 +276,62 @@ class RulesAECEnv(AECEnv):
             self.terminations[agent] = True
             self.infos[agent] = {"illegal_action": message, "offender": offender}
         self._over = True
+
+
+class GameAECEnv(RulesAECEnv):
+    """The AEC env of one game, built the same way in every game:
+    ``Env(render_mode, illegal_action, render_observer, **game_options)``.
+
+    A game's env class only names its parts: ``rules_class`` (built as
+    ``rules_class(game_options)``), ``text_view(rules, state, observer) -> str`` and
+    ``picture_view(rules, state, observer) -> Canvas`` (as ``staticmethod``\ s), and its
+    ``metadata``.
+
+    Raises:
+        ConfigError: an unknown game option, a bad value, or an unknown ``render_mode`` or
+            ``illegal_action``.
+    """
+
+    rules_class: Callable[[Any], Rules]
+    text_view: Callable[[Rules, Any, int | None], str]
+    picture_view: Callable[[Rules, Any, int | None], Any] | None = None
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        render_observer: int | None = None,
+        **game_options: Any,
+    ) -> None:
+        rules = type(self).rules_class(game_options)
+        picture = type(self).picture_view
+        super().__init__(
+            rules,
+            partial(type(self).text_view, rules),
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+            render_observer=render_observer,
+            picture=None if picture is None else partial(picture, rules),
+        )
+
+
+def env_functions(env_class: type[GameAECEnv]) -> tuple[Callable[..., GameAECEnv], Callable[..., GameAECEnv]]:
+    """A game module's ``raw_env`` and ``env`` (keyword arguments as ``env_class``).
+
+    ``env`` adds no ``OrderEnforcingWrapper``, unlike PettingZoo's classic games: the base
+    class already raises clear errors for every misuse those wrappers catch, and the raw env
+    keeps attribute access (``env.rules``, ``env.game_state``) direct.
+    """
+
+    def raw_env(**kwargs: Any) -> GameAECEnv:
+        return env_class(**kwargs)
+
+    def env(**kwargs: Any) -> GameAECEnv:
+        return env_class(**kwargs)
+
+    raw_env.__doc__ = f"The unwrapped AEC env (keyword arguments as :class:`{env_class.__name__}`)."
+    env.__doc__ = f"The AEC env (keyword arguments as :class:`{env_class.__name__}`; no OrderEnforcingWrapper)."
+    for function in (raw_env, env):  # found by name in the game's env module (pickle, docs)
+        function.__module__, function.__qualname__ = env_class.__module__, function.__name__
+    return raw_env, env
+

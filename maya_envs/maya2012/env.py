@@ -53,21 +53,18 @@ Rule decisions are listed in :mod:`maya_envs.maya2012.rules`.
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Any
-
-from maya_envs.aec_base import RulesAECEnv
+from maya_envs.aec_base import GameAECEnv, env_functions
 from maya_envs.maya2012.render import render_text
 from maya_envs.maya2012.render_image import draw
 from maya_envs.maya2012.rules import Maya2012Rules
 
 
-class Maya2012Env(RulesAECEnv):
+class Maya2012Env(GameAECEnv):
     """Unwrapped AEC env; see the module docstring for the spec card.
 
     Raises:
         ConfigError: an unknown game option or a bad value.
-        ValueError: an unknown ``render_mode`` or ``illegal_action``.
+        ConfigError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
     metadata = {
@@ -76,34 +73,9 @@ class Maya2012Env(RulesAECEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        illegal_action: str = "terminate",
-        render_observer: int | None = None,
-        **game_options: Any,
-    ) -> None:
-        rules = Maya2012Rules(game_options)
-        super().__init__(
-            rules,
-            partial(render_text, rules),
-            render_mode=render_mode,
-            illegal_action=illegal_action,
-            render_observer=render_observer,
-            picture=partial(draw, rules),
-        )
+    rules_class = Maya2012Rules
+    text_view = staticmethod(render_text)
+    picture_view = staticmethod(draw)
 
 
-def raw_env(**kwargs: Any) -> Maya2012Env:
-    """The unwrapped AEC env (keyword arguments as :class:`Maya2012Env`)."""
-    return Maya2012Env(**kwargs)
-
-
-def env(**kwargs: Any) -> Maya2012Env:
-    """The AEC env.
-
-    Unlike PettingZoo's classic games this adds no ``OrderEnforcingWrapper``: the base
-    class already raises clear errors for every misuse those wrappers catch, and the raw
-    env keeps attribute access (``env.rules``, ``env.game_state``) direct.
-    """
-    return raw_env(**kwargs)
+raw_env, env = env_functions(Maya2012Env)

@@ -38,21 +38,18 @@ Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Any
-
-from maya_envs.aec_base import RulesAECEnv
+from maya_envs.aec_base import GameAECEnv, env_functions
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.render_image import draw
 from maya_envs.maya_quarry.rules import MayaQuarryRules
 
 
-class MayaQuarryEnv(RulesAECEnv):
+class MayaQuarryEnv(GameAECEnv):
     """Unwrapped AEC env; see the module docstring for the spec card.
 
     Raises:
         ConfigError: an unknown game option, a bad value or a bad component table.
-        ValueError: an unknown ``render_mode`` or ``illegal_action``.
+        ConfigError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
     metadata = {
@@ -61,30 +58,9 @@ class MayaQuarryEnv(RulesAECEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        illegal_action: str = "terminate",
-        render_observer: int | None = None,
-        **game_options: Any,
-    ) -> None:
-        rules = MayaQuarryRules(game_options)
-        super().__init__(
-            rules,
-            partial(render_text, rules),
-            render_mode=render_mode,
-            illegal_action=illegal_action,
-            render_observer=render_observer,
-            picture=partial(draw, rules),
-        )
+    rules_class = MayaQuarryRules
+    text_view = staticmethod(render_text)
+    picture_view = staticmethod(draw)
 
 
-def raw_env(**kwargs: Any) -> MayaQuarryEnv:
-    """The unwrapped AEC env (keyword arguments as :class:`MayaQuarryEnv`)."""
-    return MayaQuarryEnv(**kwargs)
-
-
-def env(**kwargs: Any) -> MayaQuarryEnv:
-    """The AEC env (no ``OrderEnforcingWrapper``, as every env of this package: the base class
-    already raises clear errors for the misuse it catches)."""
-    return raw_env(**kwargs)
+raw_env, env = env_functions(MayaQuarryEnv)

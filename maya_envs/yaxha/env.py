@@ -38,53 +38,31 @@ Rule decisions are listed in :mod:`maya_envs.yaxha.rules`.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from maya_envs.aec_base import RulesAECEnv
+from maya_envs.aec_base import GameAECEnv, env_functions
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.yaxha.render import render_text
 from maya_envs.yaxha.render_image import draw
 from maya_envs.yaxha.rules import YaxhaRules
 
 
-class YaxhaEnv(RulesAECEnv):
+class YaxhaEnv(GameAECEnv):
     """Unwrapped AEC env; see the module docstring for the spec card.
 
     Raises:
         ConfigError: an unknown game option or a bad value.
-        ValueError: an unknown ``render_mode`` or ``illegal_action``.
+        ConfigError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": "yaxha_v1", "is_parallelizable": False}
 
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        illegal_action: str = "terminate",
-        render_observer: int | None = None,
-        **game_options: Any,
-    ) -> None:
-        rules = YaxhaRules(game_options)
-        super().__init__(
-            rules,
-            partial(render_text, rules),
-            render_mode=render_mode,
-            illegal_action=illegal_action,
-            render_observer=render_observer,
-            picture=partial(draw, rules),
-        )
+    rules_class = YaxhaRules
+    text_view = staticmethod(render_text)
+    picture_view = staticmethod(draw)
 
 
-def raw_env(**kwargs: Any) -> YaxhaEnv:
-    """The unwrapped AEC env (keyword arguments as :class:`YaxhaEnv`)."""
-    return YaxhaEnv(**kwargs)
-
-
-def env(**kwargs: Any) -> YaxhaEnv:
-    """The AEC env. No ``OrderEnforcingWrapper``, as for every game here: the base class
-    raises clear errors itself and keeps ``env.rules``/``env.game_state`` direct."""
-    return raw_env(**kwargs)
+raw_env, env = env_functions(YaxhaEnv)
 
 
 def parallel_env(**kwargs: Any) -> RulesParallelEnv:
