@@ -6,7 +6,8 @@ plus ``players``. A field whose value is not a scalar is a string: ``""`` for th
 ``components``), colon-separated ints for a list (``ladder_spaces="2:3:2:3:4:3:2:3:2"``,
 ``bonus_cards="0:4:10"``; OpenSpiel game strings reserve commas), and the quarry game's
 ``first_start_player`` is a seat or ``-1`` for ``"random"`` (a string of digits would come back
-as an int from a game string).
+as an int from a game string). Yaxha also takes ``simultaneous`` (default ``False``): see
+:mod:`maya_envs.openspiel.adapter`.
 
 Pure: standard library only (no pyspiel here, so the table is importable without OpenSpiel).
 """
@@ -35,6 +36,8 @@ class OpenSpielEntry:
         determinize_module: module with ``determinize(rules, state, seat, rng)``.
         render: ``render(rules, state, seat_or_None) -> str``, the seat's text view.
         max_chance_outcomes: the largest chance outcome id + 1 (see each rules module).
+        simultaneous: whether the game offers the OpenSpiel parameter ``simultaneous`` (the
+            rules have ``parallel_seats``, ``legal_actions_for`` and ``wait_action``).
     """
 
     short_name: str
@@ -46,10 +49,13 @@ class OpenSpielEntry:
     determinize_module: str
     render: Callable[[Any, Any, int | None], str]
     max_chance_outcomes: int
+    simultaneous: bool = False
 
     def parameter_specification(self) -> dict[str, Any]:
         """OpenSpiel parameters and their defaults (``players`` first)."""
         spec: dict[str, Any] = {"players": self.default_players}
+        if self.simultaneous:
+            spec["simultaneous"] = False
         for f in dataclasses.fields(self.config_class):
             if f.name == "num_players":
                 continue
@@ -69,7 +75,7 @@ class OpenSpielEntry:
         defaults = {f.name: f.default for f in dataclasses.fields(self.config_class)}
         options: dict[str, Any] = {"num_players": params.get("players", self.default_players)}
         for name, value in params.items():
-            if name != "players":
+            if name not in ("players", "simultaneous"):
                 options[name] = _from_param(name, value, defaults[name])
         return self.config_class(**options)
 
@@ -178,5 +184,6 @@ def entries() -> tuple[OpenSpielEntry, ...]:
             determinize_module="maya_envs.yaxha.determinize",
             render=_yaxha_text,
             max_chance_outcomes=NUM_BONUS_CARDS,  # bonus cards; initiative 0-3, cube colours 0-4
+            simultaneous=True,
         ),
     )
