@@ -104,6 +104,21 @@ def test_game_type_follows_the_config(name, params, information, chance, players
     assert (game.min_utility(), game.max_utility()) == game.rules.spec.reward_range
 
 
+def test_only_a_seats_own_view_is_offered_for_hidden_information():
+    """A public-only or all-players observer would need data our per-seat observations do not
+    separate: asking for one fails instead of handing out the seat's private view."""
+    game = pyspiel.load_game(M12, {"players": 3})
+    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
+        kind = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=private)
+        with pytest.raises(ValueError, match="only a seat's own view"):
+            game.make_py_observer(kind)
+    own = pyspiel.IIGObservationType(perfect_recall=True)
+    assert game.make_py_observer(own).perfect_recall
+    two = pyspiel.load_game(M12, {"players": 2})  # perfect information: nothing private
+    none = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    assert not two.make_py_observer(none).perfect_recall
+
+
 def test_bad_parameters_fail_with_clear_errors():
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
         pyspiel.load_game(YAXHA, {"colour": 1})

@@ -134,9 +134,23 @@ class MayaGame(pyspiel.Game):
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MayaObserver:
-        """An observer: information state with ``perfect_recall``, else the observation."""
+        """An observer: information state with ``perfect_recall``, else the observation.
+
+        Raises:
+            ValueError: observer parameters, or an observation type other than a seat's own view
+                (public information plus its private information); a public-only or an
+                all-players view of a hidden-information game is not offered, since our
+                observations hold the seat's private data.
+        """
         if params:
             raise ValueError(f"observer parameters are not supported; got {params}")
+        if iig_obs_type is not None and not self.perfect:
+            own = pyspiel.PrivateInfoType.SINGLE_PLAYER
+            if not iig_obs_type.public_info or iig_obs_type.private_info != own:
+                raise ValueError(
+                    f"{self.entry.short_name}: only a seat's own view (public_info=True, private_info=SINGLE_PLAYER) "
+                    f"is offered; got public_info={iig_obs_type.public_info}, private_info={iig_obs_type.private_info}"
+                )
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return MayaObserver(self, perfect_recall)
 
