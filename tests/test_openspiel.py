@@ -369,3 +369,26 @@ def test_yaxha_simultaneous_form_plays_the_same_game_as_the_turn_based_form():
     assert idle_refused
     assert other.is_terminal() and other.rules_state() == state.rules_state()
     assert other.returns() == state.returns()
+
+
+@pytest.mark.parametrize("params", [{"players": 3}, {"players": 3, "simultaneous": True}])
+def test_serialised_and_pickled_states_come_back_equal(params):
+    """``pyspiel.serialize_game_and_state`` (a game string and the history) and ``pickle``
+    restore the rules state and every seat's information state, mid-game."""
+    import pickle
+
+    game = pyspiel.load_game(YAXHA, params)
+    state, rng = game.new_initial_state(), np.random.default_rng(0)
+    for _ in range(40):
+        if state.is_chance_node():
+            _chance_step(state, rng)
+        elif state.is_simultaneous_node():
+            state.apply_actions([int(rng.choice(state.legal_actions(seat))) for seat in range(3)])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    for copy in (restored, pickle.loads(pickle.dumps(state))):
+        assert copy.rules_state() == state.rules_state()
+        assert copy.history() == state.history()
+        for seat in range(3):
+            assert copy.information_state_string(seat) == state.information_state_string(seat)
