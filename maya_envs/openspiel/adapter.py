@@ -5,10 +5,11 @@ every chance node a draw of the rules made explicit (:mod:`maya_envs.core.chance
 OpenSpiel state keeps the rules state before the action that draws, the action, and the
 chance outcomes chosen so far, and replays the action with them until it completes.
 
-Game type, per loaded game (what ``game.get_type()`` says; the registered type is the most
-general one of each game):
+Game type, per loaded game (what ``game.get_type()`` says; the registered type, which
+``pyspiel.registered_games()`` lists, is sequential with explicit chance and imperfect
+information):
 
-* dynamics: sequential. Yaxha's simultaneous tile choice and building are, by default, in
+* dynamics: sequential; Yaxha optionally simultaneous. Yaxha's simultaneous tile choice and building are, by default, in
   OpenSpiel's turn-based form (as ``pyspiel.convert_to_turn_based`` makes of a simultaneous
   game): the seats decide one at a time in seat order and nobody's information state shows a
   choice before the rules reveal it (OpenSpiel's MCTS and IS-MCTS need this form). With the
