@@ -36,6 +36,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.registration import ENV_IDS
 from training.config import load_config
+from training.progress import game_progress
 
 SHORT_NAMES = {
     "maya2012": "maya_envs/Maya2012-v1",
@@ -138,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"games rounded up from {args.games} to {games} (a multiple of the design block of {block})")
     started = time.perf_counter()
     try:
-        result = play_arena(make_env, agents, games, seed=args.seed, design=args.design)
+        with game_progress(games, "arena") as update:
+            result = play_arena(make_env, agents, games, seed=args.seed, design=args.design, progress=update)
     except ValueError as error:
         parser.error(str(error))
     seconds = time.perf_counter() - started
