@@ -32,6 +32,7 @@ Hook names (``None`` where the game has no such part):
 ``public_scores``      ``public_scores(rules, state) -> str``: scores everyone may see during
                        a game (the web app), ``""`` where they depend on hidden information
 ``max_chance_outcomes`` the largest chance outcome id + 1 (the OpenSpiel adapter)
+``legend``             the text view's legend lines (``maya-play``)
 =====================  ===================================================================
 """
 
@@ -59,6 +60,7 @@ HOOKS = (
     "render_text",
     "public_scores",
     "max_chance_outcomes",
+    "legend",
 )
 """The hook names every entry answers (a ``"module:attribute"`` string or ``None``)."""
 
@@ -163,6 +165,7 @@ STANDARD_HOOKS: dict[str, str] = {
     "end_reason": "notation:end_reason",
     "action_targets": "render_image:action_targets",
     "render_text": "render:render_text",
+    "legend": "render:LEGEND",
     "max_chance_outcomes": "rules:MAX_CHANCE_OUTCOMES",
 }
 """Hooks every game package answers in the same module (``<package>.bots``, ...); an entry

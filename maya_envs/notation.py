@@ -6,6 +6,9 @@ reaches a seat through a log line. Each game has one function with the same sign
 ``maya_envs.<game>.notation`` (beside its action table); this module finds it through the
 game table's ``notation`` hook (:mod:`maya_envs.games`).
 
+:func:`why_illegal` (in the same per-game modules) says why a well-formed move is not legal
+now, from the rules, for ``maya-play``'s refusals.
+
 Examples (quarry game, ``player_0`` plays the worker card 3 face down on quarry 2)::
 
     describe_action(rules, state, action, actor=0, viewer=None)  # "worker q2 card 3"
@@ -15,6 +18,7 @@ Examples (quarry game, ``player_0`` plays the worker card 3 face down on quarry 
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from maya_envs.core.protocol import Rules
@@ -48,4 +52,40 @@ def describe_action(rules: Rules, state: Any, action: int, actor: int, viewer: i
             continue
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"{name}={seat!r}; allowed: a seat 0..{n - 1}" + (" or None" if name == "viewer" else ""))
-    return game_of_rules(rules).hook("notation")(rules, state, int(action), actor, viewer)
+    return _game_module(rules).describe_action(rules, state, int(action), actor, viewer)
+
+
+def why_illegal(rules: Rules, state: Any, action: int) -> str:
+    """Why the current player may not take ``action`` in ``state``, from the rules (e.g.
+    ``"t4 stands beside the Monolith (t1|t4): its towers cannot be exchanged"``); for a
+    human who typed a well-formed move that is not legal now. ``""`` if ``action`` is legal.
+
+    Raises:
+        ValueError: ``action`` is out of range.
+    """
+    action = int(action)
+    if not 0 <= action < rules.spec.num_actions:
+        raise ValueError(f"action {action} is out of range: allowed ids are 0..{rules.spec.num_actions - 1}")
+    if action in rules.legal_actions(state):
+        return ""
+    reason = _game_module(rules).why_illegal(rules, state, action)
+    return reason or f"{rules.action_to_string(action)} is not legal in this position"
+
+
+def describe_end(rules: Rules, state: Any) -> str:
+    """Two lines for the end of a finished game: why it ended (rules' words) and the scores with
+    the winners, e.g. ``"the game ended: 60 turns played (max_turns)"`` /
+    ``"victory points: player_0 14, player_1 9; winner: player_0"``."""
+    reason, scores = _game_module(rules).describe_end(rules, state)
+    winners = rules.final_info(state).get("winners")
+    if winners is None and "winner" in rules.final_info(state):
+        winner = rules.final_info(state)["winner"]
+        winners = [] if winner is None or winner < 0 else [winner]
+    who = ", ".join(f"player_{s}" for s in winners or [])
+    result = f"; winner{'s' if len(winners) > 1 else ''}: {who}" if who else "; no winner"
+    return f"the game ended: {reason}\n{scores}{result}"
+
+
+def _game_module(rules: Rules):
+    """The game's notation module: the module of its ``notation`` hook (:mod:`maya_envs.games`)."""
+    return importlib.import_module(game_of_rules(rules).hooks["notation"].partition(":")[0])

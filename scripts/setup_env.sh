@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Create .venv (if missing) and install maya-envs with the given extras, e.g.
 #   bash scripts/setup_env.sh train,test,openspiel
-# torch: where none is installed, take the CPU build first (pinned to the release on this
-# machine's disk), so that the project's range `torch>=2.3` does not pull a multi-GB CUDA build.
+# torch: where none is installed, take the CPU build first (scripts/install_torch.sh: PyTorch's
+# CPU wheel index where it can be reached, else plain pip from a local mirror), so that the
+# project's range `torch>=2.3` does not pull a multi-GB CUDA build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-train,test}"
@@ -11,8 +12,8 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-if [[ "$extras" == *train* ]] && ! .venv/bin/python -c "import torch" 2>/dev/null; then
-  .venv/bin/python -m pip install -q "torch==2.13.0" || .venv/bin/python -m pip install -q "torch>=2.3"
+if [[ "$extras" == *train* ]]; then
+  bash scripts/install_torch.sh .venv/bin/python
 fi
 # OpenSpiel (extra "openspiel"): a binary wheel or nothing. Where none exists for this Python
 # and platform, building it from source would take long, so it is skipped with a message and

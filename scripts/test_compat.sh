@@ -14,8 +14,7 @@ if [ ! -x "$venv/bin/python" ]; then
   "${PYTHON:-python3}" -m venv "$venv"
 fi
 if ! "$venv/bin/python" -c "import ray.rllib, torch, stable_baselines3, pytest, xdist" 2>/dev/null; then
-  "$venv/bin/python" -m pip install -q "torch==2.13.0" \
-    || "$venv/bin/python" -m pip install -q torch --index-url https://download.pytorch.org/whl/cpu
+  bash scripts/install_torch.sh "$venv/bin/python"
   "$venv/bin/python" -m pip install -q -e ".[train,test,rllib]"
 fi
 "$venv/bin/python" - <<'EOF'

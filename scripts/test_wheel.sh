@@ -53,9 +53,9 @@ EOF
 echo "== fresh venv outside the checkout: $work/venv"
 "${PYTHON:-python3}" -m venv "$work/venv"
 py="$work/venv/bin/python"
-# the CPU torch first (pinned to the release on this machine's disk), as scripts/setup_env.sh does;
+# the CPU torch first, as scripts/setup_env.sh does (scripts/install_torch.sh);
 # --no-compile: byte-compiling all of torch at install time (and deleting it) took most of the time
-"$py" -m pip install -qq --no-compile "torch==2.13.0"
+bash scripts/install_torch.sh "$py" --no-compile
 "$py" -m pip install -qq --no-compile "$wheel[train]"
 echo "built and installed at $((SECONDS - start)) s"
 

@@ -124,3 +124,26 @@ def test_scripted_outcome_that_is_impossible_is_refused():
         rules.initial_state(OutcomeScript([9]))
     with pytest.raises(ValueError, match="not a valid board"):
         board_outcomes(((0,) * 5,) * 9)
+
+
+@pytest.mark.parametrize(("make", "options"), CONFIGS, ids=[_ids(o) for _, o in CONFIGS])
+def test_spec_chance_says_whether_apply_action_draws(make, options):
+    """``GameSpec.chance`` ("the rules draw from the generator after ``initial_state``") is
+    what the rules do: over a few random games some step draws exactly when it is True."""
+    rules = _rules(make, options)
+    rng, pick = np.random.default_rng(5), np.random.default_rng(6)
+    drew = False
+    for _ in range(3):
+        state = rules.initial_state(rng)
+        while not (rules.is_terminal(state) or rules.is_truncated(state)) and not drew:
+            legal = rules.legal_actions(state)
+            recorder = OutcomeRecorder(rng)
+            state = rules.apply_action(state, legal[int(pick.integers(len(legal)))], recorder)
+            drew = bool(recorder.outcomes)
+    assert drew == rules.spec.chance
+
+
+def test_spec_chance_is_false_where_nothing_is_drawn_after_setup():
+    assert not MayaQuarryRules({"num_players": 3, "first_start_player": "random"}).spec.chance
+    assert not MayaQuarryRules({"num_players": 5, "variant": "advanced"}).spec.chance  # all 4 markers
+    assert not Maya2012Rules({"num_players": 3}).spec.chance  # board and cards drawn in initial_state

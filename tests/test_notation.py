@@ -16,6 +16,7 @@ import pytest
 from maya_envs.bots import RandomBot
 from maya_envs.notation import describe_action
 from maya_envs.records import make_env
+from maya_envs.yaxha.actions import COLOURS
 
 CASES = [
     ("maya2012", {"num_players": 2}),
@@ -111,3 +112,67 @@ def test_bad_seats_are_refused():
         describe_action(rules, state, 0, 0, 5)
     with pytest.raises(ValueError, match="actor=-1"):
         describe_action(rules, state, 0, -1, None)
+
+
+@pytest.mark.parametrize(("game", "options"), CASES, ids=[f"{g}-{o}" for g, o in CASES])
+def test_every_illegal_move_gets_a_reason_from_the_rules(game, options):
+    """In random positions: a legal move has no reason, every illegal one has one, and every
+    illegal exchange (Maya 2012), worker card or block placement (quarry) or Yaxha move gets a
+    specific one from the rules, never the general fallback."""
+    from maya_envs.notation import why_illegal
+
+    rules = make_env(game, **options).unwrapped.rules
+    rng = np.random.default_rng(3)
+    bots = [RandomBot(rules, seed=s) for s in range(rules.spec.num_players)]
+    state = rules.initial_state(np.random.default_rng(0))
+    explained = 0
+    for step in range(rules.spec.max_game_length):
+        if rules.current_player(state) < 0:
+            break
+        legal = rules.legal_actions(state)
+        if step % 3 == 0:
+            assert why_illegal(rules, state, legal[0]) == ""
+            for action in rng.choice(rules.spec.num_actions, 30, replace=False):
+                action = int(action)
+                if action in legal:
+                    continue
+                reason = why_illegal(rules, state, action)
+                notation = rules.action_to_string(action)
+                assert reason
+                if game == "yaxha" or notation.startswith(("swap", "worker", "place")):
+                    assert "is not legal in this position" not in reason, (notation, reason)
+                    explained += 1
+        state = rules.apply_action(state, bots[rules.current_player(state)].act(state), np.random.default_rng(step))
+    assert explained > 50
+
+
+def test_reasons_name_the_rule():
+    from maya_envs.notation import describe_end, why_illegal
+
+    yaxha = make_env("yaxha", num_players=2).unwrapped.rules
+    state = yaxha.initial_state(np.random.default_rng(0))
+    for tile in (0, 1):
+        state = yaxha.apply_action(state, tile, np.random.default_rng(0))  # no clash: building starts
+    seat = yaxha.current_player(state)
+    hand = state.hands[seat]
+    missing = next(c for c in range(5) if not hand[c])
+    held = next(c for c in range(5) if hand[c])
+    anchor = yaxha.geometry.anchor
+    reason = why_illegal(yaxha, state, yaxha.table.place(missing, anchor))
+    assert reason.startswith(f"you have no {COLOURS[missing]} cube")
+    corner = yaxha.geometry.index[(0, 0, 0)]
+    assert why_illegal(yaxha, state, yaxha.table.place(held, corner)) == "the first cube goes on L1 (3,3)"
+    assert why_illegal(yaxha, state, yaxha.table.discard(held)).endswith("only when it has none")
+    quarry = make_env("maya_quarry", num_players=3).unwrapped.rules
+    state = quarry.initial_state(np.random.default_rng(0))
+    from maya_envs.maya_quarry import actions as QA
+
+    assert why_illegal(quarry, state, QA.worker_id(0, 0)).startswith("no worker card now: this is the setup phase")
+    with pytest.raises(ValueError, match="out of range"):
+        why_illegal(quarry, state, 10_000)
+    finished = quarry.initial_state(np.random.default_rng(0))
+    bots = [RandomBot(quarry, seed=s) for s in range(3)]
+    while quarry.current_player(finished) >= 0:
+        finished = quarry.apply_action(finished, bots[quarry.current_player(finished)].act(finished))
+    text = describe_end(quarry, finished)
+    assert text.startswith("the game ended: the third round was scored\ngold: player_0 ") and "winner" in text

@@ -50,6 +50,8 @@ SIM_CONFIGS = [
     (YAXHA, {"players": 3, "bonus_cards": "5:9:17", "cubes_per_colour": 18}),
     (YAXHA, {"players": 4}),
     (YAXHA, {"players": 4, "footprint": "fixed", "action_features": True}),
+    (YAXHA, {"players": 2, "simultaneous": True}),
+    (YAXHA, {"players": 4, "simultaneous": True, "footprint": "fixed"}),
 ]
 
 
@@ -85,6 +87,7 @@ def test_openspiel_random_simulation_test(config):
         (QUARRY, {"players": 4, "variant": "advanced"}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 4),
         (QUARRY, {"players": 5, "variant": "advanced"}, "IMPERFECT", "DETERMINISTIC", 5),  # all 4 markers
         (YAXHA, {"players": 3}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 3),
+        (YAXHA, {"players": 3, "simultaneous": True}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 3),
     ],
 )
 def test_game_type_follows_the_config(name, params, information, chance, players):
@@ -92,12 +95,28 @@ def test_game_type_follows_the_config(name, params, information, chance, players
     game_type = game.get_type()
     assert game_type.information == getattr(pyspiel.GameType.Information, f"{information}_INFORMATION")
     assert game_type.chance_mode == getattr(pyspiel.GameType.ChanceMode, chance)
-    assert game_type.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    dynamics = "SIMULTANEOUS" if params.get("simultaneous") else "SEQUENTIAL"
+    assert game_type.dynamics == getattr(pyspiel.GameType.Dynamics, dynamics)
     assert game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game_type.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert game.num_players() == players
     assert game.num_distinct_actions() == game.rules.spec.num_actions
     assert (game.min_utility(), game.max_utility()) == game.rules.spec.reward_range
+
+
+def test_only_a_seats_own_view_is_offered_for_hidden_information():
+    """A public-only or all-players observer would need data our per-seat observations do not
+    separate: asking for one fails instead of handing out the seat's private view."""
+    game = pyspiel.load_game(M12, {"players": 3})
+    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
+        kind = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=private)
+        with pytest.raises(ValueError, match="only a seat's own view"):
+            game.make_py_observer(kind)
+    own = pyspiel.IIGObservationType(perfect_recall=True)
+    assert game.make_py_observer(own).perfect_recall
+    two = pyspiel.load_game(M12, {"players": 2})  # perfect information: nothing private
+    none = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    assert not two.make_py_observer(none).perfect_recall
 
 
 def test_bad_parameters_fail_with_clear_errors():
@@ -313,3 +332,63 @@ def test_readme_openspiel_example_runs():
     section = readme.split("## OpenSpiel", 1)[1]
     code = section.split("```python", 1)[1].split("```", 1)[0]
     exec(compile(code, "README.md (OpenSpiel)", "exec"), {})
+
+
+def test_yaxha_simultaneous_form_plays_the_same_game_as_the_turn_based_form():
+    """Joint actions at Yaxha's simultaneous nodes (idle seats send the wait id 0) and the same
+    actions one seat at a time, in the rules' order, in the turn-based form, with the same
+    chance outcomes: the same final rules state and returns. An idle seat's other id is
+    refused."""
+    simultaneous = pyspiel.load_game(YAXHA, {"players": 3, "simultaneous": True})
+    turn_based = pyspiel.load_game(YAXHA, {"players": 3})
+    rules, rng = simultaneous.rules, np.random.default_rng(6)
+    state, other = simultaneous.new_initial_state(), turn_based.new_initial_state()
+    idle_refused = False
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _chance_step(state, rng)
+            other.apply_action(state.history()[-1])
+            continue
+        assert state.is_simultaneous_node()
+        joint = [int(rng.choice(state.legal_actions(seat))) for seat in range(3)]
+        acting = rules.parallel_seats(state.rules_state())
+        for seat in range(3):
+            if seat not in acting:
+                assert state.legal_actions(seat) == [rules.wait_action]
+                assert state.action_to_string(seat, rules.wait_action) == "wait"
+                if not idle_refused:
+                    bad = list(joint)
+                    bad[seat] = 1  # pick tile 1: not the wait id
+                    with pytest.raises(IllegalActionError, match=f"player {seat} waits"):
+                        state.clone().apply_actions(bad)
+                    idle_refused = True
+        state.apply_actions(joint)
+        for seat in acting:
+            assert other.current_player() == seat
+            other.apply_action(joint[seat])
+    assert idle_refused
+    assert other.is_terminal() and other.rules_state() == state.rules_state()
+    assert other.returns() == state.returns()
+
+
+@pytest.mark.parametrize("params", [{"players": 3}, {"players": 3, "simultaneous": True}])
+def test_serialised_and_pickled_states_come_back_equal(params):
+    """``pyspiel.serialize_game_and_state`` (a game string and the history) and ``pickle``
+    restore the rules state and every seat's information state, mid-game."""
+    import pickle
+
+    game = pyspiel.load_game(YAXHA, params)
+    state, rng = game.new_initial_state(), np.random.default_rng(0)
+    for _ in range(40):
+        if state.is_chance_node():
+            _chance_step(state, rng)
+        elif state.is_simultaneous_node():
+            state.apply_actions([int(rng.choice(state.legal_actions(seat))) for seat in range(3)])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    for copy in (restored, pickle.loads(pickle.dumps(state))):
+        assert copy.rules_state() == state.rules_state()
+        assert copy.history() == state.history()
+        for seat in range(3):
+            assert copy.information_state_string(seat) == state.information_state_string(seat)

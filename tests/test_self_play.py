@@ -124,7 +124,7 @@ def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name
         sys.executable, "-m", "training.train", "--config", str(ROOT / "configs" / config),
         "--set", "total_timesteps=256", "--set", "n_envs=2", "--set", f"vec_env={vec_env}", "--set", "n_steps=64",
         "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "net_arch=[16]", "--set", "eval_games=2",
-        "--set", "eval_every=128", "--set", "eval_curve_games=2", "--set", "self_play.enabled=true",
+        "--set", "eval_every=100", "--set", "eval_curve_games=2", "--set", "self_play.enabled=true",
         "--set", "self_play.snapshot_every=128", "--set", "progress_bar=false", "--set", f"output_dir={tmp_path}",
     ]  # fmt: skip
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -137,6 +137,7 @@ def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name
     assert sorted(p.name for p in (run_dir / "snapshots").iterdir())[:2] == ["snapshot_0.zip", "snapshot_128.zip"]
     curve = json.loads((run_dir / "learning_curve.json").read_text())
     assert {p["timesteps"] for p in curve} >= {128, 256} and (run_dir / "learning_curve.png").is_file()
+    assert all(p["timesteps"] % 128 == 0 for p in curve)  # taken after an update (rollout 2 x 64), never mid-rollout
 
     arena = [sys.executable, "-m", "training.arena", "--agents", f"ppo={run_dir / 'model.zip'}", "random",
              "--games", "2", "--out", str(tmp_path / "arena")]  # fmt: skip
@@ -147,6 +148,7 @@ def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name
     ppo = next(a for a in data["agents"] if a["name"] == "ppo")
     assert ppo["illegal_actions"] == 0 and ppo["games"] == sum(ppo["games_per_seat"]) > 0
     assert (tmp_path / "arena" / "arena.md").is_file() and (tmp_path / "arena" / "ratings.png").is_file()
+    assert "arena: 100%" in done.stderr and "seat-games" in done.stdout  # progress bar; the column says what it counts
 
     if env_name == "Yaxha-v1":  # resume: continue the checkpoint to 384 steps in all, in a new run directory
         resume = [sys.executable, "-m", "training.train", "--resume", str(run_dir / "model.zip"),

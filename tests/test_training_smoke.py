@@ -37,12 +37,16 @@ def test_train_then_evaluate_with_a_tiny_budget(tmp_path):
     table = (run_dir / "evaluation.md").read_text()
     assert "| maskable_ppo_quick | random | 4 |" in table and "| maskable_ppo_quick | random | 4 |" in done.stdout
 
+    trained = (run_dir / "evaluation.json").read_text()
     evaluate = [sys.executable, "-m", "training.evaluate", "--checkpoint", str(run_dir / "model.zip"),
-                "--games", "2", "--opponents", "random", "--out", str(tmp_path / "eval")]  # fmt: skip
+                "--games", "2", "--opponents", "random"]  # fmt: skip
     done = subprocess.run(evaluate, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    (result,) = json.loads((tmp_path / "eval" / "evaluation.json").read_text())["results"]
-    assert result["games"] == 2 and result["opponent"] == "random"
+    assert (run_dir / "evaluation.json").read_text() == trained  # the training run's results stay
+    (written,) = run_dir.glob("maya-eval_*.json")  # beside them, under a new name
+    (result,) = json.loads(written.read_text())["results"]
+    assert result["games"] == 2 and result["opponent"] == "random" and written.with_suffix(".md").is_file()
+    assert "model vs random" in done.stderr and "2/2" in done.stderr  # the progress bar
 
 
 @pytest.mark.parametrize(

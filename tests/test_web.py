@@ -12,11 +12,18 @@ import pytest
 
 pytest.importorskip("flask")
 
+from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.records import RecordError, load_record  # noqa: E402
 from maya_envs.web.app import create_app  # noqa: E402
 from maya_envs.web.session import LiveGame, Replay, Store, resolve_seat  # noqa: E402
 
-GAMES = [("maya2012", 2), ("maya2012", 3), ("maya_quarry", 3), ("yaxha", 2), ("yaxha", 4)]
+GAMES = [
+    ("maya2012", 2),
+    ("maya2012", 3),
+    ("maya_quarry", 3),
+    ("maya_quarry", 4, {"variant": "advanced"}),
+    ("yaxha", 4),
+]
 
 
 @pytest.fixture
@@ -51,10 +58,11 @@ def test_the_page_and_info_are_served(client):
     assert "human" in info["agents"] and "random" in info["agents"]
 
 
-@pytest.mark.parametrize(("game", "n"), GAMES)
-def test_a_human_plays_a_whole_game_against_random_over_http(client, game, n):
+@pytest.mark.parametrize("case", GAMES)
+def test_a_human_plays_a_whole_game_against_random_over_http(client, case):
     """player_0 human (a seeded random choice among the listed legal moves), the rest random."""
-    view = new_game(client, game, ["human"] + ["random"] * (n - 1), num_players=n)
+    game, n, *options = case
+    view = new_game(client, game, ["human"] + ["random"] * (n - 1), num_players=n, **(options[0] if options else {}))
     rng = np.random.default_rng(0)
     for _ in range(3000):
         if view["over"]:
@@ -75,7 +83,7 @@ def test_a_human_plays_a_whole_game_against_random_over_http(client, game, n):
 
 
 def test_agents_only_game_runs_by_steps_and_may_be_watched_from_any_view(client):
-    view = new_game(client, "maya_quarry", ["heuristic", "random", "mcts:8"], num_players=3)
+    view = new_game(client, "maya_quarry", ["heuristic", "ismcts:8", "mcts:8"], num_players=3)
     assert view["viewer"] is None and view["views"] == [None, 0, 1, 2] and view["legal"] == []
     for _ in range(5):
         view = ok(client.post(f"/api/games/{view['id']}/step"))
@@ -266,3 +274,51 @@ def test_the_command_binds_loopback_by_default_and_warns_for_another_host():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "bound 0.0.0.0" in result.stdout, result.stderr
     assert "anyone who can reach port 0" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["maya2012", "maya_quarry", "yaxha"])
+def test_a_human_seats_page_does_not_change_when_what_it_may_not_see_is_resampled(game):
+    """Board, legal moves and scores of the human seat's view, with the other seats' hidden
+    cards, picks and cubes redrawn (the move texts are describe_action's, tested by resampling
+    in tests/test_notation.py)."""
+    from .test_render import resample_maya2012, resample_quarry, resample_yaxha
+
+    resample = {"maya2012": resample_maya2012, "maya_quarry": resample_quarry, "yaxha": resample_yaxha}[game]
+    live = LiveGame(game, ["human", "random", "random"], {"num_players": 3}, seed=4)
+    rng = np.random.default_rng(4)
+    bot = make_bot("random", live.rules, 4)
+    changed = 0
+    for _ in range(200):
+        if live.over:
+            break
+        if not live.advance():
+            mine = live.view(0)
+            state = live.env.game_state
+            other = resample(state, 0, rng)
+            changed += other != state
+            live.env.game_state = other
+            theirs = live.view(0)
+            live.env.game_state = state
+            for field in ("svg", "legal", "scores", "status"):
+                assert theirs[field] == mine[field], field
+            live.play(bot.act(state))
+    assert changed > 5
+
+
+def test_a_pretrained_baseline_takes_a_seat(client):
+    pytest.importorskip("sb3_contrib")
+    view = new_game(client, "maya2012", ["human", "pretrained"], num_players=2, seed=1)
+    assert view["seats"] == ["human", "pretrained"]
+    while view["agent_to_move"]:  # Black (player_1) places the Monolith and the Raven first
+        view = ok(client.post(f"/api/games/{view['id']}/step"))
+    assert view["to_move"] == 0 and len(view["moves"]) == 2
+
+
+def test_the_single_agent_view_renders_svg_too():
+    import gymnasium as gym
+
+    import maya_envs  # noqa: F401  (registers the ids)
+
+    env = gym.make("maya_envs/Maya2012-v1", render_mode="svg")
+    env.reset(seed=0)
+    assert env.render().startswith("<svg")

@@ -35,6 +35,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
 from training.config import load_config
+from training.progress import game_progress
 
 
 def env_factory(env_id: str, game_options: dict[str, Any]):
@@ -133,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"games rounded up from {args.games} to {games} (a multiple of the design block of {block})")
     started = time.perf_counter()
     try:
-        result = play_arena(make_env, agents, games, seed=args.seed, design=args.design)
+        with game_progress(games, "arena") as update:
+            result = play_arena(make_env, agents, games, seed=args.seed, design=args.design, progress=update)
     except ValueError as error:
         parser.error(str(error))
     seconds = time.perf_counter() - started

@@ -18,7 +18,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME
 from maya_envs.pretrained import is_pretrained_spec, list_pretrained
 from maya_envs.registration import ENV_IDS
-from training.config_names import resolve_config
+from training.config_names import path_name, resolve_config
 
 
 @dataclass
@@ -179,6 +179,51 @@ class TrainConfig:
         return asdict(self)
 
 
+def override_keys() -> list[str]:
+    """Every key ``--set KEY=VALUE`` accepts: the :class:`TrainConfig` fields, the
+    ``self_play.*`` fields and ``game_options.<option>``."""
+    keys = []
+    for f in fields(TrainConfig):
+        if f.name == "self_play":
+            keys += [f"self_play.{name}" for name in _field_names(SelfPlayConfig)]
+        elif f.name == "game_options":
+            keys += ["game_options.<option>"]
+        else:
+            keys.append(f.name)
+    return keys
+
+
+def make_single_agent_env(config: TrainConfig):
+    """The Gymnasium single-agent env of ``config``: ``config.env_id`` with the opponent mix,
+    the learner seat, reward shaping and the game options (one env of the training vector env)."""
+    import gymnasium as gym
+
+    import maya_envs  # noqa: F401  (registers the ids)
+
+    shaping = {"reward_shaping": config.reward_shaping} if config.reward_shaping else {}
+    return gym.make(
+        config.env_id,
+        opponents=dict(config.opponents),
+        learner_seat=config.learner_seat,
+        **shaping,
+        **config.game_options,
+    )
+
+
+def check_env(config: TrainConfig) -> None:
+    """Build the training env of ``config`` once and close it: the whole config is checked
+    (game options against the game, opponents against its size) before anything is written.
+
+    Raises:
+        ConfigError: the env rejects the config; the message names the game options.
+    """
+    try:
+        env = make_single_agent_env(config)
+    except (TypeError, ValueError) as error:  # ConfigError is a ValueError
+        raise ConfigError(f"{config.env_id} with game_options={config.game_options}: {error}") from None
+    env.close()
+
+
 def _field_names(cls) -> list[str]:
     return sorted(f.name for f in fields(cls))
 
@@ -232,6 +277,11 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
         data[key] = _yaml(raw, f"override {item!r}")
     known = {f.name: f for f in fields(TrainConfig)}
     unknown = sorted(set(data) - set(known))
+    if "game" in unknown and "env_id" not in data:  # the RLlib configs name a game, not an env id
+        raise ConfigError(
+            f"config {str(path)!r} is an RLlib config (it names a game, not an env_id); run it with "
+            f"`python -m training.rllib_train --config {path_name(path)}` (rllib extra, training/RLLIB.md)"
+        )
     if unknown:
         raise ConfigError(f"unknown config key(s) {unknown}; known keys: {sorted(known)}")
     for key in ("total_timesteps", "eval_games", "checkpoint_every", "eval_every"):

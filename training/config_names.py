@@ -39,6 +39,15 @@ def config_names(group: str | None = None) -> list[str]:
     return [name for name in names if name.startswith(f"{group}/")]
 
 
+def path_name(path: str | os.PathLike[str] | None) -> str:
+    """The shipped name of a config file (``rllib/yaxha_2p``), or the path itself for any other file."""
+    path = Path(str(path))
+    try:
+        return path.resolve().relative_to(CONFIGS_DIR).with_suffix("").as_posix()
+    except ValueError:
+        return str(path)
+
+
 def resolve_config(spec: str | os.PathLike[str]) -> Path:
     """The config file ``spec`` refers to: an existing file first, else a shipped config's name.
 

@@ -6,8 +6,9 @@ Usage::
     maya-eval --agent heuristic --games 400          # a bot as the candidate
 
 The env id and game options come from the run's ``config.yaml`` next to the checkpoint
-(or ``--config``). Results are printed as a table and written as ``evaluation.json`` and
-``evaluation.md`` in ``--out`` (default: the checkpoint's directory).
+(or ``--config``). Results are printed as a table and written as ``maya-eval_<time>.json`` and
+``.md`` in ``--out`` (default: the checkpoint's directory, beside the training run's own
+``evaluation.*``, which are never overwritten). A progress bar per opponent shows on stderr.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.games import find_game
 from maya_envs.evaluation import MatchResult, play_match
 from training.config import TrainConfig, load_config
+from training.progress import game_progress
 
 
 def aec_factory(config: TrainConfig):
@@ -37,15 +40,19 @@ def aec_factory(config: TrainConfig):
 
 
 def evaluate_against_bots(
-    agent: Any, config: TrainConfig, name: str = "agent", games: int | None = None
+    agent: Any, config: TrainConfig, name: str = "agent", games: int | None = None, progress: bool | None = None
 ) -> list[MatchResult]:
-    """One match of ``games`` (default ``config.eval_games``) games per bot in ``config.eval_opponents``."""
+    """One match of ``games`` (default ``config.eval_games``) games per bot in ``config.eval_opponents``,
+    with a progress bar per match on stderr (``progress``; ``None``: ``config.progress_bar``)."""
     games = config.eval_games if games is None else games
-    return [
-        play_match(aec_factory(config), agent, bot, games, seed=config.seed + 10_000, candidate_name=name,
-                   opponent_name=bot)
-        for bot in config.eval_opponents
-    ]  # fmt: skip
+    results = []
+    for bot in config.eval_opponents:
+        with game_progress(games, f"{name} vs {bot}", config.progress_bar if progress is None else progress) as update:
+            results.append(
+                play_match(aec_factory(config), agent, bot, games, seed=config.seed + 10_000, candidate_name=name,
+                           opponent_name=bot, progress=update)
+            )  # fmt: skip
+    return results
 
 
 def results_markdown(results: list[MatchResult]) -> str:
@@ -63,14 +70,17 @@ def results_markdown(results: list[MatchResult]) -> str:
     return "\n".join(lines)
 
 
-def write_results(results: list[MatchResult], out_dir: Path, extra: dict[str, Any] | None = None) -> None:
-    """Print the table and write ``evaluation.json`` / ``evaluation.md`` to ``out_dir``."""
+def write_results(
+    results: list[MatchResult], out_dir: Path, extra: dict[str, Any] | None = None, stem: str = "evaluation"
+) -> Path:
+    """Print the table and write ``<stem>.json`` / ``<stem>.md`` to ``out_dir``; the ``.json`` path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     table = results_markdown(results)
     print(table)
     payload = {"results": [r.to_dict() for r in results], **(extra or {})}
-    (out_dir / "evaluation.json").write_text(json.dumps(payload, indent=2))
-    (out_dir / "evaluation.md").write_text(table + "\n")
+    (out_dir / f"{stem}.json").write_text(json.dumps(payload, indent=2))
+    (out_dir / f"{stem}.md").write_text(table + "\n")
+    return out_dir / f"{stem}.json"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,11 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         agent, name = args.agent, args.agent
     try:
-        results = evaluate_against_bots(agent, config, name=name)
+        results = evaluate_against_bots(agent, config, name=name, progress=True)
     except ValueError as error:  # e.g. a checkpoint of another game
         parser.error(str(error))
     out = args.out or (args.checkpoint.parent if args.checkpoint else Path(config.output_dir) / f"eval_{name}")
-    write_results(results, out)
+    written = write_results(results, out, stem=f"maya-eval_{time.strftime('%Y%m%d-%H%M%S')}")
+    print(f"written: {written} and {written.with_suffix('.md')}")
     return 0
 
 

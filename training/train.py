@@ -19,35 +19,29 @@ the ``config.yaml`` of the checkpoint's run).
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import sys
 import time
 from pathlib import Path
 
-import gymnasium as gym
-import yaml
-from stable_baselines3.common.callbacks import BaseCallback
-
-import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ConfigError
-from maya_envs.games import find_game
-from training.config import TrainConfig, load_config
+from training.config import TrainConfig, check_env, load_config, make_single_agent_env, override_keys
 from training.config_names import config_names
-from training.evaluate import aec_factory, evaluate_against_bots, write_results
-from training.policies import policy_for
+
+# Heavy imports (gymnasium envs, stable-baselines3, torch) happen inside the functions that
+# train, so that ``--help`` and ``--list-configs`` answer at once.
 
 
 def make_vec_env(config: TrainConfig):
     """``config.n_envs`` single-agent envs against the opponent mix, in a monitored vector env."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    shaping = {"reward_shaping": config.reward_shaping} if config.reward_shaping else {}
-
     def make_one():
-        if config.self_play.enabled:
+        if config.self_play.enabled:  # the pools are the env's opponents (built once)
             from training.self_play import make_self_play_env
 
             sp = config.self_play
+            shaping = {"reward_shaping": config.reward_shaping} if config.reward_shaping else {}
             return make_self_play_env(
                 config.env_id,
                 dict(config.opponents),
@@ -57,13 +51,7 @@ def make_vec_env(config: TrainConfig):
                 **shaping,
                 **config.game_options,
             )
-        return gym.make(
-            config.env_id,
-            opponents=dict(config.opponents),
-            learner_seat=config.learner_seat,
-            **shaping,
-            **config.game_options,
-        )
+        return make_single_agent_env(config)
 
     vec_cls = DummyVecEnv if config.vec_env == "dummy" else SubprocVecEnv
     return VecMonitor(vec_cls([make_one] * config.n_envs))
@@ -74,12 +62,31 @@ def run_name(config: TrainConfig) -> str:
     return f"{env}__{config.exp_name}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
 
 
+def rollout_steps(config: TrainConfig, steps: int) -> int:
+    """``steps`` rounded up to whole rollouts of ``n_envs * n_steps`` learner decisions: PPO
+    always collects whole rollouts, so this is what training really takes."""
+    rollout = config.n_envs * config.n_steps
+    return rollout * math.ceil(steps / rollout) if steps > 0 else 0
+
+
 def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
-    """Train (from scratch, or from the checkpoint ``resume`` up to ``total_timesteps`` in all),
-    save ``model.zip`` and the evaluation into a new run directory; return it."""
+    """Train (from scratch, or from the checkpoint ``resume`` up to ``total_timesteps`` in all,
+    rounded up to whole rollouts), save ``model.zip`` and the evaluation into a new run
+    directory; return it.
+
+    Raises:
+        ConfigError: the env cannot be built from the config (checked before the run directory
+            is created, so a mistake leaves nothing behind).
+    """
+    check_env(config)
+    import yaml
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CheckpointCallback
     from stable_baselines3.common.utils import set_random_seed
+
+    from training.callbacks import IllegalActionCounter, LearningCurveCallback
+    from training.evaluate import evaluate_against_bots, write_results
+    from training.policies import policy_for
 
     set_random_seed(config.seed)
     if config.torch_threads:
@@ -111,9 +118,15 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
         callbacks.append(SelfPlayCallback(run_dir / "snapshots", config.self_play.snapshot_every))
     if config.eval_every:
         callbacks.append(LearningCurveCallback(config, run_dir))
+    steps = rollout_steps(config, config.total_timesteps - already)
+    if already + steps != config.total_timesteps:
+        print(
+            f"training {steps:,} steps: total_timesteps={config.total_timesteps:,} rounded up to whole rollouts "
+            f"of n_envs x n_steps = {config.n_envs * config.n_steps:,} (ends at {already + steps:,})"
+        )
     started = time.perf_counter()
     model.learn(
-        max(config.total_timesteps - already, 0),
+        steps,
         callback=callbacks,
         progress_bar=config.progress_bar,
         reset_num_timesteps=resume is None,
@@ -157,75 +170,38 @@ def _new_model(MaskablePPO, policy_class, policy_extra, env, config: TrainConfig
     )
 
 
-class IllegalActionCounter(BaseCallback):
-    """Counts, over the rollouts, the learner's illegal actions (an env ``info`` naming the
-    learner as ``offender``) and the episodes started in each learner seat."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.illegal = 0
-        self.seats: dict[str, int] = {}
-
-    def _on_step(self) -> bool:
-        for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
-            if info.get("offender") is not None and info.get("offender") == info.get("learner"):
-                self.illegal += 1
-            if done:
-                learner = str(info.get("learner"))
-                self.seats[learner] = self.seats.get(learner, 0) + 1
-        return True
-
-
-class LearningCurveCallback(BaseCallback):
-    """Every ``config.eval_every`` steps (and at the end), play ``config.eval_curve_games``
-    games against each bot of ``config.eval_opponents`` (seats rotated; the model's
-    ``predict`` gets each position's mask) and rewrite ``learning_curve.json`` and ``.png``."""
-
-    def __init__(self, config: TrainConfig, run_dir: Path) -> None:
-        super().__init__()
-        self.config = config
-        self.run_dir = Path(run_dir)
-        self.points: list[dict] = []
-        self.next_at = 0
-
-    def _evaluate(self) -> None:
-        from training.plots import plot_learning_curve
-
-        config = self.config
-        for result in evaluate_against_bots(self.model, config, name=config.exp_name, games=config.eval_curve_games):
-            self.points.append({"timesteps": self.num_timesteps, **result.to_dict()})
-        players = aec_factory(config)().rules.spec.num_players
-        (self.run_dir / "learning_curve.json").write_text(json.dumps(self.points, indent=2))
-        title = f"{config.env_id.split('/')[-1]} {players}p {config.exp_name}"
-        teams = find_game(config.env_id).teams(players)
-        fair = 1 / len(teams) if teams else 1 / players
-        plot_learning_curve(self.points, self.run_dir / "learning_curve.png", title, fair_share=fair)
-        self.next_at = self.num_timesteps + config.eval_every
-
-    def _on_training_start(self) -> None:
-        self.next_at = self.num_timesteps + self.config.eval_every
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next_at:
-            self._evaluate()
-        return True
-
-    def _on_training_end(self) -> None:
-        if not self.points or self.points[-1]["timesteps"] != self.num_timesteps:
-            self._evaluate()
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="maya-train", description=__doc__.split("\n\n")[0])
+def build_parser() -> argparse.ArgumentParser:
+    """The ``maya-train`` argument parser; ``--help`` lists the keys ``--set`` accepts."""
+    parser = argparse.ArgumentParser(
+        prog="maya-train",
+        description=__doc__.split("\n\n")[0],
+        epilog="keys for --set KEY=VALUE (values are YAML; defaults in training/config.py): "
+        + ", ".join(override_keys()),
+    )
     parser.add_argument(
         "--config", type=Path, help="YAML config file or shipped config name (see --list-configs, training/config.py)"
     )
     parser.add_argument("--list-configs", action="store_true", help="print the shipped config names and exit")
     parser.add_argument("--resume", type=Path, help="continue from this MaskablePPO checkpoint .zip")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    return parser
+
+
+def list_configs() -> str:
+    """The shipped config names, as ``--list-configs`` prints them: the maya-train ones, then
+    the RLlib ones with their command (the same names an unknown ``--config`` lists)."""
+    names = config_names()
+    ppo = [name for name in names if not name.startswith("rllib/")]
+    rllib = [name for name in names if name.startswith("rllib/")]
+    lines = [*ppo, "", "RLlib configs (python -m training.rllib_train --config NAME, rllib extra):", *rllib]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.list_configs:
-        print("\n".join(name for name in config_names() if not name.startswith("rllib/")))
+        print(list_configs())
         return 0
     config_path = args.config
     if args.resume is not None:
@@ -238,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--config is required (or --resume with a config.yaml in the checkpoint's run)")
     try:
         config = load_config(config_path, args.set)
+        check_env(config)
     except ConfigError as error:
         parser.error(str(error))
     if args.resume is not None:

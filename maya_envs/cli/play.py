@@ -14,10 +14,16 @@ Seats (``--seats``, comma-separated in seat order, missing ones are ``heuristic`
 extra); ``pretrained`` (the game's shipped baseline) or ``pretrained:<name>`` (one of
 :func:`maya_envs.pretrained.list_pretrained`, needs the ``train`` extra).
 
-A human sees the board from their own seat (the per-player text view: other players' hidden
-cards are not shown), then a numbered list of their legal moves in the game's notation, and
-types the number or the notation (``q`` quits; the record then holds the moves so far). Any
-other input is refused and the list is shown again. Every game is written as a JSONL record
+A human sees a legend of the text board once, then at each turn the board from their own seat
+(the per-player text view: other players' hidden cards are not shown) and a numbered list of
+their legal moves in the game's notation, and types the number or the notation (``?`` shows
+the list again, ``q`` quits with status 0; the record then holds the moves so far). A move that
+is well formed but not legal now is refused with the rules' reason (next to the Monolith, the
+Raven's level, a full quarry, ...); anything else is refused with a one-line hint; the list is
+not printed again. The human's own move is echoed in notation; the bots' moves are shown as the
+human may see them (:func:`maya_envs.notation.describe_action`: no face-down card, secret pick
+or hidden cube). The end screen gives the reason the game ended, the scores and the winners.
+Every game is written as a JSONL record
 (:mod:`maya_envs.records`; ``--record``, default ``maya-records/<game>-<time>.jsonl``) that
 ``maya-replay`` shows again.
 """
@@ -31,8 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from maya_envs.games import DEFAULT_GAME, game_names
-from maya_envs.notation import describe_action
+from maya_envs.games import DEFAULT_GAME, game_names, game_of_rules
+from maya_envs.notation import describe_action, describe_end, why_illegal
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
@@ -99,37 +105,60 @@ def legal_menu(rules, state) -> tuple[list[int], str]:
     return legal, "\n".join(lines)
 
 
+def _normal(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
 def read_choice(text: str, rules, legal: list[int]) -> int | None:
     """The action a human typed: a list number or a notation (spaces and case ignored)."""
     text = text.strip()
     if text.isdigit() and 1 <= int(text) <= len(legal):
         return legal[int(text) - 1]
-    wanted = " ".join(text.lower().split())
+    wanted = _normal(text)
     for action in legal:
-        if " ".join(rules.action_to_string(action).lower().split()) == wanted:
+        if _normal(rules.action_to_string(action)) == wanted:
             return action
     return None
 
 
+def well_formed(text: str, rules) -> int | None:
+    """The action id whose notation is ``text`` (legal now or not), or ``None``."""
+    wanted = _normal(text)
+    return next((a for a in range(rules.spec.num_actions) if _normal(rules.action_to_string(a)) == wanted), None)
+
+
 def ask_human(env, agent: str, stdin, out) -> int:
-    """Show ``agent`` its view and legal moves; read until a legal move is typed."""
+    """Show ``agent`` its view and legal moves once; read until a legal move is typed (a
+    refusal says why in one line, ``?`` shows the list again).
+
+    Raises:
+        QuitGame: ``q``/``quit`` or the end of the input.
+    """
     raw = env.unwrapped
     raw.render_observer = raw.seat_of(agent)
     print(f"\n=== {agent} to move (your view) ===", file=out)
     print(raw.render(), file=out)
     legal, menu = legal_menu(raw.rules, raw.game_state)
+    print(f"legal moves for {agent}:\n{menu}", file=out)
     while True:
-        print(f"legal moves for {agent}:\n{menu}", file=out)
-        print("your move (number or notation, q to quit): ", end="", file=out, flush=True)
+        print("your move (number or notation, ? to list, q to quit): ", end="", file=out, flush=True)
         line = stdin.readline()
         if not stdin.isatty():
             print(line.rstrip("\n"), file=out)  # echo scripted input so the transcript reads well
-        if not line or line.strip().lower() in ("q", "quit"):
+        text = line.strip()
+        if not line or text.lower() in ("q", "quit"):
             raise QuitGame
-        action = read_choice(line, raw.rules, legal)
+        if text == "?":
+            print(f"legal moves for {agent}:\n{menu}", file=out)
+            continue
+        action = read_choice(text, raw.rules, legal)
         if action is not None:
             return action
-        print(f"not a legal move: {line.strip()!r}; type a number from 1 to {len(legal)} or a notation", file=out)
+        typed = well_formed(text, raw.rules)
+        if typed is not None:
+            print(f"not legal now: {why_illegal(raw.rules, raw.game_state, typed)}", file=out)
+        else:
+            print(f"not a move: {text!r}; type 1-{len(legal)}, a move's notation, ? or q", file=out)
 
 
 def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
@@ -153,6 +182,9 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     env.reset(seed=seed)
     who = ", ".join(f"player_{s} {spec}" for s, spec in enumerate(seats))
     print(f"{raw.rules.spec.title}, {n} players, seed {seed}: {who}", file=out)
+    if HUMAN in seats:
+        legend = game_of_rules(raw.rules).hook("legend")
+        print(f"legend: {legend}", file=out)
     try:
         for agent in env.agent_iter():
             _obs, _reward, terminated, truncated, _info = env.last()
@@ -163,6 +195,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
             actor, before = raw.seat_of(agent), raw.game_state
             if player is None:
                 action = ask_human(env, agent, stdin, out)
+                print(f"{agent} (you) plays {raw.rules.action_to_string(action)}", file=out)
             else:
                 action = player.choose(raw, agent)
                 text = describe_action(raw.rules, before, action, actor, log_viewer(seats, actor))
@@ -170,10 +203,11 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
             env.step(action)
     except QuitGame:
         print(f"\ngame abandoned; the moves so far are in {env.path}", file=out)
-        return 1
+        return 0
     raw.render_observer = None
     print("\n=== game over (everything revealed) ===", file=out)
     print(raw.render(), file=out)
+    print(describe_end(raw.rules, raw.game_state), file=out)
     end = env.record.end or {}
     print("rewards: " + ", ".join(f"{a} {r:+g}" for a, r in end.get("rewards", {}).items()), file=out)
     print(f"record saved to {env.path} ({len(env.record.moves)} moves); replay: maya-replay {env.path}", file=out)

@@ -67,6 +67,7 @@ def play_match(
     seed: int = 0,
     candidate_name: str = "candidate",
     opponent_name: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games of ``candidate`` against ``opponent`` with seats rotated.
 
@@ -76,6 +77,7 @@ def play_match(
         candidate, opponent: agent specs (see the module docstring).
         games: number of games (> 0).
         seed: seeds the games and the bots.
+        progress: called with the number of games played after each game (a progress bar).
 
     Raises:
         ValueError: ``games <= 0`` or an unusable agent spec.
@@ -117,6 +119,8 @@ def play_match(
             result.losses += 1
         else:
             result.draws += 1
+        if progress is not None:
+            progress(game + 1)
     return result
 
 
@@ -234,7 +238,8 @@ class ArenaResult:
         """The per-agent table (sorted by OpenSkill ordinal), plus Elo and head-to-head in 2p."""
         has_elo = self.elo is not None
         head = (
-            "| agent | games | wins | draws | losses | win rate | 95% CI (Wilson) | mean score | OpenSkill mu ± sigma |"
+            "| agent | seat-games | wins | draws | losses | win rate | 95% CI (Wilson) | mean score "
+            "| OpenSkill mu ± sigma |"
         )
         lines = [
             head + (" Elo |" if has_elo else ""),
@@ -256,6 +261,13 @@ class ArenaResult:
             f"fair share (all seat-wins / seat-games) {self.fair_share:.1%}; illegal actions: "
             + ", ".join(f"{a.name} {a.illegal_actions}" for a in self.agents)
         )
+        lines.append(
+            "seat-games: the seats an agent filled (an agent seated twice at one table counts twice). "
+            "Read the win rates with their intervals and OpenSkill (all games, every seat, independent of "
+            "the order the games were played in)"
+            + ("; Elo (2p) depends on that order and is shown for familiarity: where the two disagree, "
+               "OpenSkill is the one to read." if has_elo else ".")
+        )  # fmt: skip
         if self.head_to_head:
             names = [a.name for a in order]
             lines += ["", "| W-D-L (row vs column) | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]

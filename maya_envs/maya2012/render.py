@@ -23,6 +23,14 @@ from maya_envs.maya2012.rules import (
     colour_scores,
 )
 
+LEGEND = (
+    "board: towers t0..t8 in a 3x3 grid (t0 t1 t2 / t3 t4 t5 / t6 t7 t8), each drawn top level (L5) first; "
+    "[c] = a block of colour c (0-8), . = not built yet. 2 players: under each tower the ladders "
+    "(W/B on a space, . free) and a priest (*W/*B). Monolith: the towers beside it cannot be exchanged; "
+    "Raven: no exchange from its level. 'swap t0-t1 @L3' exchanges levels 3-5 of t0 and t1."
+)
+"""What the text board's marks mean (``maya-play`` prints it once)."""
+
 SEAT_LETTERS = ("W", "B")
 CELL = 12
 

@@ -118,7 +118,7 @@ def draw_towers(rng) -> tuple[tuple[int, ...], ...]:
     docstring); an :class:`~maya_envs.core.chance.OutcomeRecorder` also records the board's
     outcome ids."""
     if isinstance(rng, OutcomeScript):
-        return _chance_towers(lambda outcomes, label, level, tower: rng.take(outcomes, label))
+        return _scripted_towers(rng)
     towers = random_towers(generator_of(rng))
     if isinstance(rng, OutcomeRecorder):
         rng.outcomes.extend(board_outcomes(towers))
@@ -144,39 +144,75 @@ def board_outcomes(towers: tuple[tuple[int, ...], ...]) -> list[int]:
     return recorded
 
 
-def _chance_towers(choose) -> tuple[tuple[int, ...], ...]:
-    """The board built by the chance nodes, each answered by
-    ``choose(outcomes_fn, label, level, tower)`` (level 0-4; tower -1 for an attempt node)."""
+# A position of the chance process: (allowed colours per tower as bitmasks, the levels built,
+# the current level's colours so far, whether the current level's attempt node went on).
+_START = (((1 << 9) - 1,) * 9, (), (), False)
+# Positions reached by scripted outcome sequences: replaying a growing script (as the OpenSpiel
+# adapter does, one chance node at a time) resumes where the last replay stopped.
+_POSITIONS: dict[tuple[int, ...], tuple] = {}
+_MAX_POSITIONS = 1 << 16
+
+
+def _scripted_towers(script: OutcomeScript) -> tuple[tuple[int, ...], ...]:
+    remaining = script.outcomes[script.used :]
+    known, position = 0, _START
+    for k in range(len(remaining), 0, -1):
+        if remaining[:k] in _POSITIONS:
+            known, position = k, _POSITIONS[remaining[:k]]
+            break
+    script.used += known  # taken (and checked) when the position was first reached
+    consumed = list(remaining[:known])
+
+    def choose(outcomes, label: str, level: int, tower: int) -> int:
+        outcome = script.take(outcomes, label)
+        consumed.append(outcome)
+        return outcome
+
+    def reached(position: tuple) -> None:
+        if len(_POSITIONS) >= _MAX_POSITIONS:
+            _POSITIONS.clear()
+        _POSITIONS[tuple(consumed)] = position
+
+    return _chance_towers(choose, position, reached)
+
+
+def _chance_towers(choose, position: tuple = _START, reached=None) -> tuple[tuple[int, ...], ...]:
+    """The board built by the chance nodes from ``position``, each node answered by
+    ``choose(outcomes_fn, label, level, tower)`` (level 0-4; tower -1 for an attempt node);
+    ``reached(position)`` is told the position after each answer."""
     n, rows = 9, 5
     full = (1 << n) - 1
     while True:
-        allowed = [full] * n  # per tower, a bitmask of the colours it may still take
-        board = [[0] * n for _ in range(rows)]
-        for level in range(rows):
-            if level:
-                go_on = _matchings(tuple(allowed), full) / _bregman_bound(n - level, n)
-                outcomes = [(START_OVER, 1.0 - go_on), (GO_ON, go_on)]
-                if choose(lambda o=outcomes: o, "setup attempt", level, -1) == START_OVER:
-                    break
-            free = full  # colours not used on this level yet
-            for tower in range(n):
-                rest = tuple(allowed[tower + 1 :])
-                weights = [
-                    _matchings(rest, free & ~(1 << c)) if (allowed[tower] & free) >> c & 1 else 0 for c in range(n)
-                ]
-                options = [c for c in range(n) if weights[c]]
-                if len(options) == 1:
-                    colour = options[0]
-                else:
-                    total = sum(weights)
-                    outcomes = [(c, weights[c] / total) for c in options]
-                    colour = choose(lambda o=outcomes: o, "block", level, tower)
-                free &= ~(1 << colour)
-                board[level][tower] = colour
-            for tower in range(n):
-                allowed[tower] &= ~(1 << board[level][tower])
+        allowed, built, row, attempted = position
+        level, tower = len(built), len(row)
+        if level == rows:
+            return tuple(tuple(built[lv][t] for lv in range(rows)) for t in range(n))
+        if tower == n:  # the level is complete
+            position = (tuple(allowed[t] & ~(1 << row[t]) for t in range(n)), built + (row,), (), False)
+            continue
+        if level and not attempted:
+            go_on = _matchings(allowed, full) / _bregman_bound(n - level, n)
+            outcomes = [(START_OVER, 1.0 - go_on), (GO_ON, go_on)]
+            go = choose(lambda o=outcomes: o, "setup attempt", level, -1) == GO_ON
+            position = (allowed, built, row, True) if go else _START
+            if reached is not None:
+                reached(position)
+            continue
+        free = full
+        for colour in row:
+            free &= ~(1 << colour)  # colours not used on this level yet
+        rest = allowed[tower + 1 :]
+        weights = [_matchings(rest, free & ~(1 << c)) if (allowed[tower] & free) >> c & 1 else 0 for c in range(n)]
+        options = [c for c in range(n) if weights[c]]
+        if len(options) == 1:
+            colour = options[0]
         else:
-            return tuple(tuple(board[level][tower] for level in range(rows)) for tower in range(n))
+            total = sum(weights)
+            outcomes = [(c, weights[c] / total) for c in options]
+            colour = choose(lambda o=outcomes: o, "block", level, tower)
+        position = (allowed, built, row + (colour,), attempted)
+        if reached is not None and len(options) > 1:
+            reached(position)
 
 
 @lru_cache(maxsize=1 << 18)

@@ -12,6 +12,14 @@ from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MAX_LEVELS
 from maya_envs.maya_quarry.rules.config import BLUE_MARKERS, MARKERS
 from maya_envs.maya_quarry.rules.state import BID, PHASE_NAMES, MayaQuarryState
 
+LEGEND = (
+    "board: player lines give gold, blocks held, blocks left in the pool and the hand. "
+    "q<i> = quarry i (left to right): ranks = gold per rank, max = card limit, then its marker and the cards "
+    "as seat:value (?L / ?H = another seat's face-down low / high card). Pyramid lines: name, level, "
+    "[blocks by seat digit, . free space], points for the first / second majority."
+)
+"""What the text board's marks mean (``maya-play`` prints it once)."""
+
 
 def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> str:
     """Multi-line picture of ``state`` as ``observer`` (a seat or ``None``) may see it."""

@@ -5,13 +5,18 @@ every chance node a draw of the rules made explicit (:mod:`maya_envs.core.chance
 OpenSpiel state keeps the rules state before the action that draws, the action, and the
 chance outcomes chosen so far, and replays the action with them until it completes.
 
-Game type, per loaded game (what ``game.get_type()`` says; the registered type is the most
-general one of each game):
+Game type, per loaded game (what ``game.get_type()`` says; the registered type, which
+``pyspiel.registered_games()`` lists, is sequential with explicit chance and imperfect
+information):
 
-* dynamics: sequential. Yaxha's simultaneous tile choice and building are in OpenSpiel's
-  turn-based form (as ``pyspiel.convert_to_turn_based`` makes of a simultaneous game): the
-  seats decide one at a time in seat order and nobody's information state shows a choice
-  before the rules reveal it.
+* dynamics: sequential; Yaxha optionally simultaneous. Yaxha's simultaneous tile choice and building are, by default, in
+  OpenSpiel's turn-based form (as ``pyspiel.convert_to_turn_based`` makes of a simultaneous
+  game): the seats decide one at a time in seat order and nobody's information state shows a
+  choice before the rules reveal it (OpenSpiel's MCTS and IS-MCTS need this form). With the
+  parameter ``simultaneous=True`` Yaxha is a simultaneous-move game: every decision node is a
+  simultaneous node whose acting seats are the rules' ``parallel_seats`` (all seats choosing
+  tiles; every seat placing one cube; a pending pick's one seat), and an idle seat has the one
+  legal action ``wait_action`` (id 0, OpenSpiel's convention), as in the Parallel env.
 * chance mode: explicit stochastic when the config draws anything (Maya (2012): always, the
   board; Yaxha: always; the quarry game: ``first_start_player="random"`` or the advanced
   variant with fewer than 5 players), else deterministic.
@@ -42,6 +47,7 @@ import numpy as np
 import pyspiel
 
 from maya_envs.core.chance import ChanceNeeded, OutcomeScript
+from maya_envs.core.errors import IllegalActionError
 from maya_envs.notation import describe_action
 from maya_envs.openspiel.games import OpenSpielEntry
 
@@ -53,11 +59,12 @@ def registered_type(entry: OpenSpielEntry) -> pyspiel.GameType:
     return _game_type(entry, chance=True, perfect=False)
 
 
-def _game_type(entry: OpenSpielEntry, chance: bool, perfect: bool) -> pyspiel.GameType:
+def _game_type(entry: OpenSpielEntry, chance: bool, perfect: bool, simultaneous: bool = False) -> pyspiel.GameType:
+    dynamics = pyspiel.GameType.Dynamics
     return pyspiel.GameType(
         short_name=entry.short_name,
         long_name=entry.long_name,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=dynamics.SIMULTANEOUS if simultaneous else dynamics.SEQUENTIAL,
         chance_mode=(
             pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance else pyspiel.GameType.ChanceMode.DETERMINISTIC
         ),
@@ -93,6 +100,7 @@ class MayaGame(pyspiel.Game):
     def __init__(self, entry: OpenSpielEntry, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         self.entry = entry
+        self.simultaneous = bool(params.get("simultaneous", False))
         self.rules = entry.make_rules(entry.config(params))
         spec = self.rules.spec
         self.perfect = spec.information == "perfect"
@@ -108,7 +116,8 @@ class MayaGame(pyspiel.Game):
             max_game_length=spec.max_game_length,
         )
         full = {**entry.parameter_specification(), **params}
-        super().__init__(_game_type(entry, self.has_chance, self.perfect), info, full)
+        game_type = _game_type(entry, self.has_chance, self.perfect, self.simultaneous)
+        super().__init__(game_type, info, full)
 
     def new_initial_state(self) -> MayaState:
         """The state before the first chance outcome (or the first decision)."""
@@ -125,9 +134,23 @@ class MayaGame(pyspiel.Game):
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MayaObserver:
-        """An observer: information state with ``perfect_recall``, else the observation."""
+        """An observer: information state with ``perfect_recall``, else the observation.
+
+        Raises:
+            ValueError: observer parameters, or an observation type other than a seat's own view
+                (public information plus its private information); a public-only or an
+                all-players view of a hidden-information game is not offered, since our
+                observations hold the seat's private data.
+        """
         if params:
             raise ValueError(f"observer parameters are not supported; got {params}")
+        if iig_obs_type is not None and not self.perfect:
+            own = pyspiel.PrivateInfoType.SINGLE_PLAYER
+            if not iig_obs_type.public_info or iig_obs_type.private_info != own:
+                raise ValueError(
+                    f"{self.entry.short_name}: only a seat's own view (public_info=True, private_info=SINGLE_PLAYER) "
+                    f"is offered; got public_info={iig_obs_type.public_info}, private_info={iig_obs_type.private_info}"
+                )
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return MayaObserver(self, perfect_recall)
 
@@ -174,12 +197,19 @@ class MayaState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
+        if self._game.simultaneous:
+            return pyspiel.PlayerId.SIMULTANEOUS
         return self._game.rules.current_player(self._state)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._need is not None or self.is_terminal() or player != self.current_player():
+        if self._need is not None or self.is_terminal():
             return []
-        return list(self._game.rules.legal_actions(self._state))
+        rules = self._game.rules
+        if self._game.simultaneous:
+            return list(rules.legal_actions_for(self._state, player)) or [rules.wait_action]
+        if player != self.current_player():
+            return []
+        return list(rules.legal_actions(self._state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return list(self._need[0]) if self._need is not None else []
@@ -190,14 +220,34 @@ class MayaState(pyspiel.State):
             self._outcomes += (action,)
             self._record(("c",))
         else:
-            self._record(("a", self.current_player(), action))
+            self._record(("a", {self.current_player(): action}))
             self._action, self._outcomes = action, ()
+        self._advance()
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        """A simultaneous node: the acting seats' actions are applied in the rules' order
+        (``parallel_seats``; none depends on another's); the others must send the wait id."""
+        rules, state = self._game.rules, self._state
+        actions = [int(a) for a in actions]
+        seats = rules.parallel_seats(state)
+        for seat, action in enumerate(actions):
+            if seat not in seats and action != rules.wait_action:
+                raise IllegalActionError(
+                    f"player {seat} waits at this node and chose {action}; its only legal action is {rules.wait_action}"
+                )
+        self._record(("a", {seat: actions[seat] for seat in seats}))
+        for seat in seats[:-1]:
+            state = rules.apply_action(state, actions[seat], OutcomeScript())  # no draw before the last
+        self._state, self._action, self._outcomes = state, actions[seats[-1]], ()
         self._advance()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             label = self._need[1] if self._need is not None else "outcome"
             return f"chance {label} {action}"
+        rules = self._game.rules
+        if self._game.simultaneous and player not in rules.parallel_seats(self._state):
+            return "wait"
         if 0 <= player < self._game.num_players() and self._state is not None:
             # the move as the actor sees it (the full move), in the games' notation
             return describe_action(self._game.rules, self._state, int(action), actor=player)
@@ -261,9 +311,9 @@ class MayaState(pyspiel.State):
         digest = step.digests[seat]
         rules = self._game.rules
         for step in reversed(pending):
-            own = step.event[0] == "a" and step.event[1] == seat
+            own = step.event[1].get(seat) if step.event[0] == "a" else None
             h = hashlib.blake2b(digest, digest_size=16)
-            h.update(repr(step.event).encode() if own else b"step")
+            h.update(f"own {own}".encode() if own is not None else b"step")
             if step.rules_state is not None:
                 h.update(rules.observe(step.rules_state, seat).tobytes())
             digest = step.digests[seat] = h.digest()

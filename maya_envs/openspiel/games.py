@@ -6,7 +6,8 @@ plus ``players``. A field whose value is not a scalar is a string: ``""`` for th
 ``components``), colon-separated ints for a list (``ladder_spaces="2:3:2:3:4:3:2:3:2"``,
 ``bonus_cards="0:4:10"``; OpenSpiel game strings reserve commas), and the quarry game's
 ``first_start_player`` is a seat or ``-1`` for ``"random"`` (a string of digits would come back
-as an int from a game string).
+as an int from a game string). Yaxha also takes ``simultaneous`` (default ``False``): see
+:mod:`maya_envs.openspiel.adapter`.
 
 Pure: standard library only (no pyspiel here, so the table is importable without OpenSpiel).
 """
@@ -36,6 +37,8 @@ class OpenSpielEntry:
         determinize: ``determinize(rules, state, seat, rng)`` (the game's hook).
         render: ``render(rules, state, seat_or_None) -> str``, the seat's text view.
         max_chance_outcomes: the largest chance outcome id + 1 (see each rules module).
+        simultaneous: whether the game offers the OpenSpiel parameter ``simultaneous`` (the
+            rules have ``parallel_seats``, ``legal_actions_for`` and ``wait_action``).
     """
 
     short_name: str
@@ -47,10 +50,13 @@ class OpenSpielEntry:
     determinize: Callable[[Any, Any, int, Any], Any]
     render: Callable[[Any, Any, int | None], str]
     max_chance_outcomes: int
+    simultaneous: bool = False
 
     def parameter_specification(self) -> dict[str, Any]:
         """OpenSpiel parameters and their defaults (``players`` first)."""
         spec: dict[str, Any] = {"players": self.default_players}
+        if self.simultaneous:
+            spec["simultaneous"] = False
         for f in dataclasses.fields(self.config_class):
             if f.name == "num_players":
                 continue
@@ -70,7 +76,7 @@ class OpenSpielEntry:
         defaults = {f.name: f.default for f in dataclasses.fields(self.config_class)}
         options: dict[str, Any] = {"num_players": params.get("players", self.default_players)}
         for name, value in params.items():
-            if name != "players":
+            if name not in ("players", "simultaneous"):
                 options[name] = _from_param(name, value, defaults[name])
         return self.config_class(**options)
 
@@ -118,6 +124,7 @@ def entries() -> tuple[OpenSpielEntry, ...]:
                 determinize=game.hook("determinize"),
                 render=game.hook("render_text"),
                 max_chance_outcomes=game.hook("max_chance_outcomes"),
+                simultaneous=default.spec.simultaneous,
             )
         )
     return tuple(out)

@@ -121,7 +121,7 @@ class LiveGame(_Item):
     """One game being played (see the module docstring).
 
     Args:
-        game: a game name or short name (``maya2012``, ``yaxha_v0`` ...).
+        game: a game name or short name (``maya2012``, ``yaxha_v1`` ...).
         seats: one spec per seat, in seat order (:data:`AGENT_SPECS`).
         options: game options (``num_players``, ``variant`` ...), as ``env(**options)`` takes.
         seed: the reset seed (recorded); ``None`` draws one.

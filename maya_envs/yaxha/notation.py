@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from maya_envs.yaxha.rules import BUILD, SELECT
+from maya_envs.yaxha.actions import COLOURS
+from maya_envs.yaxha.rules import BUILD, PENDING, PHASES, SELECT
 
 
 def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int | None) -> str:
@@ -31,3 +32,51 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
 def end_reason(rules: Any, state: Any, info: Any) -> str:
     """Why a finished game ended, in words (:mod:`maya_envs.captions`): always the last round."""
     return "the tenth round was built and scored"
+
+
+def why_illegal(rules: Any, state: Any, action: int) -> str | None:
+    """Why ``action`` is not legal in ``state`` (section 4: taken tiles; section 5: cubes in
+    hand, base adjacency and the 4 x 4 box, support and same-colour contact above; discards only
+    without a legal cell), or ``None`` to let the caller say it generally."""
+    move = rules.table.decode(action)
+    phase = PHASES[state.phase]
+    seat = rules.current_player(state)
+    if move[0] == "pick":
+        if state.phase == PENDING and state.owner[move[1]] >= 0:
+            return f"tile {move[1]} is taken by player_{state.owner[move[1]]}"
+        if state.phase not in (SELECT, PENDING):
+            return f"no tile pick now: this is the {phase} phase"
+        return None
+    if state.phase != BUILD:
+        return f"no {move[0]} now: this is the {phase} phase"
+    colour = move[1]
+    hand = state.hands[seat]
+    if not hand[colour]:
+        held = ", ".join(COLOURS[c] for c in range(len(hand)) if hand[c]) or "nothing"
+        return f"you have no {COLOURS[colour]} cube to place (in hand: {held})"
+    pyramid = state.pyramids[seat]
+    if move[0] == "discard":
+        return f"a {COLOURS[colour]} cube has a legal cell: a colour may be discarded only when it has none"
+    g = rules.geometry
+    cell = g.index[move[2]]
+    name = g.cell_name(cell)
+    if pyramid[cell] >= 0:
+        return f"{name} already holds a cube"
+    x, y, z = move[2]
+    if z == 0:
+        if all(pyramid[i] < 0 for i in g.base_cells):
+            return None if g.anchor is None else f"the first cube goes on {g.cell_name(g.anchor)}"
+        if not any(pyramid[j] >= 0 for j in g.orth[cell]):
+            return f"{name} does not touch a cube of level 1 (a new base cube goes beside one)"
+        return f"{name} would make level 1 wider than 4 x 4"
+    if not all(pyramid[j] >= 0 for j in g.supports[cell]):
+        return f"{name} needs the 4 cubes below it"
+    return f"{name} touches no {COLOURS[colour]} cube beside or below it"
+
+
+def describe_end(rules: Any, state: Any) -> tuple[str, str]:
+    """(why the game ended, the scores) of a finished game."""
+    info = rules.final_info(state)
+    return "round 10's building is over (section 4)", "scores: " + ", ".join(
+        f"player_{s} {v}" for s, v in enumerate(info["scores"])
+    )

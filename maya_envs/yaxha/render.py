@@ -3,8 +3,12 @@
 Header (round, phase, bonus cards, bag), the market with each tile's cubes and taker, then one
 block per seat: initiative, cubes in hand, choice, discards, and its pyramid level by level
 side by side (``L1`` the 4 x 4 base ... ``L4`` the top; letters ``OBGYW``, ``.`` empty),
-cropped to the base's 4 x 4 window. With an ``observer`` seat the picture holds only what
-that seat may see: other seats' hidden choices and their cubes placed this round are left out.
+cropped to the base's 4 x 4 window. Rows and columns are labelled with the notation's
+coordinates (``y`` down the left of each level, ``x`` across the top), so a cube shown at row
+``y``, column ``x`` of level ``L2`` is the cell of ``place <colour> L2 (x,y)``; with the floating
+footprint the window moves over the 7 x 7 grid and the labels move with it. With an
+``observer`` seat the picture holds only what that seat may see: other seats' hidden choices
+and their cubes placed this round are left out.
 """
 
 from __future__ import annotations
@@ -18,24 +22,36 @@ def _cubes(counts) -> str:
     return "".join(COLOUR_LETTERS[c] * k for c, k in enumerate(counts)) or "-"
 
 
+LEGEND = (
+    "board: row y, column x of each level as in 'place <colour> L<level> (x,y)'; "
+    "O B G Y W = orange blue green yellow white, . empty"
+)
+"""The line under the header that explains the pyramid pictures."""
+
+
 def pyramid_lines(rules: YaxhaRules, pyramid) -> list[str]:
-    """The levels of one pyramid side by side, one text line per row of the base window."""
+    """The levels of one pyramid side by side, one text line per row of the base window, each
+    level's rows labelled with ``y`` and its columns with ``x`` (the notation's coordinates)."""
     g = rules.geometry
     base = [g.coords[i] for i in g.base_cells if pyramid[i] >= 0]
     x0 = min(min((x for x, _, _ in base), default=0), g.side - 4)
     y0 = min(min((y for _, y, _ in base), default=0), g.side - 4)
-    columns = []
+    width = [2 + 4 - z for z in range(NUM_LEVELS)]  # "y " + the row
+    blocks = []
     for z in range(NUM_LEVELS):
-        rows = []
+        size = 4 - z
+        rows = [f"L{z + 1}", "  " + "".join(str(x0 + dx) for dx in range(size))]
         for dy in range(4):
+            if dy >= size:
+                rows.append("")
+                continue
             row = ""
-            for dx in range(4 - z):
-                cell = g.index.get((x0 + dx, y0 + dy, z)) if dy < 4 - z else None
-                row += "" if cell is None else (COLOUR_LETTERS[pyramid[cell]] if pyramid[cell] >= 0 else ".")
-            rows.append(row)
-        columns.append(rows)
-    header = "  ".join(f"L{z + 1}".ljust(4) for z in range(NUM_LEVELS))
-    return [header] + ["  ".join(columns[z][dy].ljust(4) for z in range(NUM_LEVELS)) for dy in range(4)]
+            for dx in range(size):
+                cell = g.index[(x0 + dx, y0 + dy, z)]
+                row += COLOUR_LETTERS[pyramid[cell]] if pyramid[cell] >= 0 else "."
+            rows.append(f"{y0 + dy} {row}")
+        blocks.append(rows)
+    return ["  ".join(blocks[z][i].ljust(width[z]) for z in range(NUM_LEVELS)) for i in range(6)]
 
 
 def render_text(rules: YaxhaRules, state: YaxhaState, observer: int | None = None) -> str:
@@ -47,6 +63,7 @@ def render_text(rules: YaxhaRules, state: YaxhaState, observer: int | None = Non
         + (f"player_{rules.current_player(state)}" if state.phase <= BUILD else "-"),
         "bonus cards: " + "; ".join(f"{c} {BONUS_CARDS[c]}" for c in state.bonus_cards),
         "bag: " + " ".join(f"{COLOURS[c]} {k}" for c, k in enumerate(state.bag)),
+        LEGEND,
         "market: "
         + "  ".join(
             f"[{t}] {_cubes(tile)}" + (f" -> player_{state.owner[t]}" if state.owner[t] >= 0 else "")

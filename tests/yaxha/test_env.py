@@ -235,21 +235,46 @@ def test_bad_env_arguments_name_the_value():
         yaxha_v1.raw_env(speed=3)
 
 
-def test_ansi_render_shows_each_level():
-    env = yaxha_v1.env(num_players=2, render_mode="ansi", footprint="fixed")
+def _board_cells(lines: list[str], header: int) -> dict[tuple[int, int, int], str]:
+    """Read one seat's pyramid picture back: ``(x, y, z) -> letter`` from the labelled grid
+    (level names, then the x labels, then rows starting with their y label)."""
+    names = lines[header + 1]
+    starts = [names.index(f"L{z + 1}") for z in range(4)]
+    xs = lines[header + 2]
+    cells = {}
+    for row in lines[header + 3 : header + 7]:
+        for z, start in enumerate(starts):
+            block = row[start : start + 2 + 4 - z].rstrip()
+            if not block:
+                continue
+            y, letters = int(block[0]), block[2:]
+            for k, letter in enumerate(letters):
+                cells[(int(xs[start + 2 + k]), y, z)] = letter
+    return cells
+
+
+@pytest.mark.parametrize("footprint", ["fixed", "floating"])
+def test_ansi_render_labels_rows_and_columns_in_the_notations_coordinates(footprint):
+    env = yaxha_v1.env(num_players=2, render_mode="ansi", footprint=footprint)
     env.reset(seed=2)
     rng = np.random.default_rng(0)
+    placed = 0
     while not all(env.terminations.values()):
-        env.step(_random_action(env.observe(env.agent_selection), rng))
-    text = env.render()
-    assert text.count("L1    L2    L3    L4") == 2
-    assert "scores: player_0" in text
-    pyr = env.game_state.pyramids[0]
-    top_row = "".join("OBGYW"[pyr[env.rules.geometry.index[(x, 0, 0)]]] for x in range(4))
-    lines = text.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("player_0  initiative"))
-    assert lines[header + 1].strip() == "L1    L2    L3    L4"
-    assert lines[header + 2].strip().startswith(top_row)
+        action = _random_action(env.observe(env.agent_selection), rng)
+        move = env.rules.table.decode(action)
+        env.step(action)
+        if move[0] != "pick" and env.game_state.phase != BUILD:  # a round's building just ended
+            text = env.render()
+            lines = text.splitlines()
+            for seat in range(2):
+                header = next(i for i, line in enumerate(lines) if line.startswith(f"player_{seat}  initiative"))
+                cells = _board_cells(lines, header)
+                pyramid = env.game_state.pyramids[seat]
+                for cell, colour in enumerate(pyramid):
+                    if colour >= 0:  # every cube shows at its notation coordinates
+                        assert cells[env.rules.geometry.coords[cell]] == "OBGYW"[colour]
+                        placed += 1
+    assert placed > 100 and "board: row y, column x" in text and "scores: player_0" in env.render()
 
 
 def _pick(mask, rng):

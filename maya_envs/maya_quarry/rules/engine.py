@@ -110,7 +110,7 @@ class MayaQuarryRules(LegalActionCache):
             observation_shape=observation_shape(self),
             max_game_length=n * comp.starting_blocks + NUM_ROUNDS * per_round,
             reward_range=(-bound, bound),
-            chance=config.first_start_player == "random" or (self.advanced and n - 1 < A.NUM_BLUE),
+            chance=self.advanced and n - 1 < A.NUM_BLUE,  # draws after initial_state: the blue markers
             information="imperfect",
         )
 
