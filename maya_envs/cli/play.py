@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from maya_envs.cli import description
 from maya_envs.notation import describe_action, describe_end, why_illegal
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import GAME_ALIASES, game_name, record_env
@@ -215,7 +216,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="maya-play", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="maya-play", description=description(__doc__))
     parser.add_argument("--game", default="maya2012", choices=sorted(GAME_ALIASES) + sorted(GAME_ALIASES.values()))
     parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
     parser.add_argument(
