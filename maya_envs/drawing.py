@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+#: The label of the all-seeing view (``observer=None``), the same word in every game.
+SPECTATOR_VIEW = "spectator (everything)"
 WIDTH = 800
 BACKGROUND = (245, 240, 228)
 INK = (40, 36, 32)

@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.spec import GameSpec
 from maya_envs.games import GAMES
@@ -118,7 +119,7 @@ def replace_table(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m maya_envs.env_table", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m maya_envs.env_table", description=description(__doc__))
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--write", type=Path, metavar="README", help="replace the table between the markers")
     group.add_argument("--check", type=Path, metavar="README", help="exit 1 if the table there is not current")

@@ -23,8 +23,11 @@ if [[ ",$extras," == *,openspiel,* ]]; then
   .venv/bin/python -m pip install -q --only-binary=:all: "open_spiel>=2.0" \
     || echo "setup_env.sh: no OpenSpiel wheel for this Python/platform; the OpenSpiel tests will be skipped" >&2
 fi
+# setuptools warns on every editable install of a flat layout ("Please be careful with folders
+# in your working directory with the same name as your package"); here those folders are the
+# package itself, so the advice has nothing to act on. Only that install step hides UserWarnings.
 if [ -n "$extras" ]; then
-  .venv/bin/python -m pip install -q -e ".[$extras]"
+  PYTHONWARNINGS="ignore::UserWarning" .venv/bin/python -m pip install -q -e ".[$extras]"
 else
-  .venv/bin/python -m pip install -q -e .
+  PYTHONWARNINGS="ignore::UserWarning" .venv/bin/python -m pip install -q -e .
 fi

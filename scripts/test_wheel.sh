@@ -89,6 +89,8 @@ site = Path(maya_envs.__file__).resolve().parents[1]
 print(f"maya_envs {maya_envs.__version__} from {site}")
 for package in (maya_envs, training):
     assert (Path(package.__file__).parent / "py.typed").is_file(), package
+static = Path(maya_envs.__file__).parent / "web" / "static"
+assert all((static / name).is_file() for name in ("index.html", "app.js", "style.css")), "maya-web page missing"
 
 for env_id in ENV_IDS:
     env = gym.make(env_id)

@@ -109,6 +109,14 @@ def test_replay_prints_the_game_and_exports_frames_and_a_gif(tmp_path):
     images = run("replay", [str(path), "--frames", str(frames), "--gif", str(gif), "--fps", "4"])
     assert images.returncode == 0, images.stderr
     assert len(list(frames.glob("frame_*.png"))) == moves + 1 and gif.stat().st_size > 1000
+    assert "frames: 100%" in images.stderr and f"{moves + 1}/{moves + 1}" in images.stderr  # the progress bar
+
+
+@pytest.mark.parametrize("command", ["play", "replay"])
+def test_help_is_plain_text(command):
+    """--help shows no reST markup (double backticks, :func: roles)."""
+    out = run(command, ["--help"]).stdout
+    assert "``" not in out and ":func:" not in out and ":mod:" not in out and f"maya-{command}" in out
 
 
 def test_replay_rejects_a_corrupted_record(tmp_path):

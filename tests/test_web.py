@@ -184,7 +184,8 @@ def test_a_record_round_trips_through_upload_and_replay(client, tmp_path):
     replay = ok(client.post("/api/replays", json={"text": text}))
     assert replay["kind"] == "replay" and replay["length"] == 40 and replay["index"] == 0
     end = ok(client.get(f"/api/replays/{replay['id']}?index=40&seat=all"))
-    assert end["moves"][-1].endswith(record.moves[-1]["notation"])
+    assert end["moves"][-1].endswith(record.moves[-1]["notation"]) and len(end["moves"]) == 40
+    assert len(ok(client.get(f"/api/replays/{replay['id']}?index=7"))["moves"]) == 7
     # the replayed position is the live game's position: the same picture for the same seat
     live = ok(client.get(f"/api/games/{gid}?seat=1"))
     seat = ok(client.get(f"/api/replays/{replay['id']}?index=40&seat=1"))

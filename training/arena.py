@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
@@ -63,7 +64,7 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="maya-arena", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="maya-arena", description=description(__doc__))
     parser.add_argument(
         "--agents",
         nargs="+",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.games import find_game
 from maya_envs.evaluation import MatchResult, play_match
@@ -84,7 +85,7 @@ def write_results(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="maya-eval", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="maya-eval", description=description(__doc__))
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--checkpoint", type=Path, help="a MaskablePPO .zip saved by maya-train")
     source.add_argument("--agent", choices=["random", "heuristic"], help="evaluate a bot instead")

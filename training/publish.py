@@ -21,6 +21,7 @@ import gymnasium as gym
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs import pretrained
+from maya_envs.cli import description
 from training.config import load_config
 
 PACKAGE_DIR = Path(pretrained.__file__).parent
@@ -79,7 +80,7 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.publish", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m training.publish", description=description(__doc__))
     parser.add_argument("run_dir", type=Path, help="a finished maya-train run directory")
     parser.add_argument("--name", required=True, help="registry name (pretrained:<name>)")
     parser.add_argument("--config", required=True, help="the config the run was trained from, by name")

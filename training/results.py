@@ -24,6 +24,7 @@ from pathlib import Path
 
 import yaml
 
+from maya_envs.cli import description
 from maya_envs.games import find_game
 from training import arena
 
@@ -87,7 +88,7 @@ HEADER = (
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.results", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m training.results", description=description(__doc__))
     parser.add_argument("runs", nargs="+", metavar="CONFIG_NAME=RUN_DIR")
     parser.add_argument("--arena-games", type=int, default=200, help="arena games per run (when none is saved)")
     parser.add_argument("--out", type=Path, help="also write the table to this file")

@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
 from training.config_names import resolve_config
@@ -334,7 +335,7 @@ def evaluate_checkpoint(checkpoint: Path, config: RLlibConfig) -> dict[str, Any]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rllib_train", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="rllib_train", description=description(__doc__))
     parser.add_argument("--config", type=Path, required=True, help="YAML config (fields of RLlibConfig)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     parser.add_argument("--address", default=None, help="Ray cluster address ('auto'); default: RAY_ADDRESS or local")

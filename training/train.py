@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from training.config import TrainConfig, check_env, load_config, make_single_agent_env, override_keys
 from training.config_names import config_names
@@ -174,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``maya-train`` argument parser; ``--help`` lists the keys ``--set`` accepts."""
     parser = argparse.ArgumentParser(
         prog="maya-train",
-        description=__doc__.split("\n\n")[0],
+        description=description(__doc__),
         epilog="keys for --set KEY=VALUE (values are YAML; defaults in training/config.py): "
         + ", ".join(override_keys()),
     )

@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from maya_envs.cli import description
 from maya_envs.games import DEFAULT_GAME, game_names, game_of_rules
 from maya_envs.notation import describe_action, describe_end, why_illegal
 from maya_envs.pretrained import is_pretrained_spec
@@ -215,7 +216,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="maya-play", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="maya-play", description=description(__doc__))
     parser.add_argument("--game", default=DEFAULT_GAME.key, choices=game_names())
     parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
     parser.add_argument(

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from maya_envs.captions import move_caption, result_line
+from maya_envs.cli import description
 from maya_envs.notation import describe_action
 from maya_envs.records import RecordError, iter_replay, load_record
 
@@ -87,11 +88,21 @@ def captioned_pictures(record, observer: int | None) -> list:
     return pictures
 
 
+def _progress(items, total: int, desc: str):
+    """``items`` with a progress bar on stderr (tqdm, from the ``render`` extra; none without it)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return items
+    return tqdm(items, total=total, desc=desc, unit="frame", file=sys.stderr, dynamic_ncols=True)
+
+
 def export_images(record, observer: int | None, frames: Path | None, gif: Path | None, fps: float) -> int:
     """Write one PNG per position under ``frames`` and/or an animated GIF; the number of frames."""
     from PIL import Image
 
-    images = [Image.fromarray(picture.array()) for picture in captioned_pictures(record, observer)]
+    pictures = _progress(captioned_pictures(record, observer), len(record.moves) + 1, "frames")
+    images = [Image.fromarray(picture.array()) for picture in pictures]
     if frames is not None:
         frames.mkdir(parents=True, exist_ok=True)
         for index, image in enumerate(images):
@@ -105,7 +116,7 @@ def export_images(record, observer: int | None, frames: Path | None, gif: Path |
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="maya-replay", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="maya-replay", description=description(__doc__))
     parser.add_argument("record", type=Path, help="a JSONL game record (maya-play, RecordingWrapper)")
     parser.add_argument("--observer", type=int, help="show the game as this seat saw it (default: everything)")
     parser.add_argument("--no-pause", action="store_true", help="print every position without waiting")

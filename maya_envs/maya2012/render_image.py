@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.drawing import INK, MUTED, Canvas, SvgPicture, card_back_swatch, text_colour
+from maya_envs.drawing import INK, MUTED, SPECTATOR_VIEW, Canvas, SvgPicture, card_back_swatch, text_colour
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import CENTRE, EMPTY, NO_PRIEST, PHASE_NAMES
 
@@ -77,7 +77,7 @@ def draw(rules, state, observer: int | None = None) -> Canvas:
 
 
 def _header(canvas: Canvas, state, observer) -> None:
-    view = "spectator (everything)" if observer is None else f"player_{observer}"
+    view = SPECTATOR_VIEW if observer is None else f"player_{observer}"
     canvas.text((BOARD_X, 12), "Maya (2012)", size=22)
     canvas.text((760, 16), f"view: {view}", size=14, fill=MUTED, anchor="ra")
     mover = f"player_{state.to_move}" + (f" ({'WB'[state.to_move]})" if state.num_players == 2 else "")

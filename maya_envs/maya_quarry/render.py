@@ -1,6 +1,6 @@
 """Text rendering of a Maya (Abacusspiele 2003) state (``render_mode="ansi"``/``"human"``).
 
-``observer=None`` shows everything (a referee's view). With an observer seat, other seats'
+``observer=None`` shows everything (the spectator's view, as in every game). With an observer seat, other seats'
 face-down cards show only their back (``?L`` low, ``?H`` high), their hands only as counts
 of low and high cards and (advanced variant) their sealed bids as ``?`` until every bid is in,
 exactly what that seat may know.

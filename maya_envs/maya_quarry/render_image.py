@@ -8,7 +8,7 @@ pyramids level by level with the players' blocks and each level's gold for first
 
 What an observer seat may not know is drawn face down: other seats' cards in unrevealed
 quarries and in hand show only their back (``L`` low 3-5, ``H`` high 6-8 or -3), sealed bids
-show ``?``. ``observer=None`` shows every card (a referee's view). A legend under the
+show ``?``. ``observer=None`` shows every card (the spectator's view). A legend under the
 pyramids names the signs.
 
 The layout is drawn once on a :class:`~maya_envs.drawing.Canvas` (:func:`draw`) and made a
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.drawing import MUTED, SEAT_COLOURS, WIDTH, Canvas, SvgPicture, card_back_swatch
+from maya_envs.drawing import MUTED, SEAT_COLOURS, SPECTATOR_VIEW, WIDTH, Canvas, SvgPicture, card_back_swatch
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MAX_LEVELS
 from maya_envs.maya_quarry.rules.config import MARKERS
@@ -65,7 +65,7 @@ def draw(rules, state, observer: int | None = None) -> Canvas:
 
 def _header(canvas: Canvas, rules, state, observer) -> None:
     actor = "-" if state.actor < 0 else f"player_{state.actor}"
-    view = "referee (all cards)" if observer is None else f"player_{observer}"
+    view = SPECTATOR_VIEW if observer is None else f"player_{observer}"
     canvas.text((MARGIN, 10), "Maya (Abacusspiele 2003)", size=22)
     canvas.text((WIDTH - MARGIN, 14), f"view: {view}", size=14, fill=MUTED, anchor="ra")
     status = (

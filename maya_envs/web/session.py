@@ -335,9 +335,21 @@ class Replay(_Item):
         self.over = bool(env.agents) and all(env.terminations[a] or env.truncations[a] for a in env.agents)
         self.rewards = {a: float(env.rewards[a]) for a in env.agents}
         self.info = dict(env.infos[env.agents[0]]) if env.agents else {}
+        self._texts: dict[int | None, list[str]] = {}
+
+    def move_texts(self, viewer: int | None) -> list[str]:
+        """Every move's caption as ``viewer`` saw it (computed once per viewer)."""
+        if viewer not in self._texts:
+            rules, moves, n_moves = self.env.rules, self.record.moves, len(self.record.moves)
+            self._texts[viewer] = [
+                move_caption(rules, self.states[i - 1], moves[i - 1]["action"], viewer, i, n_moves)
+                for i in range(1, n_moves + 1)
+            ]
+        return self._texts[viewer]
 
     def view(self, index: Any = 0, seat: Any = None) -> dict[str, Any]:
-        """Position ``index`` (0 = start .. number of moves) as ``seat`` (or everything) saw it.
+        """Position ``index`` (0 = start .. number of moves) as ``seat`` (or everything) saw it;
+        ``moves`` holds the captions of the moves up to it.
 
         Raises:
             ValueError: a bad index or seat.
@@ -349,11 +361,7 @@ class Replay(_Item):
             raise ValueError(f"position {index!r}; allowed: 0..{n_moves}")
         env, rules = self.env, self.env.rules
         viewer = _check_viewer(seat, rules.spec.num_players)
-        moves = self.record.moves
-        texts = [
-            move_caption(rules, self.states[i - 1], moves[i - 1]["action"], viewer, i, n_moves)
-            for i in range(1, n_moves + 1)
-        ]
+        texts = self.move_texts(viewer)
         caption = [texts[index - 1] if index else f"{self.record.header['title']}, seed {self.record.header['seed']}"]
         result = None
         if index == n_moves and self.over:
@@ -371,7 +379,7 @@ class Replay(_Item):
             "viewer": viewer,
             "views": [None, *range(rules.spec.num_players)],
             "svg": str(env.picture(caption=caption).svg()),
-            "moves": texts,
+            "moves": texts[:index],
             "over": self.over and index == n_moves,
             "result": result,
         }

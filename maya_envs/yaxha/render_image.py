@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.drawing import MUTED, SEAT_COLOURS, WIDTH, Canvas, SvgPicture, text_colour
+from maya_envs.drawing import MUTED, SEAT_COLOURS, SPECTATOR_VIEW, WIDTH, Canvas, SvgPicture, text_colour
 from maya_envs.yaxha.actions import COLOUR_LETTERS, COLOURS, NUM_COLOURS, NUM_LEVELS
 from maya_envs.yaxha.rules import BUILD, PENDING, PHASES, SELECT, YaxhaRules, YaxhaState
 from maya_envs.yaxha.scoring import BONUS_CARDS
@@ -75,7 +75,7 @@ def _cube(canvas: Canvas, x: float, y: float, colour: int, size: int = CUBE, key
 def _header(canvas: Canvas, rules, state, observer) -> None:
     round_text = f"{state.round + 1}/10" if state.round < 10 else "over"
     mover = f"player_{rules.current_player(state)}" if state.phase <= BUILD else "-"
-    view = "all (omniscient)" if observer is None else f"player_{observer}"
+    view = SPECTATOR_VIEW if observer is None else f"player_{observer}"
     canvas.text((MARGIN, 10), "Yaxha", size=22)
     canvas.text((WIDTH - MARGIN, 14), f"view: {view}", size=14, fill=MUTED, anchor="ra")
     status = f"round {round_text}   phase {PHASES[state.phase]}   to move {mover}"

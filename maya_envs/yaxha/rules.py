@@ -53,7 +53,7 @@ import numpy as np
 from maya_envs.core.chance import draw, draw_sequence, weighted
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.core.legal import LegalActionCache
-from maya_envs.core.options import resolve_config
+from maya_envs.core.options import check_choice, config_from_mapping, resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, WAIT, ActionTable
 from maya_envs.yaxha.scoring import FIRST_GAME_CARDS, NUM_BONUS_CARDS, PAIRWISE_CARDS, score_pyramids
@@ -107,24 +107,26 @@ class YaxhaConfig:
 
     def __post_init__(self) -> None:
         n = self.num_players
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n not in (2, 3, 4):
-            raise ConfigError(f"num_players={n!r} is not supported; allowed: 2, 3, 4")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise ConfigError(f"num_players={n!r} is not allowed; allowed: [2, 3, 4]")
+        check_choice("num_players", n, (2, 3, 4))
         object.__setattr__(self, "num_players", int(n))
-        if not isinstance(self.footprint, str) or self.footprint not in FOOTPRINTS:
-            raise ConfigError(f"footprint={self.footprint!r}; allowed: {', '.join(map(repr, FOOTPRINTS))}")
-        if not isinstance(self.bonus_zero_ties_score, bool):
-            raise ConfigError(f"bonus_zero_ties_score={self.bonus_zero_ties_score!r}; allowed: True, False")
-        if not isinstance(self.action_features, bool):
-            raise ConfigError(f"action_features={self.action_features!r}; allowed: True, False")
-        if self.reward_scheme not in REWARD_SCHEMES:
-            raise ConfigError(f"reward_scheme={self.reward_scheme!r}; allowed: {REWARD_SCHEMES}")
+        check_choice("footprint", self.footprint, tuple(FOOTPRINTS))
+        for name in ("bonus_zero_ties_score", "action_features"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; allowed: [True, False]")
+        check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
         c = self.cubes_per_colour
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 6 * n:
-            raise ConfigError(f"cubes_per_colour={c!r}; allowed: an int >= {6 * n} (10 rounds draw {30 * n} cubes)")
+            raise ConfigError(
+                f"cubes_per_colour={c!r} is not allowed; allowed: an int >= {6 * n} (10 rounds draw {30 * n} cubes)"
+            )
         cards = self.bonus_cards
         if isinstance(cards, str):
             if cards not in BONUS_MODES:
-                raise ConfigError(f"bonus_cards={cards!r}; allowed: {BONUS_MODES} or a list of 3 card ids")
+                raise ConfigError(
+                    f"bonus_cards={cards!r} is not allowed; allowed: {list(BONUS_MODES)} or a list of 3 card ids"
+                )
         else:
             try:
                 ids = tuple(int(c) for c in cards if not isinstance(c, bool))
@@ -137,7 +139,8 @@ class YaxhaConfig:
                 or not all(0 <= i < NUM_BONUS_CARDS for i in ids)
             ):
                 raise ConfigError(
-                    f"bonus_cards={cards!r}; allowed: {BONUS_MODES} or 3 distinct ids in 0..{NUM_BONUS_CARDS - 1}"
+                    f"bonus_cards={cards!r} is not allowed; allowed: {list(BONUS_MODES)} or 3 distinct ids in "
+                    f"0..{NUM_BONUS_CARDS - 1}"
                 )
             if n == 2 and any(i in PAIRWISE_CARDS for i in ids):
                 raise ConfigError(f"bonus_cards={cards!r}: cards 5-9 are excluded with 2 players (section 9)")
@@ -150,11 +153,7 @@ class YaxhaConfig:
         Raises:
             ConfigError: an unknown key (the message lists the known keys) or a bad value.
         """
-        known = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(data) - set(known))
-        if unknown:
-            raise ConfigError(f"unknown Yaxha config key(s) {unknown}; known keys: {known}")
-        return cls(**data)
+        return config_from_mapping(cls, data, "Yaxha")
 
     @classmethod
     def from_mapping(cls, options: dict[str, Any] | None) -> YaxhaConfig:

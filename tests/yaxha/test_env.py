@@ -231,7 +231,7 @@ def test_bad_env_arguments_name_the_value():
         yaxha_v1.env(num_players=7)
     with pytest.raises(ValueError, match="render_mode='rgb'"):
         yaxha_v1.parallel_env(render_mode="rgb")
-    with pytest.raises(ValueError, match=r"unknown Yaxha config key\(s\) \['speed'\]"):
+    with pytest.raises(ValueError, match=r"unknown Yaxha option\(s\) \['speed'\]"):
         yaxha_v1.raw_env(speed=3)
 
 
