@@ -35,7 +35,9 @@ from training.config_names import config_names
 
 def make_vec_env(config: TrainConfig):
     """``config.n_envs`` single-agent envs against the opponent mix, in a monitored vector env."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from training.vec_env import ResetCheckedSubprocVecEnv
 
     def make_one():
         env = make_single_agent_env(config)
@@ -46,7 +48,7 @@ def make_vec_env(config: TrainConfig):
             env = SelfPlayWrapper(env, dict(config.opponents), sp.snapshot_weight, sp.pool_size)
         return env
 
-    vec_cls = DummyVecEnv if config.vec_env == "dummy" else SubprocVecEnv
+    vec_cls = DummyVecEnv if config.vec_env == "dummy" else ResetCheckedSubprocVecEnv
     return VecMonitor(vec_cls([make_one] * config.n_envs))
 
 
