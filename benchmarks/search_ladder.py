@@ -18,14 +18,14 @@ import json
 import time
 from typing import Any
 
-from maya_envs import maya2012_v1, maya_quarry_v0, yaxha_v1
+from maya_envs import maya2012_v1, maya_quarry_v1, yaxha_v1
 from maya_envs.bots import make_bot
 from maya_envs.evaluation import play_match
 
 ENVS = {
     "maya2012": lambda: maya2012_v1.env(),
     "maya2012-3p": lambda: maya2012_v1.env(num_players=3),
-    "quarry": lambda: maya_quarry_v0.env(num_players=3),
+    "quarry": lambda: maya_quarry_v1.env(num_players=3),
     "yaxha": lambda: yaxha_v1.env(num_players=2),
 }
 

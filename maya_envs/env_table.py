@@ -33,7 +33,7 @@ END = "<!-- env-table: end -->"
 #: PettingZoo module -> (the game option that selects a variant, its values in table order).
 GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "maya2012_v1": ("setup", tuple(dict.fromkeys(s for per_n in SETUPS.values() for s in per_n))),
-    "maya_quarry_v0": ("variant", tuple(VARIANTS)),
+    "maya_quarry_v1": ("variant", tuple(VARIANTS)),
     "yaxha_v1": ("footprint", tuple(FOOTPRINTS)),
 }
 #: Player counts tried for every game; the rules reject the ones they do not support.

@@ -36,7 +36,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from maya_envs.aec_base import RulesAECEnv, check_action_id
-from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.errors import IllegalActionError, ResetNeededError
 
 
 class RulesParallelEnv(ParallelEnv):
@@ -60,6 +60,7 @@ class RulesParallelEnv(ParallelEnv):
         self.agents: list[str] = []
         self.observation_spaces = aec_env.observation_spaces
         self.action_spaces = aec_env.action_spaces
+        self._was_reset = False
 
     @property
     def game_state(self) -> Any:
@@ -81,6 +82,7 @@ class RulesParallelEnv(ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         aec = self.aec_env
         aec.reset(seed=seed, options=options)
+        self._was_reset = True
         over = all(aec.terminations[a] or aec.truncations[a] for a in aec.agents)
         self.agents = [] if over else list(self.possible_agents)  # a game over before any step
         return self._observations(), {agent: copy.deepcopy(aec.infos[agent]) for agent in self.possible_agents}
@@ -93,7 +95,7 @@ class RulesParallelEnv(ParallelEnv):
         Raises:
             ResetNeededError: before the first :meth:`reset`.
         """
-        self.aec_env._check_reset("observe")
+        self._check_reset("observe")
         seat = self.aec_env.seat_of(agent)
         mask = np.zeros(self.rules.spec.num_actions, np.int8)
         if self.agents:
@@ -114,7 +116,7 @@ class RulesParallelEnv(ParallelEnv):
             IllegalActionError: an illegal action with ``illegal_action="raise"`` (an idle
                 agent's id other than ``rules.wait_action`` included).
         """
-        self.aec_env._check_reset("step")
+        self._check_reset("step")
         if not self.agents:
             raise RuntimeError("step() called after the episode ended; call reset()")
         aec, rules, state = self.aec_env, self.rules, self.game_state
@@ -177,7 +179,18 @@ class RulesParallelEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
+        """The AEC env's ``render``.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset` (with a ``render_mode``).
+        """
+        if self.render_mode is not None:
+            self._check_reset("render")
         return self.aec_env.render()
+
+    def _check_reset(self, call: str) -> None:
+        if not self._was_reset:
+            raise ResetNeededError(f"{call}() before reset(): call reset() first")
 
     def state(self) -> np.ndarray:
         raise NotImplementedError("no global state array: use env.game_state (the rules state)")

@@ -45,7 +45,7 @@ RECORD_FORMAT = "maya_envs.record/1"
 #: Game name (the PettingZoo module name) -> module with ``env(**options)``.
 GAME_MODULES = {
     "maya2012_v1": "maya_envs.maya2012_v1",
-    "maya_quarry_v0": "maya_envs.maya_quarry_v0",
+    "maya_quarry_v1": "maya_envs.maya_quarry_v1",
     "yaxha_v1": "maya_envs.yaxha_v1",
 }
 #: Short names accepted wherever a game is named (``maya-play --game maya2012``).

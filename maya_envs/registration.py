@@ -20,7 +20,7 @@ import gymnasium
 
 ENV_IDS: dict[str, str] = {
     "maya_envs/Maya2012-v1": "maya_envs.maya2012.single_agent:make_single_agent_env",
-    "maya_envs/MayaQuarry-v0": "maya_envs.maya_quarry.single_agent:make_single_agent_env",
+    "maya_envs/MayaQuarry-v1": "maya_envs.maya_quarry.single_agent:make_single_agent_env",
     "maya_envs/Yaxha-v1": "maya_envs.yaxha.single_agent:make_single_agent_env",
 }
 

@@ -103,7 +103,7 @@ def test_no_state_or_answer_shares_a_mutable_object(index):
             raise AssertionError("game did not end")
 
 
-@pytest.mark.parametrize("game", ["maya2012_v0", "maya_quarry_v0", "yaxha_v0"])
+@pytest.mark.parametrize("game", ["maya2012_v1", "maya_quarry_v1", "yaxha_v1"])
 def test_final_infos_share_no_list_between_agents(game):
     import importlib
 

@@ -5,6 +5,7 @@ shared illegal-move result; PettingZoo's own registry."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import warnings
@@ -15,7 +16,7 @@ import pytest
 from gymnasium import spaces
 
 import maya_envs  # noqa: F401  (registers the ids)
-from maya_envs import maya2012_v0, maya_quarry_v0, yaxha_v0
+from maya_envs import maya2012_v1, maya_quarry_v1, yaxha_v1
 from maya_envs.core.errors import ConfigError, ResetNeededError
 from maya_envs.maya2012.batched import Maya2012VectorEnv
 from maya_envs.maya2012.rules import END_REASONS, Maya2012Rules, end_reason
@@ -23,13 +24,13 @@ from maya_envs.registration import ENV_IDS
 
 # Every game at every player count (the AEC module, its options, its Gymnasium id).
 GAMES = [
-    (maya2012_v0, {"num_players": 2}, "maya_envs/Maya2012-v0"),
-    (maya2012_v0, {"num_players": 3}, "maya_envs/Maya2012-v0"),
-    (maya2012_v0, {"num_players": 4}, "maya_envs/Maya2012-v0"),
-    (maya_quarry_v0, {"num_players": 3}, "maya_envs/MayaQuarry-v0"),
-    (maya_quarry_v0, {"num_players": 5}, "maya_envs/MayaQuarry-v0"),
-    (yaxha_v0, {"num_players": 2}, "maya_envs/Yaxha-v0"),
-    (yaxha_v0, {"num_players": 4}, "maya_envs/Yaxha-v0"),
+    (maya2012_v1, {"num_players": 2}, "maya_envs/Maya2012-v1"),
+    (maya2012_v1, {"num_players": 3}, "maya_envs/Maya2012-v1"),
+    (maya2012_v1, {"num_players": 4}, "maya_envs/Maya2012-v1"),
+    (maya_quarry_v1, {"num_players": 3}, "maya_envs/MayaQuarry-v1"),
+    (maya_quarry_v1, {"num_players": 5}, "maya_envs/MayaQuarry-v1"),
+    (yaxha_v1, {"num_players": 2}, "maya_envs/Yaxha-v1"),
+    (yaxha_v1, {"num_players": 4}, "maya_envs/Yaxha-v1"),
 ]
 GAME_IDS = [f"{module.__name__.split('.')[-1]}-{opts['num_players']}p" for module, opts, _ in GAMES]
 
@@ -54,7 +55,7 @@ def _final_info(env, rng, limit=100_000):
 
 @pytest.mark.parametrize("at_max_turns", ["truncate", "score"])
 def test_issue_reproduction_real_end_on_the_cap_step(at_max_turns):
-    env = maya2012_v0.env(setup="random", max_turns=38, at_max_turns=at_max_turns)
+    env = maya2012_v1.env(setup="random", max_turns=38, at_max_turns=at_max_turns)
     env.reset(seed=29)
     for action in ISSUE_EXCHANGES:
         env.step(action)
@@ -121,7 +122,7 @@ def test_batched_engine_real_end_on_the_cap_step():
 
     from tests.maya2012.test_batched import BACKENDS
 
-    env = maya2012_v0.env(setup="random", max_turns=38, at_max_turns="truncate")
+    env = maya2012_v1.env(setup="random", max_turns=38, at_max_turns="truncate")
     env.reset(seed=29)
     start = env.game_state
     for backend in BACKENDS:
@@ -140,7 +141,7 @@ def test_batched_engine_real_end_on_the_cap_step():
 @pytest.mark.parametrize("game", range(len(GAMES)), ids=GAME_IDS)
 def test_info_names_the_end_in_every_game(game):
     module, options, _ = GAMES[game]
-    env = module.env(**options, **({"max_turns": 60} if module is maya2012_v0 else {}))
+    env = module.env(**options, **({"max_turns": 60} if module is maya2012_v1 else {}))
     env.reset(seed=1)
     assert _final_info(env, np.random.default_rng(1))["end"] in ("last_round", "no_legal_exchange", "declared", "max_turns")
     env.reset(seed=2)
@@ -174,7 +175,7 @@ def test_single_agent_reset_plays_on_past_a_game_the_learner_never_joins(game):
     module, options, gym_id = GAMES[game]
     n = options["num_players"]
     opponent = _IllegalOnce()  # every opponent seat: the first one to act plays the illegal id
-    if module is maya2012_v0:
+    if module is maya2012_v1:
         options = {**options, "setup": "random"}  # player_0 moves first
     env = gym.make(gym_id, opponents=[opponent] * (n - 1), learner_seat=n - 1, **options)
     with warnings.catch_warnings():
@@ -189,15 +190,15 @@ def test_single_agent_reset_plays_on_past_a_game_the_learner_never_joins(game):
 def test_single_agent_refuses_a_learner_seat_that_never_decides():
     # The issue's reproduction: White's one exchange ends every game.
     with pytest.raises(ConfigError, match="learner_seat=1 never decides"):
-        gym.make("maya_envs/Maya2012-v0", setup="random", max_turns=1, learner_seat=1)
+        gym.make("maya_envs/Maya2012-v1", setup="random", max_turns=1, learner_seat=1)
     with pytest.raises(ConfigError, match=r"allowed: one of \[0, 1\]"):
-        gym.make("maya_envs/Maya2012-v0", num_players=4, max_turns=2, learner_seat=3)
+        gym.make("maya_envs/Maya2012-v1", num_players=4, max_turns=2, learner_seat=3)
     # "random" draws only seats that decide; a seat that decides is accepted.
-    env = gym.make("maya_envs/Maya2012-v0", num_players=4, max_turns=2, learner_seat="random")
+    env = gym.make("maya_envs/Maya2012-v1", num_players=4, max_turns=2, learner_seat="random")
     for seed in range(12):
         _, info = env.reset(seed=seed)
         assert info["learner"] in ("player_0", "player_1") and env.unwrapped.action_masks().any()
-    env = gym.make("maya_envs/Maya2012-v0", setup="choose", max_turns=1, learner_seat=1)
+    env = gym.make("maya_envs/Maya2012-v1", setup="choose", max_turns=1, learner_seat=1)
     env.reset(seed=0)
     assert env.unwrapped.action_masks().any()
 
@@ -205,7 +206,7 @@ def test_single_agent_refuses_a_learner_seat_that_never_decides():
 def test_single_agent_gives_up_on_an_opponent_that_always_plays_illegal_ids():
     from maya_envs.wrappers import single_agent
 
-    env = gym.make("maya_envs/Maya2012-v0", opponent=lambda obs: int(np.flatnonzero(obs["action_mask"] == 0)[0]),
+    env = gym.make("maya_envs/Maya2012-v1", opponent=lambda obs: int(np.flatnonzero(obs["action_mask"] == 0)[0]),
                    learner_seat=1, setup="random")  # fmt: skip
     with warnings.catch_warnings(), pytest.raises(RuntimeError, match="games in a row ended before player_1"):
         warnings.simplefilter("ignore")
@@ -335,7 +336,7 @@ def test_vector_env_calls_before_reset_say_to_call_reset():
 
 
 def test_four_player_partners_share_the_illegal_move_result():
-    env = maya2012_v0.env(num_players=4)
+    env = maya2012_v1.env(num_players=4)
     env.reset(seed=0)
     illegal = int(np.flatnonzero(env.action_mask("player_0") == 0)[0])
     with pytest.warns(UserWarning, match="illegal"):
@@ -343,7 +344,7 @@ def test_four_player_partners_share_the_illegal_move_result():
     assert env.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": -1.0, "player_3": 0.0}
     assert env.infos["player_2"]["offender"] == "player_0"
     # Three players have no teams: the offender alone.
-    env = maya2012_v0.env(num_players=3)
+    env = maya2012_v1.env(num_players=3)
     env.reset(seed=0)
     with pytest.warns(UserWarning):
         env.step(illegal)
@@ -357,7 +358,7 @@ def test_four_player_single_agent_learner_gets_its_team_illegal_result(learner_s
     bad = _IllegalOnce(at=2)  # after the learner's first decision
     specs = ["random"] * 3
     specs[sorted(set(range(4)) - {learner_seat}).index(partner)] = bad
-    env = gym.make("maya_envs/Maya2012-v0", num_players=4, opponents=specs, learner_seat=learner_seat)
+    env = gym.make("maya_envs/Maya2012-v1", num_players=4, opponents=specs, learner_seat=learner_seat)
     env.reset(seed=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -372,7 +373,12 @@ def test_four_player_single_agent_learner_gets_its_team_illegal_result(learner_s
 
 
 def test_pettingzoo_registry_knows_every_env_in_a_fresh_process():
+    import pettingzoo
+
     from maya_envs.registration import PETTINGZOO_IDS
+
+    if not hasattr(pettingzoo, "register"):
+        pytest.skip(f"PettingZoo {pettingzoo.__version__} has no registry")
 
     code = (
         "import warnings; warnings.simplefilter('error')\n"
@@ -404,7 +410,7 @@ def test_sb3_vector_envs_refuse_action_masks_before_reset():
     from training.vec_env import ResetCheckedSubprocVecEnv
 
     def make():
-        return gym.make("maya_envs/Maya2012-v0", setup="random")
+        return gym.make("maya_envs/Maya2012-v1", setup="random")
 
     dummy = VecMonitor(DummyVecEnv([make, make]))
     with pytest.raises(ResetNeededError, match=r"call reset\(\) first"):
@@ -418,3 +424,49 @@ def test_sb3_vector_envs_refuse_action_masks_before_reset():
         assert masks.shape == (2, 75) and masks.any(axis=1).all()
     finally:
         sub.close()
+
+
+# -- 8. batched and single engines agree when the first player cannot move -------------------
+
+
+@pytest.mark.parametrize("autoreset", [True, False])
+def test_batched_engine_ends_a_stuck_first_position_like_the_single_engine(monkeypatch, autoreset):
+    from maya_envs.maya2012.batched import BatchedMaya2012
+    from maya_envs.maya2012.rules import EXCHANGE
+    from maya_envs.maya2012.rules import OVER as OVER_PHASE
+
+    from tests.maya2012.test_batched import BACKENDS
+
+    stuck = np.repeat(np.arange(9, dtype=np.int8)[:, None], 5, axis=1)  # no exchange anywhere
+    for backend in BACKENDS:
+        engine = BatchedMaya2012(3, seed=0, backend=backend, setup="random")
+        real = engine._boards
+
+        def boards(count, real=real):
+            out = real(count)
+            out[0] = stuck
+            return out
+
+        monkeypatch.setattr(engine, "_boards", boards)
+        engine.reset()
+        single = Maya2012Rules({"setup": "random"})
+        expected = single._start_exchanges(dataclasses.replace(engine.state(0), phase=EXCHANGE, _cache={}))
+        assert expected.phase == OVER_PHASE and engine.state(0) == expected  # over before any move, as in rules
+        assert not engine.mask[0].any() and engine.sample_legal()[0] == -1
+        actions = engine.sample_legal()
+        result = engine.step(actions, autoreset=autoreset)
+        assert result.done.tolist() == [True, False, False] and result.terminated[0]
+        assert result.rewards[0].tolist() == single.returns(expected).tolist() == [0.0, 0.0]
+        assert END_REASONS[result.end[0]] == single.final_info(expected)["end"] == "no_legal_exchange"
+        if not autoreset:  # reported once: the row stays over until reset_done
+            with pytest.raises(Exception, match="illegal"):
+                engine.step(engine.sample_legal(), autoreset=False)
+
+
+def test_registration_skips_a_pettingzoo_without_a_registry(monkeypatch):
+    import types
+
+    from maya_envs.registration import register_envs
+
+    monkeypatch.setitem(sys.modules, "pettingzoo", types.ModuleType("pettingzoo"))  # no make/register
+    register_envs()  # the Gymnasium ids only, no error

@@ -41,8 +41,8 @@ from training.progress import game_progress
 
 SHORT_NAMES = {
     "maya2012": "maya_envs/Maya2012-v1",
-    "quarry": "maya_envs/MayaQuarry-v0",
-    "maya_quarry": "maya_envs/MayaQuarry-v0",
+    "quarry": "maya_envs/MayaQuarry-v1",
+    "maya_quarry": "maya_envs/MayaQuarry-v1",
     "yaxha": "maya_envs/Yaxha-v1",
 }
 

@@ -32,7 +32,7 @@ from training.config_names import resolve_config
 
 GAMES = {
     "maya2012": "maya_envs.maya2012_v1",
-    "maya_quarry": "maya_envs.maya_quarry_v0",
+    "maya_quarry": "maya_envs.maya_quarry_v1",
     "yaxha": "maya_envs.yaxha_v1",
 }
 """Game name in the RLlib configs -> PettingZoo module with ``env(**options)``."""

@@ -29,11 +29,13 @@ independent uniformly random permutations. Such a relabelling maps valid boards 
 boards one-to-one, so the uniform law is invariant under it and every game's board is
 exactly uniform; boards drawn from one base are not independent of each other (use
 ``board_reuse=1`` for independent boards, at about 1.5 ms a game). A board on which the
-first exchange has no legal move (with ``setup="random"`` only) ends the game at once, a
-0-0 draw (``end`` ``"no_legal_exchange"``), as in the single engine (rules
-``_start_exchanges``): the row is over (all-zero mask, :meth:`BatchedMaya2012.sample_legal`
-gives -1) and the next :meth:`~BatchedMaya2012.step` that includes it takes no action from
-it, reports it done with its returns (0, 0) and, when auto-resetting, starts a new game.
+first exchange has no legal move ends the game at once, a 0-0 draw (``end``
+``"no_legal_exchange"``), as in the single engine (rules ``_start_exchanges``). A valid board
+drawn at setup always has one (no tower repeats a colour, so every seam is open, and the
+Monolith blocks at most 6 of the 12 pairs), so this only happens in a constructed position:
+the row is over (all-zero mask, :meth:`BatchedMaya2012.sample_legal` gives -1) and the next
+:meth:`~BatchedMaya2012.step` that includes it takes no action from it, reports it done with
+its returns (0, 0) and, when auto-resetting, starts a new game.
 
 **Backends.** ``backend="auto"`` (default) uses compiled loops (:mod:`._batched_numba`)
 when numba is installed (the ``fast`` extra), else numpy array operations; ``"numpy"`` and

@@ -1,4 +1,4 @@
-"""``gym.make("maya_envs/MayaQuarry-v0", num_players=..., opponents=..., learner_seat=..., **game_options)``."""
+"""``gym.make("maya_envs/MayaQuarry-v1", num_players=..., opponents=..., learner_seat=..., **game_options)``."""
 
 from __future__ import annotations
 
@@ -30,4 +30,4 @@ def make_single_agent_env(
         ConfigError: a bad game option.
     """
     aec = MayaQuarryEnv(render_mode=render_mode, illegal_action=illegal_action, **game_options)
-    return single_agent_view(aec, "maya_envs/MayaQuarry-v0", opponents, opponent, learner_seat)
+    return single_agent_view(aec, "maya_envs/MayaQuarry-v1", opponents, opponent, learner_seat)

@@ -99,9 +99,9 @@ class MayaQuarryRules(LegalActionCache):
             else (NUM_ROUNDS * top_gold + self.starting_gold) / config.gold_diff_scale
         )
         self.spec = GameSpec(
-            name="maya_quarry_v0",
+            name="maya_quarry_v1",
             title="Maya (Abacusspiele 2003)",
-            version=0,
+            version=1,
             num_players=n,
             num_actions=num_actions,
             observation_shape=observation_shape(self),
