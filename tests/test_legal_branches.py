@@ -181,6 +181,9 @@ def test_yaxha_targeted_choices_match_the_mask_oracle(num_players, footprint):
         assert set(legal) == accepted(rules, state, probe)
         assert legal, "no legal action before the end"
         phases.add(state.phase)
+        seat = rules.current_player(state)
+        assert rules.legal_actions_for(state, seat) == legal  # the Parallel view's ids
+        assert seat in rules.parallel_seats(state)
         state = rules.apply_action(state, legal[0], rng)  # the lowest id: the same tile for all
     assert len(phases) >= (3 if num_players > 2 else 2)
 
@@ -228,3 +231,24 @@ def test_quarry_random_playouts_match_the_oracle(num_players, variant):
         assert set(legal) == oracle_legal(rules, state)
         state = rules.apply_action(state, int(rng.choice(legal)), rng)
     assert rules.final_info(state)["end"] == "last_round" and abs(rules.returns(state).sum()) < 1e-9
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"global_level_rule": "ever_filled", "relocate_unsupported": "cascade", "pool_shortfall": "nothing"},
+        {"missing_levels_full": False, "minus3_no_target": False, "plus2_empty_quarry": True},
+    ],
+    ids=["ever_filled-cascade", "missing_levels-plus2_empty"],
+)
+def test_quarry_rule_options_keep_a_consistent_mask(options):
+    """The non-default rule options (the oracle models the defaults only): the mask is the
+    legal list, never empty before the end, and every listed id applies."""
+    rules = make_rules(4, variant="advanced", **options)
+    rng = np.random.default_rng(3)
+    state = rules.initial_state(rng)
+    while not rules.is_terminal(state):
+        legal = rules.legal_actions(state)
+        assert legal and set(np.flatnonzero(rules.legal_mask(state)).tolist()) == set(legal)
+        state = rules.apply_action(state, int(rng.choice(legal)), rng)
+    assert abs(rules.returns(state).sum()) < 1e-9
