@@ -1,7 +1,7 @@
 """maya-envs: PettingZoo and Gymnasium environments for three Maya-themed board games.
 
 Importing the package registers the Gymnasium ids listed in :mod:`maya_envs.registration`.
-PettingZoo modules: :mod:`maya_envs.maya2012_v1`, :mod:`maya_envs.maya_quarry_v0`,
+PettingZoo modules: :mod:`maya_envs.maya2012_v1`, :mod:`maya_envs.maya_quarry_v1`,
 :mod:`maya_envs.yaxha_v1`.
 
 An env module whose version was bumped is gone; importing its old name raises
@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 RENAMED_ENVS: dict[str, tuple[str, str]] = {
     "maya2012_v0": ("maya2012_v1", "3-4 players: the declare step is offered every turn by default"),
     "yaxha_v0": ("yaxha_v1", "Parallel env: a waiting agent has the wait id 0 instead of an all-zero mask"),
+    "maya_quarry_v0": ("maya_quarry_v1", "the forced pass is offered beside the free pass"),
 }
 
 

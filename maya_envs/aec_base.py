@@ -6,9 +6,17 @@ A game env is this class plus a rules object and a renderer. The base owns:
   ``rules.current_player`` after every step (turn order need not be cyclic);
 * the seeded generator (Gymnasium semantics: ``reset(seed=s)`` reseeds, ``reset()`` continues
   the stream, ``seed=0`` is a seed like any other);
-* the observation dict ``{"observation": float32, "action_mask": int8}``;
+* the observation dict ``{"observation": float32, "action_mask": int8}``; ``int8`` (1 =
+  legal) is the one mask dtype of every surface (AEC, Parallel, single-agent
+  ``action_masks()``, the batched ``VectorEnv``, ``info["action_mask"]``): the dtype
+  ``gymnasium.spaces.Discrete.sample(mask=...)`` requires, and sb3-contrib accepts it;
 * rewards: ``rules.returns`` paid once, on the step that ends the game, to every agent;
-  termination vs truncation from ``rules.is_terminal`` / ``rules.is_truncated``;
+  termination vs truncation from ``rules.is_terminal`` / ``rules.is_truncated`` (a game
+  that is over right after ``reset``, e.g. a Maya (2012) board with no legal first
+  exchange, is reported by ``reset``: every agent terminated, the returns in ``rewards``);
+* use before ``reset()``: every public call that needs a game (``step``, ``observe``,
+  ``last``, ``action_mask``, ``render``) raises
+  :class:`~maya_envs.core.errors.ResetNeededError` saying to call ``reset()`` first;
 * dead steps after the end, so ``observe`` and ``last()`` keep working until every agent has
   stepped ``None``;
 * the illegal-action policy (see :class:`RulesAECEnv`);
@@ -19,6 +27,7 @@ A game env is this class plus a rules object and a renderer. The base owns:
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -28,7 +37,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.errors import ConfigError, IllegalActionError, ResetNeededError
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 
@@ -70,9 +79,10 @@ class RulesAECEnv(AECEnv):
             picture); the last two need ``picture`` and the mode in the class's render modes.
         illegal_action: what a legal-range but illegal action does.
             ``"terminate"`` (default, as PettingZoo's ``TerminateIllegalWrapper``): a warning
-            names the action and the legal ids, the game ends, the offender gets
+            names the action and the legal ids, the game ends, the offender's team (the
+            offender alone, or both partners in a team game: ``rules.team_of``) gets
             ``illegal_reward`` and everyone else 0, and every ``info`` holds
-            ``"illegal_action"``. ``"raise"``: :class:`IllegalActionError` and no change.
+            ``"illegal_action"``, ``"offender"`` and ``"end": "illegal_action"``. ``"raise"``: :class:`IllegalActionError` and no change.
             An id outside ``[0, num_actions)`` always raises ``ValueError``.
         illegal_reward: the offender's reward under ``"terminate"``.
         render_observer: seat (``0 .. n-1``) or agent name (``"player_1"``) whose view ``render``
@@ -151,11 +161,19 @@ class RulesAECEnv(AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self._over = False
-        self.agent_selection = self.possible_agents[self.rules.current_player(self.game_state)]
+        self._after_move()  # a game can be over before its first decision
+        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": float32 spec.observation_shape, "action_mask": int8
+        (num_actions,)}`` for ``agent``.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+        """
+        self._check_reset("observe")
         return {
             "observation": self.rules.observe(self.game_state, self._seat[agent]),
             "action_mask": self.action_mask(agent),
@@ -164,12 +182,30 @@ class RulesAECEnv(AECEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """``int8`` array ``(num_actions,)``: ``agent``'s legal actions now; all 0 when it is not
         to move or the game is over. The ``"action_mask"`` of :meth:`observe`, without encoding
-        the observation."""
+        the observation.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+        """
+        self._check_reset("action_mask")
         state = self.game_state
         to_move = not self._over and self.rules.current_player(state) == self._seat[agent]
         return self.rules.legal_mask(state) if to_move else np.zeros(self.spec_card.num_actions, np.int8)
 
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last``. Raises ResetNeededError before the first :meth:`reset`."""
+        self._check_reset("last")
+        return super().last(observe)
+
     def step(self, action: Any) -> None:
+        """Apply ``action`` for ``agent_selection`` (``None`` for a finished agent).
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+            ValueError: an id that is not an int in ``[0, num_actions)``.
+            IllegalActionError: an illegal id with ``illegal_action="raise"``.
+        """
+        self._check_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -216,9 +252,15 @@ class RulesAECEnv(AECEnv):
         self._render_observer = None if observer is None else int(observer)
 
     def render(self) -> str | np.ndarray | None:
+        """The game drawn as ``render_mode`` says (see the class docstring).
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset` (with a ``render_mode``).
+        """
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
             return None
+        self._check_reset("render")
         if self.render_mode == "rgb_array":
             return self.picture().array()
         if self.render_mode == "svg":
@@ -252,6 +294,14 @@ class RulesAECEnv(AECEnv):
         """Seat index of ``agent`` (``player_<seat>``)."""
         return self._seat[agent]
 
+    def team_of(self, agent: str) -> list[str]:
+        """``agent`` and its partners (``rules.team_of``; just ``[agent]`` without teams)."""
+        return [self.possible_agents[seat] for seat in self.rules.team_of(self._seat[agent])]
+
+    def _check_reset(self, call: str) -> None:
+        if self.game_state is None:
+            raise ResetNeededError(f"{call}() before reset(): call reset() first")
+
     def _after_move(self) -> None:
         rules, state = self.rules, self.game_state
         terminated = rules.is_terminal(state)
@@ -264,17 +314,18 @@ class RulesAECEnv(AECEnv):
                 self.rewards[agent] = float(returns[self._seat[agent]])
                 self.terminations[agent] = terminated
                 self.truncations[agent] = truncated
-                self.infos[agent] = dict(info)
+                self.infos[agent] = copy.deepcopy(info)  # no list shared between agents
             # Any agent may be selected once the game is over; keep seat order from the mover.
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[rules.current_player(state)]
 
     def _end_for_illegal_action(self, offender: str, message: str) -> None:
+        team = self.team_of(offender)
         for agent in self.agents:
-            self.rewards[agent] = self.illegal_reward if agent == offender else 0.0
+            self.rewards[agent] = self.illegal_reward if agent in team else 0.0
             self.terminations[agent] = True
-            self.infos[agent] = {"illegal_action": message, "offender": offender}
+            self.infos[agent] = {"illegal_action": message, "offender": offender, "end": "illegal_action"}
         self._over = True
 
 

@@ -27,6 +27,7 @@ that ends the game), after which ``agents`` is empty.
 
 from __future__ import annotations
 
+import copy
 import warnings
 from typing import Any
 
@@ -35,7 +36,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from maya_envs.aec_base import RulesAECEnv, check_action_id
-from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.errors import IllegalActionError, ResetNeededError
 
 
 class RulesParallelEnv(ParallelEnv):
@@ -44,9 +45,10 @@ class RulesParallelEnv(ParallelEnv):
 
     Args:
         aec_env: the game's AEC env; its ``render_mode``, ``illegal_action`` and
-            ``illegal_reward`` apply. Under ``"terminate"`` every offender of a step gets
-            ``illegal_reward``, the others 0, and every info holds ``"illegal_action"`` and
-            ``"offenders"``; under ``"raise"`` nothing of the step is applied.
+            ``illegal_reward`` apply. Under ``"terminate"`` every offender of a step (and its
+            partners in a team game) gets ``illegal_reward``, the others 0, and every info
+            holds ``"illegal_action"``, ``"offenders"`` and ``"end": "illegal_action"``;
+            under ``"raise"`` nothing of the step is applied.
     """
 
     def __init__(self, aec_env: RulesAECEnv) -> None:
@@ -58,6 +60,7 @@ class RulesParallelEnv(ParallelEnv):
         self.agents: list[str] = []
         self.observation_spaces = aec_env.observation_spaces
         self.action_spaces = aec_env.action_spaces
+        self._was_reset = False
 
     @property
     def game_state(self) -> Any:
@@ -77,13 +80,22 @@ class RulesParallelEnv(ParallelEnv):
         return [self.possible_agents[s] for s in self.rules.parallel_seats(self.game_state)]
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self.aec_env.reset(seed=seed, options=options)
-        self.agents = list(self.possible_agents)
-        return self._observations(), {agent: {} for agent in self.agents}
+        aec = self.aec_env
+        aec.reset(seed=seed, options=options)
+        self._was_reset = True
+        over = all(aec.terminations[a] or aec.truncations[a] for a in aec.agents)
+        self.agents = [] if over else list(self.possible_agents)  # a game over before any step
+        return self._observations(), {agent: copy.deepcopy(aec.infos[agent]) for agent in self.possible_agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation", "action_mask"}`` of ``agent`` now: its legal ids if it acts in the
-        next step, only ``rules.wait_action`` if it waits, all 0 once the episode is over."""
+        """``{"observation": float32, "action_mask": int8}`` of ``agent`` now: its legal ids if it
+        acts in the next step, only ``rules.wait_action`` if it waits, all 0 once the episode is
+        over.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+        """
+        self._check_reset("observe")
         seat = self.aec_env.seat_of(agent)
         mask = np.zeros(self.rules.spec.num_actions, np.int8)
         if self.agents:
@@ -98,11 +110,13 @@ class RulesParallelEnv(ParallelEnv):
         """Apply one action per acting agent (see the module docstring).
 
         Raises:
+            ResetNeededError: before the first :meth:`reset`.
             RuntimeError: the episode is over (call ``reset``).
             ValueError: an acting agent has no action, or an action id is out of range.
             IllegalActionError: an illegal action with ``illegal_action="raise"`` (an idle
                 agent's id other than ``rules.wait_action`` included).
         """
+        self._check_reset("step")
         if not self.agents:
             raise RuntimeError("step() called after the episode ended; call reset()")
         aec, rules, state = self.aec_env, self.rules, self.game_state
@@ -135,8 +149,9 @@ class RulesParallelEnv(ParallelEnv):
                 raise IllegalActionError(message)
             warnings.warn(message + "; the game ends with the illegal-action penalty", stacklevel=2)
             bad = [agent for agent, _ in offenders]
-            rewards = {a: (aec.illegal_reward if a in bad else 0.0) for a in agents}
-            info = {"illegal_action": message, "offenders": bad}
+            penalised = {member for agent in bad for member in aec.team_of(agent)}
+            rewards = {a: (aec.illegal_reward if a in penalised else 0.0) for a in agents}
+            info = {"illegal_action": message, "offenders": bad, "end": "illegal_action"}
             observations = self._observations()
             self.agents = []
             return (
@@ -144,7 +159,7 @@ class RulesParallelEnv(ParallelEnv):
                 rewards,
                 dict.fromkeys(agents, True),
                 dict.fromkeys(agents, False),
-                {a: dict(info) for a in agents},
+                {a: copy.deepcopy(info) for a in agents},
             )
         rewards = dict.fromkeys(agents, 0.0)
         for agent, action in zip(acting, chosen, strict=True):
@@ -158,13 +173,24 @@ class RulesParallelEnv(ParallelEnv):
         observations = self._observations()
         terminations = {a: aec.terminations[a] for a in agents}
         truncations = {a: aec.truncations[a] for a in agents}
-        infos = {a: dict(aec.infos[a]) for a in agents}
+        infos = {a: copy.deepcopy(aec.infos[a]) for a in agents}
         if any(terminations.values()) or any(truncations.values()):
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
+        """The AEC env's ``render``.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset` (with a ``render_mode``).
+        """
+        if self.render_mode is not None:
+            self._check_reset("render")
         return self.aec_env.render()
+
+    def _check_reset(self, call: str) -> None:
+        if not self._was_reset:
+            raise ResetNeededError(f"{call}() before reset(): call reset() first")
 
     def state(self) -> np.ndarray:
         raise NotImplementedError("no global state array: use env.game_state (the rules state)")

@@ -6,3 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup_env.sh train,test,openspiel,browser
 .venv/bin/python -m pytest -n 2 -q -m "not extended" "$@"
+# Branch coverage of the three rules engines over the rules tests: one figure per engine and
+# every uncovered branch, printed in the CI log (skipped when pytest was given arguments).
+if [ "$#" -eq 0 ]; then
+  .venv/bin/python scripts/rules_coverage.py
+fi

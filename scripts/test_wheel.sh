@@ -74,7 +74,7 @@ from pettingzoo.test import api_test, parallel_api_test
 
 import maya_envs
 import training
-from maya_envs import maya2012_v1, maya_quarry_v0, yaxha_v1
+from maya_envs import maya2012_v1, maya_quarry_v1, yaxha_v1
 from maya_envs.maya_quarry.rules.config import load_components
 from maya_envs.pretrained import list_pretrained, load_pretrained, pretrained_info
 from maya_envs.registration import ENV_IDS
@@ -103,10 +103,10 @@ print(f"gym.make + reset + step: {sorted(ENV_IDS)}")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the repository's tests run these with warnings as errors
     api_test(maya2012_v1.env(), num_cycles=200)
-    api_test(maya_quarry_v0.env(num_players=3), num_cycles=200)
+    api_test(maya_quarry_v1.env(num_players=3), num_cycles=200)
     api_test(yaxha_v1.env(num_players=2), num_cycles=200)
     parallel_api_test(yaxha_v1.parallel_env(num_players=2), num_cycles=200)
-print("pettingzoo api_test: maya2012_v1, maya_quarry_v0, yaxha_v1 (+ parallel_api_test)")
+print("pettingzoo api_test: maya2012_v1, maya_quarry_v1, yaxha_v1 (+ parallel_api_test)")
 
 table = load_components(None, 4)
 assert site in Path(table.source).parents and not table.canonical, table.source

@@ -14,7 +14,7 @@ from training.config import SelfPlayConfig, load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_CONFIGS = sorted((ROOT / "configs").glob("*/*.yaml"))
-GAMES = {"maya2012": "maya_envs/Maya2012-v1", "maya_quarry": "maya_envs/MayaQuarry-v0", "yaxha": "maya_envs/Yaxha-v1"}
+GAMES = {"maya2012": "maya_envs/Maya2012-v1", "maya_quarry": "maya_envs/MayaQuarry-v1", "yaxha": "maya_envs/Yaxha-v1"}
 EXPECTED = {  # game folder -> player counts (and variants) that need a quick config
     "maya2012": {"2p_quick", "3p_quick", "4p_quick"},
     "maya_quarry": {f"{n}p_{v}_quick" for n in (3, 4, 5) for v in ("basic", "advanced")},

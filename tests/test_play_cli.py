@@ -76,7 +76,7 @@ def test_human_against_the_shipped_pretrained_baseline_plays_a_full_game(tmp_pat
     expected = f"checkpoint '{zipped}': model expects observations of shape (1326,)"
     assert result.returncode == 2 and expected in result.stderr
     result = run("play", ["--game", "yaxha", "--seats", "human,pretrained:maya_quarry_4p"])
-    assert result.returncode == 2 and "'maya_quarry_4p' plays maya_quarry_v0 with 4 players" in result.stderr
+    assert result.returncode == 2 and "'maya_quarry_4p' plays maya_quarry_v1 with 4 players" in result.stderr
 
 
 def test_unknown_pretrained_seat_and_unknown_bot_are_refused():

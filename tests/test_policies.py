@@ -76,7 +76,7 @@ def test_games_without_a_feature_block_are_refused():
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
         action_feature_block("maya_envs/Maya2012-v1", 500)  # no Maya (2012) observation has this length
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block("maya_envs/MayaQuarry-v0", 100)
+        action_feature_block("maya_envs/MayaQuarry-v1", 100)
     with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features'\]"):
         policy_for("cnn", "maya_envs/Maya2012-v1", 610)
 

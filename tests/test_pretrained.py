@@ -64,9 +64,9 @@ def test_plain_pretrained_means_the_game_default_and_a_misfit_is_refused():
         make_opponent("pretrained:yaxha_2p", rules)
     with pytest.raises(ValueError, match=r"no pretrained baseline named 'champion'; known: \["):
         make_opponent("pretrained:champion", rules)
-    five = gym.make("maya_envs/MayaQuarry-v0", num_players=5).unwrapped.rules
+    five = gym.make("maya_envs/MayaQuarry-v1", num_players=5).unwrapped.rules
     if not any(pretrained_info(n).fits(five.spec) for n in list_pretrained()):
-        with pytest.raises(ValueError, match=r"no pretrained baseline for maya_quarry_v0 with 5 players"):
+        with pytest.raises(ValueError, match=r"no pretrained baseline for maya_quarry_v1 with 5 players"):
             make_opponent("pretrained", five)
 
 

@@ -79,7 +79,7 @@ def test_rgb_array_needs_an_image_renderer():
 
 def test_importing_the_games_does_not_import_pillow():
     code = (
-        "import sys, maya_envs.maya2012_v1, maya_envs.maya_quarry_v0, maya_envs.yaxha_v1; print('PIL' in sys.modules)"
+        "import sys, maya_envs.maya2012_v1, maya_envs.maya_quarry_v1, maya_envs.yaxha_v1; print('PIL' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

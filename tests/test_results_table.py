@@ -15,7 +15,7 @@ def fake_run(tmp_path: Path) -> Path:
     run = tmp_path / "run"
     (run / "arena").mkdir(parents=True)
     (run / "config.yaml").write_text(
-        yaml.safe_dump({"env_id": "maya_envs/MayaQuarry-v0", "game_options": {"num_players": 4, "variant": "basic"}})
+        yaml.safe_dump({"env_id": "maya_envs/MayaQuarry-v1", "game_options": {"num_players": 4, "variant": "basic"}})
     )
     results = [
         {"opponent": "random", "win_rate": 0.935, "win_rate_ci95": [0.907, 0.9553]},

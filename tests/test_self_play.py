@@ -79,7 +79,7 @@ def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(sna
     ("env_id", "options"),
     [
         ("maya_envs/Yaxha-v1", {"num_players": 3}),
-        ("maya_envs/MayaQuarry-v0", {"num_players": 4}),
+        ("maya_envs/MayaQuarry-v1", {"num_players": 4}),
         ("maya_envs/Maya2012-v1", {"num_players": 4}),
         ("maya_envs/Maya2012-v1", {"num_players": 2, "setup": "random"}),
     ],
@@ -113,7 +113,7 @@ def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options
 
 SMOKE = [
     ("maya2012/4p_quick.yaml", "dummy", "Maya2012-v1"),
-    ("maya_quarry/3p_advanced_quick.yaml", "subproc", "MayaQuarry-v0"),
+    ("maya_quarry/3p_advanced_quick.yaml", "subproc", "MayaQuarry-v1"),
     ("yaxha/2p_quick.yaml", "subproc", "Yaxha-v1"),
 ]
 

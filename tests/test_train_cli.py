@@ -27,7 +27,7 @@ def test_a_bad_game_option_fails_before_the_run_directory_exists(tmp_path, capsy
     assert "num_players=5 is not allowed; allowed: [2, 3, 4]" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # nothing was created
     err = _fails(["--config", "yaxha/2p_quick", "--set", "opponents={'pretrained:maya_quarry_4p': 1}"], capsys)
-    assert "'maya_quarry_4p' plays maya_quarry_v0 with 4 players" in err
+    assert "'maya_quarry_4p' plays maya_quarry_v1 with 4 players" in err
 
 
 def test_an_rllib_config_names_its_command(capsys):

@@ -18,14 +18,17 @@ from maya_envs.records import game_name
 from maya_envs.registration import ENV_IDS
 
 
-def test_the_maya2012_env_is_v1_everywhere():
-    from maya_envs import maya2012_v1
-
-    spec = maya2012_v1.raw_env(num_players=3).rules.spec
-    assert (spec.name, spec.version) == ("maya2012_v1", 1)
-    assert maya2012_v1.Maya2012Env.metadata["name"] == "maya2012_v1"
-    assert "maya_envs/Maya2012-v1" in ENV_IDS and "maya_envs/Maya2012-v0" not in ENV_IDS
-    assert RENAMED_ENVS["maya2012_v0"][0] == "maya2012_v1"
+@pytest.mark.parametrize(
+    ("module", "env_class", "gym_id"),
+    [("maya2012_v1", "Maya2012Env", "Maya2012-v1"), ("maya_quarry_v1", "MayaQuarryEnv", "MayaQuarry-v1")],
+)
+def test_the_bumped_envs_are_v1_everywhere(module, env_class, gym_id):
+    new = importlib.import_module(f"maya_envs.{module}")
+    spec = new.raw_env(num_players=3).rules.spec
+    assert (spec.name, spec.version) == (module, 1)
+    assert getattr(new, env_class).metadata["name"] == module
+    assert f"maya_envs/{gym_id}" in ENV_IDS and f"maya_envs/{gym_id[:-1]}0" not in ENV_IDS
+    assert RENAMED_ENVS[module[:-1] + "0"][0] == module
 
 
 @pytest.mark.parametrize("old", sorted(RENAMED_ENVS))

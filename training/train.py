@@ -35,7 +35,9 @@ from training.config_names import config_names
 
 def make_vec_env(config: TrainConfig):
     """``config.n_envs`` single-agent envs against the opponent mix, in a monitored vector env."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from training.vec_env import ResetCheckedSubprocVecEnv
 
     def make_one():
         if config.self_play.enabled:  # the pools are the env's opponents (built once)
@@ -54,7 +56,7 @@ def make_vec_env(config: TrainConfig):
             )
         return make_single_agent_env(config)
 
-    vec_cls = DummyVecEnv if config.vec_env == "dummy" else SubprocVecEnv
+    vec_cls = DummyVecEnv if config.vec_env == "dummy" else ResetCheckedSubprocVecEnv
     return VecMonitor(vec_cls([make_one] * config.n_envs))
 
 

@@ -15,3 +15,13 @@ class IllegalActionError(ValueError):
 
 class ConfigError(ValueError):
     """A game or training config with an unknown key or a value outside its allowed set."""
+
+
+class ResetNeededError(RuntimeError):
+    """A call that needs a game in progress (``step``, ``observe``, ``last``, ``render``,
+    ``action_mask``/``action_masks``, ...) made before the first ``reset()``.
+
+    Every env kind (AEC, Parallel, single-agent Gymnasium, batched ``VectorEnv``) raises it;
+    the message names the call and says to call ``reset()`` first. A ``RuntimeError`` like
+    the one PettingZoo's ``OrderEnforcingWrapper`` raises for the same misuse.
+    """

@@ -63,4 +63,14 @@ class Rules(Protocol[State]):
         """Readable notation of an action id."""
 
     def final_info(self, state: State) -> dict[str, Any]:
-        """JSON-able facts about a finished game (scores, tie-breaks) for every agent's ``info``."""
+        """JSON-able facts about a finished game (scores, tie-breaks) for every agent's
+        ``info``; always ``"end"``, the name of the end that happened (a real end wins over a
+        turn cap reached on the same step)."""
+
+    def idle_seats(self) -> tuple[int, ...]:
+        """Seats that never get a decision under this config (the single-agent view refuses
+        such a learner seat at construction); usually ``()``."""
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """The seats sharing ``seat``'s result, ``seat`` included (``(seat,)`` without
+        teams); the env gives an illegal action's penalty to all of them."""

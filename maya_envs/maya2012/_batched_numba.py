@@ -13,7 +13,7 @@ MONOLITH_BASE, RAVEN_BASE, NUM_ACTIONS = 48, 60, 75
 
 
 @numba.njit(cache=True)
-def _update_mask_row(g, towers, monolith, raven, phase, mask, pa, pb, blocked):
+def _update_mask_row(g, towers, monolith, raven, phase, turn, mask, max_turns, limit_phase, pa, pb, blocked):
     for x in range(NUM_ACTIONS):
         mask[g, x] = 0
     ph = phase[g]
@@ -30,7 +30,11 @@ def _update_mask_row(g, towers, monolith, raven, phase, mask, pa, pb, blocked):
                     mask[g, 4 * p + j] = 1
                     any_legal = True
         if not any_legal:
-            phase[g] = OVER
+            phase[g] = OVER  # a real end, checked before the turn limit
+        elif turn[g] >= max_turns:
+            phase[g] = limit_phase
+            for x in range(NUM_ACTIONS):
+                mask[g, x] = 0
     elif ph == SETUP_MONOLITH:
         for p in range(12):
             mask[g, MONOLITH_BASE + p] = 1
@@ -87,8 +91,6 @@ def step_rows(
             raven[g] = i + 1
             to_move[g] = 1 - mover
             turn[g] += 1
-            if turn[g] >= max_turns:
-                phase[g] = limit_phase
         elif ph == SETUP_MONOLITH:
             monolith[g] = act - MONOLITH_BASE
             phase[g] = SETUP_RAVEN
@@ -96,13 +98,13 @@ def step_rows(
             raven[g] = act - RAVEN_BASE + 2
             to_move[g] = 0
             phase[g] = EXCHANGE
-        _update_mask_row(g, towers, monolith, raven, phase, mask, pa, pb, blocked)
+        _update_mask_row(g, towers, monolith, raven, phase, turn, mask, max_turns, limit_phase, pa, pb, blocked)
 
 
 @numba.njit(cache=True)
-def update_mask(rows, towers, monolith, raven, phase, mask, pa, pb, blocked):
+def update_mask(rows, towers, monolith, raven, phase, turn, mask, max_turns, limit_phase, pa, pb, blocked):
     for k in range(rows.size):
-        _update_mask_row(rows[k], towers, monolith, raven, phase, mask, pa, pb, blocked)
+        _update_mask_row(rows[k], towers, monolith, raven, phase, turn, mask, max_turns, limit_phase, pa, pb, blocked)
 
 
 @numba.njit(cache=True)
@@ -182,6 +184,7 @@ def observe(
 def sample_legal(mask, uniforms, out):
     """A uniformly random legal action per game (``uniforms`` in [0, 1))."""
     for g in range(mask.shape[0]):
+        out[g] = -1  # a game that is over
         count = 0
         for x in range(NUM_ACTIONS):
             count += mask[g, x]

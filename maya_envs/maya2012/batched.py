@@ -29,8 +29,13 @@ independent uniformly random permutations. Such a relabelling maps valid boards 
 boards one-to-one, so the uniform law is invariant under it and every game's board is
 exactly uniform; boards drawn from one base are not independent of each other (use
 ``board_reuse=1`` for independent boards, at about 1.5 ms a game). A board on which the
-first exchange has no legal move (the game would end 0-0 before any move; with
-``setup="random"`` only) is redrawn.
+first exchange has no legal move ends the game at once, a 0-0 draw (``end``
+``"no_legal_exchange"``), as in the single engine (rules ``_start_exchanges``). A valid board
+drawn at setup always has one (no tower repeats a colour, so every seam is open, and the
+Monolith blocks at most 6 of the 12 pairs), so this only happens in a constructed position:
+the row is over (all-zero mask, :meth:`BatchedMaya2012.sample_legal` gives -1) and the next
+:meth:`~BatchedMaya2012.step` that includes it takes no action from it, reports it done with
+its returns (0, 0) and, when auto-resetting, starts a new game.
 
 **Backends.** ``backend="auto"`` (default) uses compiled loops (:mod:`._batched_numba`)
 when numba is installed (the ``fast`` extra), else numpy array operations; ``"numpy"`` and
@@ -49,12 +54,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.errors import ConfigError, IllegalActionError, ResetNeededError
 from maya_envs.core.rng import make_rng
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import observation as O
 from maya_envs.maya2012.rules import (
     BLACK,
+    END_REASONS,
     EXCHANGE,
     NO_PRIEST,
     OVER,
@@ -64,6 +70,7 @@ from maya_envs.maya2012.rules import (
     WHITE,
     Maya2012Config,
     Maya2012State,
+    idle_seats,
 )
 from maya_envs.maya2012.setup import sample_latin_rectangle
 
@@ -86,6 +93,7 @@ _LEVEL = np.arange(A.NUM_LEVELS)
 # Observation value of a VP swing s (index s + 2), computed as observation.py does.
 _SWING = np.array([min(max((s + 2) / 6, 0.0), 1.0) for s in range(-2, 7)], np.float32)
 OBS_SIZE = O.SIZE_2P
+_END_STUCK, _END_LIMIT = END_REASONS.index("no_legal_exchange"), END_REASONS.index("max_turns")
 
 
 class BatchStep(NamedTuple):
@@ -97,12 +105,17 @@ class BatchStep(NamedTuple):
             with ``at_max_turns="score"``).
         truncated: ``(N,) bool``: the turn limit with ``at_max_turns="truncate"``.
         done: ``terminated | truncated`` (those rows hold a new game when auto-resetting).
+        end: ``(N,) int8``: which end a finished game had, an index into
+            :data:`~maya_envs.maya2012.rules.END_REASONS` (``"no_legal_exchange"`` wins over
+            ``"max_turns"`` when both happen on the step, as in the single engine); -1 for a
+            game still running.
     """
 
     rewards: np.ndarray
     terminated: np.ndarray
     truncated: np.ndarray
     done: np.ndarray
+    end: np.ndarray
 
 
 class BatchedMaya2012:
@@ -140,6 +153,7 @@ class BatchedMaya2012:
         self._rng = make_rng(seed)
         self._rows = np.arange(n)
         self._spaces = np.asarray(config.ladder_spaces, np.int8)
+        self._limit_phase = OVER if config.at_max_turns == "score" else TRUNCATED
         self.towers = np.zeros((n, A.NUM_TOWERS, A.NUM_LEVELS), np.int8)
         self.monolith = np.full(n, -1, np.int8)
         self.raven = np.zeros(n, np.int8)
@@ -151,6 +165,7 @@ class BatchedMaya2012:
         self.phase = np.full(n, OVER, np.int8)
         self.turn = np.zeros(n, np.int32)
         self.mask = np.zeros((n, A.NUM_ACTIONS), np.int8)
+        self._ended_at_start = np.zeros(n, bool)
         self._base: np.ndarray | None = None
         self._base_uses = 0
 
@@ -187,8 +202,21 @@ class BatchedMaya2012:
         actions = np.asarray(actions)
         if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {n} integer ids, got shape {actions.shape} {actions.dtype}")
+        ended = self._ended_at_start[idx]
+        if ended.any():  # games over before their first move: reported now, their actions unused
+            live = ~ended
+            if live.any():
+                self._apply(idx[live], actions[live])
+            self._ended_at_start[idx] = False
+        else:
+            self._apply(rows, actions)
+        return self._finish(idx, autoreset)
+
+    def _apply(self, rows: np.ndarray | None, actions: np.ndarray) -> None:
+        """Check and apply ``actions`` in the live games ``rows`` (``None``: all)."""
+        idx = self._rows if rows is None else rows
         if self._nb is not None:
-            return self._step_compiled(rows, idx, actions.astype(np.intp), autoreset)
+            return self._apply_compiled(idx, actions.astype(np.intp))
         in_range = (actions >= 0) & (actions < A.NUM_ACTIONS)
         legal = in_range & (self.mask[idx, np.where(in_range, actions, 0)] == 1)
         if not legal.all():
@@ -216,19 +244,16 @@ class BatchedMaya2012:
                 self.to_move[sub] = WHITE
                 self.phase[sub] = EXCHANGE
         self._update_mask(rows)
-        return self._finish(idx, autoreset)
 
-    def _step_compiled(self, rows: np.ndarray | None, idx: np.ndarray, actions: np.ndarray, autoreset: bool):
+    def _apply_compiled(self, idx: np.ndarray, actions: np.ndarray) -> None:
         nb = self._nb
         bad = nb.check_actions(idx, actions, self.mask)
         if bad >= 0:
             raise IllegalActionError(
                 f"illegal action in game row {int(idx[bad])}: action {int(actions[bad])} (see BatchedMaya2012.mask)"
             )
-        limit = OVER if self.config.at_max_turns == "score" else TRUNCATED
-        nb.step_rows(idx, actions, *self._state_arrays(), self.mask, self._spaces, self.config.max_turns, limit,
-                     _PA, _PB, _BLOCKED)  # fmt: skip
-        return self._finish(idx, autoreset)
+        nb.step_rows(idx, actions, *self._state_arrays(), self.mask, self._spaces, self.config.max_turns,
+                     self._limit_phase, _PA, _PB, _BLOCKED)  # fmt: skip
 
     def _state_arrays(self) -> tuple[np.ndarray, ...]:
         return (self.towers, self.monolith, self.raven, self.ladders, self.priests, self.ladders_left,
@@ -242,12 +267,20 @@ class BatchedMaya2012:
         truncated = phase == TRUNCATED
         done = terminated | truncated
         rewards = np.zeros((n, 2), np.float32)
+        end = np.full(n, -1, np.int8)
         if done.any():
+            end[done] = self.end_codes(idx[done])
             if terminated.any():
                 rewards[terminated] = self.returns(idx[terminated])
             if autoreset:
                 self._new_games(idx[done])
-        return BatchStep(rewards, terminated, truncated, done)
+        return BatchStep(rewards, terminated, truncated, done, end)
+
+    def end_codes(self, rows: np.ndarray) -> np.ndarray:
+        """``(len(rows),) int8``: for finished games, the index into
+        :data:`~maya_envs.maya2012.rules.END_REASONS` of their end (rules ``end_reason``)."""
+        stuck = ~self._exchange_legality(rows).any(axis=1)
+        return np.where(stuck, _END_STUCK, _END_LIMIT).astype(np.int8)
 
     def reset_done(self) -> np.ndarray:
         """Start a new game in every row whose game is over; returns those rows."""
@@ -332,7 +365,8 @@ class BatchedMaya2012:
         return np.stack([sign, -sign], axis=1)
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
-        """A uniformly random legal action per game (``(N,) int64``)."""
+        """A uniformly random legal action per game (``(N,) int64``; -1 in a game that is
+        over)."""
         rng = self._rng if rng is None else rng
         if self._nb is not None:
             out = np.zeros(self.num_envs, np.int64)
@@ -341,7 +375,7 @@ class BatchedMaya2012:
         weights = self.mask.cumsum(axis=1, dtype=np.int16)
         counts = weights[:, -1]
         picks = (rng.random(self.num_envs) * counts).astype(np.int16)
-        return (weights <= picks[:, None]).sum(axis=1)
+        return np.where(counts > 0, (weights <= picks[:, None]).sum(axis=1), -1)
 
     def state(self, row: int) -> Maya2012State:
         """Game ``row`` as a :class:`~maya_envs.maya2012.rules.Maya2012State`."""
@@ -400,34 +434,30 @@ class BatchedMaya2012:
         self.monolith[rows] = pair
         self.raven[rows] = i + 1
         self.to_move[rows] = 1 - mover
-        turn = self.turn[rows] + 1
-        self.turn[rows] = turn
-        limit = turn >= self.config.max_turns
-        if limit.any():
-            self.phase[rows[limit]] = OVER if self.config.at_max_turns == "score" else TRUNCATED
+        self.turn[rows] += 1
 
     def _update_mask(self, rows: np.ndarray | None = None) -> None:
         """Rebuild the mask of ``rows`` (default all) from their phase; an exchange phase
-        without a legal exchange ends the game (rules ``_start_exchanges``)."""
+        without a legal exchange ends the game, and otherwise the turn limit does (rules
+        ``_start_exchanges``: the real end is checked first)."""
         if self._nb is not None:
             self._nb.update_mask(self._rows if rows is None else rows, self.towers, self.monolith, self.raven,
-                                 self.phase, self.mask, _PA, _PB, _BLOCKED)  # fmt: skip
+                                 self.phase, self.turn, self.mask, self.config.max_turns, self._limit_phase,
+                                 _PA, _PB, _BLOCKED)  # fmt: skip
             return
         if rows is None:
             rows = self._rows
-            towers, phase = self.towers, self.phase
+            towers, phase, turn = self.towers, self.phase, self.turn
             monolith, raven = self.monolith, self.raven
         else:
-            towers, phase = self.towers[rows], self.phase[rows]
+            towers, phase, turn = self.towers[rows], self.phase[rows], self.turn[rows]
             monolith, raven = self.monolith[rows], self.raven[rows]
-        seam = towers[:, :, :4] != towers[:, :, 1:]
-        legal = seam[:, _PA] & seam[:, _PB]
-        legal &= _RAVEN_OK[raven][:, None, :]
-        legal &= ~_BLOCKED[monolith.astype(np.intp) + 1][:, :, None]
-        legal = legal.reshape(len(rows), N_EX)
+        legal = _exchange_legality(towers, monolith, raven)
         exchange = phase == EXCHANGE
         legal &= exchange[:, None]
         stuck = exchange & ~legal.any(axis=1)
+        capped = exchange & ~stuck & (turn >= self.config.max_turns)
+        legal &= ~capped[:, None]
         mask = np.zeros((len(rows), A.NUM_ACTIONS), np.int8)
         mask[:, :N_EX] = legal
         setup = phase == SETUP_MONOLITH
@@ -439,6 +469,11 @@ class BatchedMaya2012:
         self.mask[rows] = mask
         if stuck.any():
             self.phase[rows[stuck]] = OVER
+        if capped.any():
+            self.phase[rows[capped]] = self._limit_phase
+
+    def _exchange_legality(self, rows: np.ndarray) -> np.ndarray:
+        return _exchange_legality(self.towers[rows], self.monolith[rows], self.raven[rows])
 
     def _boards(self, count: int) -> np.ndarray:
         """``count`` exactly uniform boards ``(count, 9, 5)`` (module docstring, "Boards")."""
@@ -460,25 +495,26 @@ class BatchedMaya2012:
     def _new_games(self, rows: np.ndarray) -> None:
         """Set up new games in ``rows`` (rules ``initial_state`` for 2p)."""
         cfg = self.config
-        while rows.size:
-            self.towers[rows] = self._boards(rows.size)
-            self.ladders[rows] = 0
-            self.priests[rows] = NO_PRIEST
-            self.ladders_left[rows] = cfg.ladders_per_player
-            self.priests_left[rows] = cfg.priests_per_player
-            self.turn[rows] = 0
-            if cfg.setup == "choose":
-                self.monolith[rows] = -1
-                self.raven[rows] = 0
-                self.to_move[rows] = BLACK
-                self.phase[rows] = SETUP_MONOLITH
-            else:
-                self.monolith[rows] = self._rng.integers(len(A.PAIRS), size=rows.size)
-                self.raven[rows] = self._rng.integers(2, 6, size=rows.size)
-                self.to_move[rows] = WHITE
-                self.phase[rows] = EXCHANGE
-            self._update_mask(rows)
-            rows = rows[self.phase[rows] == OVER]  # no legal first exchange: draw again
+        self.towers[rows] = self._boards(rows.size)
+        self.ladders[rows] = 0
+        self.priests[rows] = NO_PRIEST
+        self.ladders_left[rows] = cfg.ladders_per_player
+        self.priests_left[rows] = cfg.priests_per_player
+        self.turn[rows] = 0
+        if cfg.setup == "choose":
+            self.monolith[rows] = -1
+            self.raven[rows] = 0
+            self.to_move[rows] = BLACK
+            self.phase[rows] = SETUP_MONOLITH
+        else:
+            self.monolith[rows] = self._rng.integers(len(A.PAIRS), size=rows.size)
+            self.raven[rows] = self._rng.integers(2, 6, size=rows.size)
+            self.to_move[rows] = WHITE
+            self.phase[rows] = EXCHANGE
+        self._update_mask(rows)
+        # No legal first exchange (setup="random"): the game is over before any move, a
+        # 0-0 draw as in the single engine; the next step reports it.
+        self._ended_at_start[rows] = self.phase[rows] == OVER
 
     def _action_features(self, obs, towers, mine, theirs, my_ladders_left, my_priests_left, legal) -> None:
         """Slices [466, 610) of the observation: ``exchange_consequences`` of every legal
@@ -517,6 +553,16 @@ class BatchedMaya2012:
         obs[:, at + 2 * N_EX : at + 3 * N_EX] = np.where(legal, _SWING[swing + 2], 0)
 
 
+def _exchange_legality(towers: np.ndarray, monolith: np.ndarray, raven: np.ndarray) -> np.ndarray:
+    """``(n, 48) bool``: the exchanges the Monolith, Raven and no-split rules allow in each
+    game (rules ``legal_exchanges``), whatever the phase."""
+    seam = towers[:, :, :4] != towers[:, :, 1:]
+    legal = seam[:, _PA] & seam[:, _PB]
+    legal &= _RAVEN_OK[raven][:, None, :]
+    legal &= ~_BLOCKED[monolith.astype(np.intp) + 1][:, :, None]
+    return legal.reshape(len(towers), N_EX)
+
+
 def _load_backend(name: str) -> tuple[str, Any]:
     """``("numba", kernels module)`` or ``("numpy", None)`` for ``name`` (``"auto"``: numba
     when it imports)."""
@@ -541,14 +587,23 @@ class Maya2012VectorEnv(VectorEnv):
     played by a uniformly random legal opponent (inside ``step``).
 
     * Observation: ``(N, 610) float32``, the learner's view; the mask is
-      :meth:`action_masks` (``(N, 75) bool``, what sb3-contrib's ``MaskablePPO`` asks for)
-      and ``info["action_mask"]``.
+      :meth:`action_masks` (``(N, 75) int8``, 1 = legal: the dtype of every mask in
+      maya-envs, which ``gymnasium.spaces.Discrete.sample(mask=...)`` and sb3-contrib's
+      ``MaskablePPO`` both accept) and ``info["action_mask"]``.
     * Action: ``MultiDiscrete([75] * N)``; an illegal action raises ``IllegalActionError``.
     * Reward: the learner's (win/loss or score difference as configured), paid on the step
-      whose move, the learner's or the opponent's, ends the game.
+      whose move, the learner's or the opponent's, ends the game; ``info["end"]`` (rows
+      marked by ``info["_end"]``) names the end (:data:`~maya_envs.maya2012.rules.END_REASONS`).
     * Auto-reset (``AutoresetMode.SAME_STEP``): a finished game's row holds the next game's
       first observation; ``info["final_obs"]`` (rows marked by ``info["_final_obs"]``) the
       finished one's.
+    * Episodes: every row returned by ``reset`` and ``step`` is a game in which the learner is
+      to move. A game that ends before the learner's first move (a board with no legal first
+      exchange, or the opponent's moves reaching the end) is not an episode: the row plays on
+      into a new game from the engine's generator (seat redrawn when ``"random"``).
+      A configuration in which the learner can never move (``learner_seat=1`` with
+      ``setup="random"`` and ``max_turns=1``) is refused at construction; ``"random"`` then
+      always gives seat 0.
     * Seats: ``learner_seat`` 0 (White), 1 (Black) or ``"random"`` (drawn per game).
 
     Args:
@@ -556,6 +611,10 @@ class Maya2012VectorEnv(VectorEnv):
         learner_seat: 0, 1 or ``"random"``.
         seed: the engine's seed (boards, seats and the opponent's moves).
         **options: ``board_reuse`` and game options, as :class:`BatchedMaya2012`.
+
+    Raises:
+        ValueError: a bad ``learner_seat``.
+        ConfigError: a bad option, or a learner seat that never moves.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -564,6 +623,12 @@ class Maya2012VectorEnv(VectorEnv):
         if learner_seat not in (0, 1, "random"):
             raise ValueError(f"learner_seat={learner_seat!r}; allowed: 0, 1, 'random'")
         self.engine = BatchedMaya2012(num_envs, seed=seed, **options)
+        self._idle = idle_seats(self.engine.config)
+        if learner_seat in self._idle:
+            raise ConfigError(
+                f"learner_seat={learner_seat} never moves with these options (setup='random', max_turns=1: "
+                "White's first exchange ends every game); allowed: 0 or 'random'"
+            )
         self.num_envs = num_envs
         self.learner_seat = learner_seat
         self.single_observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
@@ -572,22 +637,26 @@ class Maya2012VectorEnv(VectorEnv):
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
         self.seats = np.zeros(num_envs, np.int8)
         self.render_mode = None
+        self._started = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         if seed is not None:
             self.single_action_space.seed(seed)
         self.engine.reset(seed)
-        rows = np.arange(self.num_envs)
-        self._draw_seats(rows)
+        self._started = True
+        self._draw_seats(np.arange(self.num_envs))
         self._play_opponents()
+        self._play_on()
         return self.engine.observe(self.seats), {"action_mask": self.action_masks()}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        self._check_started("step")
         engine = self.engine
         result = engine.step(actions, autoreset=False)
         rewards = result.rewards[engine._rows, self.seats].copy()
         terminated, truncated = result.terminated.copy(), result.truncated.copy()
-        rewards += self._play_opponents(terminated, truncated)
+        end = result.end.copy()
+        rewards += self._play_opponents(terminated, truncated, end)
         done = terminated | truncated
         info: dict[str, Any] = {}
         if done.any():
@@ -595,23 +664,50 @@ class Maya2012VectorEnv(VectorEnv):
             final = np.zeros((self.num_envs, OBS_SIZE), np.float32)
             final[rows] = engine.observe(self.seats[rows], rows)
             info["final_obs"], info["_final_obs"] = final, done
+            info["end"] = np.array([END_REASONS[code] if code >= 0 else "" for code in end], object)
+            info["_end"] = done
             engine.reset_done()
             self._draw_seats(rows)
             self._play_opponents()
+            self._play_on()
         info["action_mask"] = self.action_masks()
         return engine.observe(self.seats), rewards, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """``(N, 75) bool``: the learner's legal actions in each game."""
-        return self.engine.mask.astype(bool)
+        """``(N, 75) int8``: the learner's legal actions in each game (1 = legal).
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+        """
+        self._check_started("action_masks")
+        return self.engine.mask.copy()
+
+    def _check_started(self, call: str) -> None:
+        if not self._started:
+            raise ResetNeededError(f"{call}() before reset(): call reset() first")
 
     def _draw_seats(self, rows: np.ndarray) -> None:
-        if self.learner_seat == "random":
+        if self.learner_seat == "random" and self._idle:
+            self.seats[rows] = 1 - self._idle[0]  # the one seat that moves
+        elif self.learner_seat == "random":
             self.seats[rows] = self.engine._rng.integers(2, size=rows.size)
         else:
             self.seats[rows] = self.learner_seat
 
-    def _play_opponents(self, terminated: np.ndarray | None = None, truncated: np.ndarray | None = None) -> np.ndarray:
+    def _play_on(self) -> None:
+        """New games in the rows whose game ended before the learner's move, until the
+        learner is to move in every row (see the class docstring)."""
+        engine = self.engine
+        while True:
+            rows = engine.reset_done()
+            if not rows.size:
+                return
+            self._draw_seats(rows)
+            self._play_opponents()
+
+    def _play_opponents(
+        self, terminated: np.ndarray | None = None, truncated: np.ndarray | None = None, end: np.ndarray | None = None
+    ) -> np.ndarray:
         """Random opponent moves in the live games where the learner is not to move, until
         it is; returns the learner's rewards of games they ended (filling the flags)."""
         engine = self.engine
@@ -626,3 +722,4 @@ class Maya2012VectorEnv(VectorEnv):
             if terminated is not None:
                 terminated[rows] |= result.terminated
                 truncated[rows] |= result.truncated
+                end[rows[result.done]] = result.end[result.done]

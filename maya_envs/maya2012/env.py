@@ -9,7 +9,7 @@ Actions                ``Discrete(75)``; table in :mod:`maya_envs.maya2012.actio
                        (0-47 exchanges, 48-59 Monolith setup, 60-63 Raven setup (2p),
                        64 declare end, 65 continue (3-4p), 66-74 drafted setup)
 Observation            ``{"observation": Box(0, 1, (N,), float32), "action_mask":
-                       Box(0, 1, (75,), int8)}`` with N = 610 (2p) or 540 (3-4p), +10
+                       Box(0, 1, (75,), int8)}`` with N = 610 (2p) or 588 (3-4p), +10
                        with ``setup="draft"``; index tables in
                        :mod:`maya_envs.maya2012.observation`, from the observer's seat.
                        3-4p: own task cards and the public centre card only
@@ -25,11 +25,14 @@ Rewards                paid once on the final step. ``reward_scheme="win_loss"``
                        ``"score_diff"``: 2p own VP - opponent's; 3p own score - mean of
                        the others; 4p own team - other team. Every scheme sums to 0
 Termination            the player to move has no legal exchange, a 3-4p declaration, or
-                       ``max_turns`` exchanges with ``at_max_turns="score"`` (house rule)
-Truncation             ``max_turns`` reached with ``at_max_turns="truncate"`` (reward 0,
-                       ``info`` holds the provisional victory points)
-Info                   empty during play; the final step's info holds the scores and,
-                       3-4p, every hand (``tasks``, ``spare``, ``centre_card``), see
+                       ``max_turns`` exchanges with ``at_max_turns="score"`` (house rule);
+                       a real end wins over the cap reached on the same exchange
+Truncation             ``max_turns`` reached with ``at_max_turns="truncate"`` and a legal
+                       exchange left (reward 0, ``info`` holds the provisional victory
+                       points)
+Info                   empty during play; the final step's info holds ``end``
+                       (``"no_legal_exchange"``, ``"declared"``, ``"max_turns"`` or
+                       ``"illegal_action"``), the scores and, 3-4p, every hand (``tasks``, ``spare``, ``centre_card``), see
                        :meth:`~maya_envs.maya2012.rules.Maya2012Rules.final_info`
 Hidden information     3-4p: ``observe``, the mask, ``info`` and ``render`` for a seat
                        (``render_observer``) never depend on other seats' cards;
@@ -37,15 +40,20 @@ Hidden information     3-4p: ``observe``, the mask, ``info`` and ``render`` for 
                        With ``declare_step="eligible"`` the AEC turn order (the same
                        agent selected twice) shows that a seat may declare; use
                        ``"always"`` to hide that too
-Illegal actions        ``illegal_action="terminate"`` (default; offender -1, others 0)
-                       or ``"raise"``; an id outside 0..74 always raises ``ValueError``
+Illegal actions        ``illegal_action="terminate"`` (default; the offender's team -1:
+                       the offender, and in 4p its partner too; others 0) or ``"raise"``;
+                       an id outside 0..74 always raises ``ValueError``
 Arguments              ``render_mode`` (``"ansi"``, ``"human"``, ``"rgb_array"``, ``"svg"``),
                        ``render_observer`` (seat or ``None``), ``illegal_action``, plus every field of
                        :class:`~maya_envs.maya2012.rules.Maya2012Config`
                        (``num_players``, ``setup``, ``max_turns``, ``at_max_turns``,
                        ``three_plus_two``, ``reward_scheme``, ``declare_step``, ...)
 Version history        v0: first release (2p); 3-4p variants, ``setup="draft"`` and
-                       ``reward_scheme`` added without changing 2p behaviour or ids
+                       ``reward_scheme`` added without changing 2p behaviour or ids.
+                       v1: a real end (no legal exchange, a declaration) on the exchange
+                       that reaches ``max_turns`` ends and scores the game (was cut by the
+                       cap); 4p illegal-move penalty for both partners (was the offender
+                       alone); ``info["end"]`` always names the end
 =====================  ===============================================================
 
 Rule decisions are listed in :mod:`maya_envs.maya2012.rules`.

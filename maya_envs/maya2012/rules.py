@@ -58,7 +58,10 @@ Players", "Variant for Three Players", "Variant for Four Players", "Alternative 
 * **End** (section 4): the player to move has no legal exchange, or (3-4p) a declaration.
   House rule (section 4 DECISION): after ``max_turns`` exchanges (default 300) the game ends;
   ``at_max_turns="score"`` (default) scores it as a normal end, ``"truncate"`` cuts it with
-  no outcome (Gymnasium truncation). Measured in the rules file: under random 2p play 158 of
+  no outcome (Gymnasium truncation). DECISION: a real end wins over the limit: when the
+  exchange that reaches ``max_turns`` leaves the next player without a legal exchange (or
+  makes the mover eligible to declare, who then declares), the game ends by that rule, is
+  scored, and ``info["end"]`` says so (:func:`end_reason`). Measured in the rules file: under random 2p play 158 of
   1,000 games were still running after 5,000 exchanges.
 * **Two-player scoring** (section 6): 1 VP per own priest; 1 VP per tower where the player
   has strictly more ladders. Most VP wins; ties broken by (1) more priests, (2) more ladders
@@ -509,6 +512,14 @@ class Maya2012Rules(LegalActionCache):
         top = [seat for seat, score in enumerate(scores) if score == best]
         return [] if len(top) == self._n else top
 
+    def idle_seats(self) -> tuple[int, ...]:
+        """Seats that never decide under this config (:func:`idle_seats`)."""
+        return idle_seats(self.config)
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """4p: both partners (:data:`TEAMS`); 2-3p: ``(seat,)``."""
+        return TEAMS[seat % 2] if self._n == 4 else (seat,)
+
     def returns(self, state: Maya2012State) -> np.ndarray:
         n = self._n
         result = np.zeros(n)
@@ -541,13 +552,7 @@ class Maya2012Rules(LegalActionCache):
         ``colour_scores`` (per colour), ``declared_by``, ``centre_bonus`` (a seat or
         ``None``), ``winners`` and, in 4p, ``team_scores`` (``[team {0,2}, team {1,3}]``)."""
         over = state.phase == OVER
-        if state.declared >= 0:
-            end = "declared"
-        elif state.turn < self.config.max_turns:
-            end = "no_legal_exchange"
-        else:
-            end = "max_turns"
-        common = {"turns": state.turn, "end": end, "truncated": state.phase == TRUNCATED}
+        common = {"turns": state.turn, "end": end_reason(state), "truncated": state.phase == TRUNCATED}
         if self._n == 2:
             return {
                 "victory_points": victory_points(state),
@@ -591,11 +596,15 @@ class Maya2012Rules(LegalActionCache):
         return []
 
     def _start_exchanges(self, state: Maya2012State) -> Maya2012State:
-        """End the game at once if the player to move has no legal exchange (the list is
-        kept in the state's cache: :meth:`legal_actions` does not compute it again)."""
+        """The exchange phase of the player to move, or the end of the game: a real end (no
+        legal exchange) is checked before the house turn limit, so it wins when both happen
+        on the same step. The legal list is kept in the state's cache (:meth:`legal_actions`
+        does not compute it again)."""
         legal = legal_exchanges(state.towers, state.monolith, state.raven)
         if not legal:
             return _replace(state, phase=OVER)
+        if state.turn >= self.config.max_turns:
+            return _replace(state, phase=OVER if self.config.at_max_turns == "score" else TRUNCATED)
         state._cache["legal"] = legal
         return state
 
@@ -635,8 +644,6 @@ class Maya2012Rules(LegalActionCache):
             phase=EXCHANGE,
             turn=turn,
         )
-        if turn >= self.config.max_turns:
-            return _replace(next_state, phase=OVER if self.config.at_max_turns == "score" else TRUNCATED)
         return self._start_exchanges(next_state)
 
     def _exchange_multi(self, state: Maya2012State, action: int) -> Maya2012State:
@@ -651,10 +658,7 @@ class Maya2012Rules(LegalActionCache):
     def _pass_turn(self, state: Maya2012State) -> Maya2012State:
         """Three and four players: the next seat clockwise moves, unless the turn limit or
         the lack of a legal exchange ends the game."""
-        state = _replace(state, to_move=(state.to_move + 1) % self._n)
-        if state.turn >= self.config.max_turns:
-            return _replace(state, phase=OVER if self.config.at_max_turns == "score" else TRUNCATED)
-        return self._start_exchanges(state)
+        return self._start_exchanges(_replace(state, to_move=(state.to_move + 1) % self._n))
 
     def _draft(self, state: Maya2012State, action: int, rng: np.random.Generator | None) -> Maya2012State:
         if rng is None:
@@ -688,6 +692,33 @@ class Maya2012Rules(LegalActionCache):
         spare = tuple(sorted(cards[2 * self._n :]))
         dealt = _replace(state, tasks=tasks, spare=spare, to_move=0, phase=EXCHANGE)
         return self._start_exchanges(dealt)
+
+
+def idle_seats(config: Maya2012Config) -> tuple[int, ...]:
+    """Seats that never get a decision under ``config``: without a setup decision (2p
+    ``setup="random"``, 3-4p ``"random"``) seat ``s`` first moves at exchange ``s + 1``, so
+    the seats ``s >= max_turns`` never move. The drafted setup and 2p ``"choose"`` give
+    every seat a decision."""
+    if config.setup in ("draft", "choose"):
+        return ()
+    return tuple(range(min(config.max_turns, config.num_players), config.num_players))
+
+
+END_REASONS = ("declared", "no_legal_exchange", "max_turns")
+
+
+def end_reason(state: Maya2012State) -> str | None:
+    """Which end a finished game had (``info["end"]``), ``None`` while it runs: ``"declared"``
+    (3-4p declaration), ``"no_legal_exchange"`` (the player to move is stuck; this real end
+    wins over the turn limit reached on the same step) or ``"max_turns"`` (the house turn
+    limit, scored or truncated)."""
+    if state.phase < OVER:
+        return None
+    if state.declared >= 0:
+        return "declared"
+    if not legal_exchanges(state.towers, state.monolith, state.raven):
+        return "no_legal_exchange"
+    return "max_turns"
 
 
 def reward_range(config: Maya2012Config) -> tuple[float, float]:

@@ -301,5 +301,8 @@ def _check_phase(state: Maya2012State, config: Maya2012Config) -> None:
         raise ConfigError(
             "phase over needs no legal exchange, a declaration, or max_turns reached with at_max_turns='score'"
         )
-    if phase == TRUNCATED and not (at_limit and config.at_max_turns == "truncate"):
-        raise ConfigError("phase truncated needs max_turns reached with at_max_turns='truncate'")
+    if phase == TRUNCATED and not (at_limit and has_move and config.at_max_turns == "truncate"):
+        raise ConfigError(
+            "phase truncated needs max_turns reached with at_max_turns='truncate' and a legal exchange left "
+            "(a real end wins over the turn limit)"
+        )

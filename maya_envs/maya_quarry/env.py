@@ -1,7 +1,7 @@
 """Maya (Abacusspiele 2003) PettingZoo AEC environment, 3-5 players.
 
 =====================  ===============================================================
-Import                 ``from maya_envs import maya_quarry_v0``
+Import                 ``from maya_envs import maya_quarry_v1``
 Agents                 ``player_0 .. player_{n-1}`` (``num_players=3|4|5``)
 Actions                ``Discrete(114)``; table in :mod:`maya_envs.maya_quarry.actions`
                        (0-49 workers, 50-54 -3 targets, 55-92 Special Property decisions,
@@ -30,7 +30,9 @@ Arguments              ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``/`
 Components             the default quarry/pyramid numbers are a NON-CANONICAL proposal
                        (``maya_envs/maya_quarry/data/components.json``; ``components=`` replaces it)
 Version history        v0: first release (basic game); ``variant="advanced"`` added
-                       (the basic game's spaces and behaviour unchanged)
+                       (the basic game's spaces and behaviour unchanged). v1: the forced
+                       pass (pay a block, +1 gold) is offered beside the free pass when no
+                       placement is legal (v0 lost it to an aliased list)
 =====================  ===============================================================
 
 Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
@@ -54,7 +56,7 @@ class MayaQuarryEnv(GameAECEnv):
 
     metadata = {
         "render_modes": ["ansi", "human", "rgb_array", "svg"],
-        "name": "maya_quarry_v0",
+        "name": "maya_quarry_v1",
         "is_parallelizable": False,
     }
 

@@ -3,7 +3,19 @@ played by opponents inside ``step``.
 
 * Observation: the learner's ``"observation"`` array (``Box``, float32); the mask is
   returned by :meth:`SingleAgentEnv.action_masks` (what sb3-contrib's ``MaskablePPO``
-  calls) and in ``info["action_mask"]``.
+  calls) and in ``info["action_mask"]``, both ``int8`` (1 = legal), the one mask dtype of
+  every surface, which ``env.action_space.sample(mask=env.unwrapped.action_masks())`` and
+  sb3-contrib accept.
+* Episodes: ``reset()`` always returns a game in which the learner is to move. A game that
+  ends before the learner's first decision (an opponent's move or illegal id ends it, the
+  turn cap, a board with no first move) is not an episode: the env plays on into a new game
+  seeded with the next seed from the env's generator (and draws the seat again when
+  ``"random"``), up to :data:`MAX_GAMES_WITHOUT_LEARNER` games in a row, then raises
+  ``RuntimeError``. A learner seat that can never decide under the game's options
+  (``rules.idle_seats()``, e.g. Maya (2012) seat 3 with ``max_turns=3``) is refused at
+  construction with ``ConfigError``; ``"random"`` draws among the other seats.
+* Use before ``reset()``: ``step``, ``action_masks`` and ``render`` raise
+  :class:`~maya_envs.core.errors.ResetNeededError`.
 * Reward: always the learner's own (its team's where the game has teams), summed over
   everything that happened since its last decision, so a game ended by an opponent's move
   still pays the learner on that same step.
@@ -17,6 +29,7 @@ ids are registered from :mod:`maya_envs.games` with ``game=`` filled in).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,13 +37,14 @@ import gymnasium as gym
 import numpy as np
 
 from maya_envs.aec_base import RulesAECEnv
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, ResetNeededError
 from maya_envs.core.rng import spawn_seed
 from maya_envs.games import find_game
 from maya_envs.wrappers.opponents import make_opponent
 from maya_envs.wrappers.shaping import load_potential
 
 SEAT_NAMES = {"first": 0, "second": 1}
+MAX_GAMES_WITHOUT_LEARNER = 1000
 
 
 class SingleAgentEnv(gym.Env):
@@ -49,6 +63,7 @@ class SingleAgentEnv(gym.Env):
 
     Raises:
         ValueError: a bad ``learner_seat`` or opponent spec, or a wrong number of opponents.
+        ConfigError: a ``learner_seat`` that never decides under the game's options.
     """
 
     def __init__(
@@ -65,6 +80,13 @@ class SingleAgentEnv(gym.Env):
         self.rules = aec_env.rules
         n = self.rules.spec.num_players
         self._seat_choice = _parse_seat(learner_seat, n)
+        idle = self.rules.idle_seats()
+        if self._seat_choice in idle or len(idle) == n:
+            raise ConfigError(
+                f"learner_seat={learner_seat!r} never decides with these game options (seats without a decision: "
+                f"{list(idle)}); allowed: one of {[s for s in range(n) if s not in idle]} or 'random'"
+            )
+        self._seats = [s for s in range(n) if s not in idle]
         if _is_spec_list(opponents):
             specs = list(opponents)
             if len(specs) != n - 1:
@@ -84,6 +106,7 @@ class SingleAgentEnv(gym.Env):
         self._last_potential = 0.0
         self.learner = agent0
         self._opponent_of: dict[str, Any] = {}
+        self._started = False
 
     # -- gymnasium API ----------------------------------------------------------------------
 
@@ -91,20 +114,36 @@ class SingleAgentEnv(gym.Env):
         super().reset(seed=seed)
         rng = self.np_random
         env = self.aec_env
-        env.reset(seed=spawn_seed(rng))
-        for opponent in self.opponents:
-            opponent.new_episode(spawn_seed(rng))
-        n = self.rules.spec.num_players
-        seat = int(rng.integers(n)) if self._seat_choice is None else self._seat_choice
-        self.learner = env.possible_agents[seat]
-        others = [agent for agent in env.possible_agents if agent != self.learner]
-        self._opponent_of = dict(zip(others, self.opponents, strict=True))
-        env.render_observer = seat
-        self._play_opponents()
+        for _ in range(MAX_GAMES_WITHOUT_LEARNER):  # play on until the learner decides
+            env.reset(seed=spawn_seed(rng))
+            for opponent in self.opponents:
+                opponent.new_episode(spawn_seed(rng))
+            seat = self._seats[int(rng.integers(len(self._seats)))] if self._seat_choice is None else self._seat_choice
+            self.learner = env.possible_agents[seat]
+            others = [agent for agent in env.possible_agents if agent != self.learner]
+            self._opponent_of = dict(zip(others, self.opponents, strict=True))
+            env.render_observer = seat
+            self._play_opponents()
+            if not self._over():
+                break
+        else:
+            raise RuntimeError(
+                f"{MAX_GAMES_WITHOUT_LEARNER} games in a row ended before {self.learner} could decide "
+                "(an opponent that always plays illegal ids?)"
+            )
+        self._started = True
         self._last_potential = self._potential_now()
         return self._observation_and_info()
 
     def step(self, action: Any):
+        """Gymnasium ``step`` for the learner, then the opponents until the learner is to
+        move again or the game ends.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+            RuntimeError: after the episode ended.
+        """
+        self._check_started("step")
         env = self.aec_env
         if self._over():
             raise RuntimeError("step() called after the episode ended; call reset()")
@@ -121,16 +160,32 @@ class SingleAgentEnv(gym.Env):
         return observation, float(reward), bool(terminated), bool(truncated), info
 
     def action_masks(self) -> np.ndarray:
-        """``bool`` array ``(num_actions,)``: the learner's legal actions now."""
-        return self.aec_env.action_mask(self.learner).astype(bool)
+        """``int8`` array ``(num_actions,)``: the learner's legal actions now (1 = legal).
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+        """
+        self._check_started("action_masks")
+        return self.aec_env.action_mask(self.learner)
 
     def render(self):
+        """The learner's view, as the AEC env's ``render``.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset` (with a ``render_mode``).
+        """
+        if self.render_mode is not None:
+            self._check_started("render")
         return self.aec_env.render()
 
     def close(self) -> None:
         self.aec_env.close()
 
     # -- internals --------------------------------------------------------------------------
+
+    def _check_started(self, call: str) -> None:
+        if not self._started:
+            raise ResetNeededError(f"{call}() before reset(): call reset() first")
 
     def _potential_now(self) -> float:
         if self._potential is None:
@@ -149,7 +204,7 @@ class SingleAgentEnv(gym.Env):
 
     def _observation_and_info(self) -> tuple[np.ndarray, dict[str, Any]]:
         observed = self.aec_env.observe(self.learner)  # encoded once per reset/step
-        info = dict(self.aec_env.infos[self.learner])
+        info = copy.deepcopy(self.aec_env.infos[self.learner])
         info["action_mask"] = observed["action_mask"]
         info["learner"] = self.learner
         return observed["observation"], info

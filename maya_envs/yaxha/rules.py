@@ -621,6 +621,14 @@ class YaxhaRules(LegalActionCache):
             out[~winners] = -1.0 / (n - w)
         return out
 
+    def idle_seats(self) -> tuple[int, ...]:
+        """Seats that never decide: none (every seat decides every round)."""
+        return ()
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """No teams: ``(seat,)``."""
+        return (seat,)
+
     def winners(self, state: YaxhaState) -> list[int]:
         """Seats with the highest total (shared wins); meaningful once over."""
         totals = [s["total"] for s in self.scores(state)]
@@ -628,7 +636,8 @@ class YaxhaRules(LegalActionCache):
 
     def final_info(self, state: YaxhaState) -> dict[str, Any]:
         """JSON-able: ``scores`` (totals), ``winners``, ``breakdown`` (per seat: colour points,
-        largest groups, bonus points per card), ``bonus_cards`` and ``discarded``."""
+        largest groups, bonus points per card), ``bonus_cards``, ``discarded`` and ``end``
+        (``"last_round"``: the game's only end, after round 10's building)."""
         scores = self.scores(state)
         totals = [s["total"] for s in scores]
         return {
@@ -637,6 +646,7 @@ class YaxhaRules(LegalActionCache):
             "breakdown": scores,
             "bonus_cards": list(state.bonus_cards),
             "discarded": list(state.discarded),
+            "end": "last_round" if state.phase == OVER else None,
         }
 
     # -- serialisation ----------------------------------------------------------------------

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import maya_envs  # noqa: F401  (registers the gymnasium ids)
-from maya_envs import maya_quarry_v0, yaxha_v1
+from maya_envs import maya_quarry_v1, yaxha_v1
 from maya_envs.bots import MCTSBot, make_bot
 from maya_envs.bots import mcts as mcts_module
 from maya_envs.bots.mcts import MCTSConfig, parse_spec
@@ -59,7 +59,7 @@ def test_bad_spec_names_are_clear_value_errors(name, bad):
 
 
 def test_names_work_in_gym_make_and_the_arena():
-    env = gym.make("maya_envs/MayaQuarry-v0", opponent="mcts:8:depth=5")
+    env = gym.make("maya_envs/MayaQuarry-v1", opponent="mcts:8:depth=5")
     _, info = env.reset(seed=0)
     for _ in range(5):
         _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
@@ -223,5 +223,5 @@ def test_heuristic_rollouts_run():
 
 
 def test_quarry_aec_env_with_search_opponents_finishes():
-    result = play_match(lambda: maya_quarry_v0.env(num_players=3), "mcts:6:depth=5", "heuristic", games=1, seed=1)
+    result = play_match(lambda: maya_quarry_v1.env(num_players=3), "mcts:6:depth=5", "heuristic", games=1, seed=1)
     assert result.games == 1 and result.illegal_actions == 0

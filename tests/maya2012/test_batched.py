@@ -10,7 +10,7 @@ import pytest
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.maya2012.batched import BatchedMaya2012, Maya2012VectorEnv
 from maya_envs.maya2012.observation import encode_observation
-from maya_envs.maya2012.rules import OVER, SETUP_MONOLITH, Maya2012Rules
+from maya_envs.maya2012.rules import END_REASONS, OVER, SETUP_MONOLITH, Maya2012Rules
 
 try:
     import numba  # noqa: F401
@@ -55,6 +55,8 @@ def _replay(num_envs: int, games: int, seed: int, check_obs_every: int = 1, back
             assert result.truncated[row] == rules.is_truncated(state)
             expected = rules.returns(state) if result.done[row] else np.zeros(2)
             np.testing.assert_array_equal(result.rewards[row], expected)
+            end = END_REASONS[result.end[row]] if result.done[row] else None
+            assert end == (rules.final_info(state)["end"] if result.done[row] else None)
         for row in engine.reset_done():
             states[row] = engine.state(row)
             _assert_valid_board(engine.towers[row])

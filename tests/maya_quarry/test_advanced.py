@@ -462,7 +462,7 @@ def test_single_agent_view_plays_the_advanced_variant():
 
     import maya_envs  # noqa: F401  (registers the ids)
 
-    env = gym.make("maya_envs/MayaQuarry-v0", num_players=4, opponents="heuristic", variant="advanced")
+    env = gym.make("maya_envs/MayaQuarry-v1", num_players=4, opponents="heuristic", variant="advanced")
     assert env.action_space.n == 164
     env.reset(seed=1)
     rng = np.random.default_rng(0)

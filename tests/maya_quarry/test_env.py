@@ -1,4 +1,4 @@
-"""PettingZoo conformance, reward ledger, determinism and rendering of ``maya_quarry_v0``."""
+"""PettingZoo conformance, reward ledger, determinism and rendering of ``maya_quarry_v1``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from maya_envs import maya_quarry_v0
+from maya_envs import maya_quarry_v1
 from maya_envs.core.errors import ConfigError, IllegalActionError
 
 from ..conformance import warnings_as_errors
@@ -21,7 +21,7 @@ VARIANTS = ("basic", "advanced")
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_api_test_warnings_as_errors(n, variant):
     with warnings_as_errors():
-        api_test(maya_quarry_v0.env(num_players=n, variant=variant), num_cycles=1000)
+        api_test(maya_quarry_v1.env(num_players=n, variant=variant), num_cycles=1000)
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -29,7 +29,7 @@ def test_api_test_warnings_as_errors(n, variant):
 def test_seed_test_warnings_as_errors(n, variant):
     with warnings_as_errors():
         seed_test(
-            lambda: maya_quarry_v0.env(num_players=n, first_start_player="random", variant=variant), num_cycles=300
+            lambda: maya_quarry_v1.env(num_players=n, first_start_player="random", variant=variant), num_cycles=300
         )
 
 
@@ -60,7 +60,7 @@ def _play_env(env, seed):
 @pytest.mark.parametrize("scheme", ["win_loss", "gold_diff"])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_reward_ledger_zero_sum_paid_once(n, scheme, variant):
-    env = maya_quarry_v0.env(num_players=n, reward_scheme=scheme, variant=variant)
+    env = maya_quarry_v1.env(num_players=n, reward_scheme=scheme, variant=variant)
     for seed in range(5):
         steps, totals, nonzero_before_end, infos = _play_env(env, seed)
         assert nonzero_before_end == 0
@@ -82,7 +82,7 @@ def test_reward_ledger_zero_sum_paid_once(n, scheme, variant):
 
 
 def test_win_loss_values_and_tie_break_by_pool():
-    env = maya_quarry_v0.env(num_players=4)
+    env = maya_quarry_v1.env(num_players=4)
     rules = env.rules
     s = rules.initial_state().clone()
     s.phase, s.actor = 10, -1  # OVER
@@ -95,15 +95,15 @@ def test_win_loss_values_and_tie_break_by_pool():
 
 @pytest.mark.parametrize(("n", "variant"), [(5, "basic"), (3, "advanced"), (4, "advanced")])
 def test_determinism_by_seed(n, variant):
-    env_a = maya_quarry_v0.env(num_players=n, first_start_player="random", variant=variant)
-    env_b = maya_quarry_v0.env(num_players=n, first_start_player="random", variant=variant)
+    env_a = maya_quarry_v1.env(num_players=n, first_start_player="random", variant=variant)
+    env_b = maya_quarry_v1.env(num_players=n, first_start_player="random", variant=variant)
     a = _play_env(env_a, 7)
     b = _play_env(env_b, 7)
     assert a == b and env_a.game_state == env_b.game_state
 
 
 def test_illegal_action_policies():
-    env = maya_quarry_v0.env(num_players=3, illegal_action="raise")
+    env = maya_quarry_v1.env(num_players=3, illegal_action="raise")
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -111,7 +111,7 @@ def test_illegal_action_policies():
         env.step(illegal)
     with pytest.raises(ValueError, match="out of range"):
         env.step(114)
-    env = maya_quarry_v0.env(num_players=3)
+    env = maya_quarry_v1.env(num_players=3)
     env.reset(seed=0)
     offender = env.agent_selection
     with pytest.warns(UserWarning, match="illegal action"):
@@ -134,11 +134,11 @@ def test_illegal_action_policies():
 )
 def test_bad_options_rejected(options, match):
     with pytest.raises(ConfigError, match=match):
-        maya_quarry_v0.env(**options)
+        maya_quarry_v1.env(**options)
 
 
 def test_render_ansi_marks_table_non_canonical_and_hides_values():
-    env = maya_quarry_v0.env(num_players=3, render_mode="ansi", render_observer=0)
+    env = maya_quarry_v1.env(num_players=3, render_mode="ansi", render_observer=0)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     while env.rules.current_player(env.game_state) >= 0 and env.game_state.phase != 2 and env.game_state.round == 0:

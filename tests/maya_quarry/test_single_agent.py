@@ -1,4 +1,4 @@
-"""``gym.make("maya_envs/MayaQuarry-v0", ...)``: checkers, masks, learner reward routing."""
+"""``gym.make("maya_envs/MayaQuarry-v1", ...)``: checkers, masks, learner reward routing."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import maya_envs  # noqa: F401  (registers the ids)
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_gymnasium_and_sb3_check_env(n):
     sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
-    env = gym.make("maya_envs/MayaQuarry-v0", num_players=n, opponents="heuristic")
+    env = gym.make("maya_envs/MayaQuarry-v1", num_players=n, opponents="heuristic")
     with pytest.warns(UserWarning, match="illegal action"):  # the checkers step random actions
         check_env(env.unwrapped, skip_render_check=True)
         sb3.check_env(env.unwrapped)
@@ -22,7 +22,7 @@ def test_gymnasium_and_sb3_check_env(n):
 @pytest.mark.parametrize("n", [3, 5])
 @pytest.mark.parametrize("scheme", ["win_loss", "gold_diff"])
 def test_learner_reward_is_its_own_return(n, scheme):
-    env = gym.make("maya_envs/MayaQuarry-v0", num_players=n, opponents="random", reward_scheme=scheme).unwrapped
+    env = gym.make("maya_envs/MayaQuarry-v1", num_players=n, opponents="random", reward_scheme=scheme).unwrapped
     rng = np.random.default_rng(0)
     for episode in range(8):
         obs, info = env.reset(seed=episode)
@@ -43,7 +43,7 @@ def test_learner_reward_is_its_own_return(n, scheme):
 
 def test_opponent_list_learner_seat_and_ansi_render():
     env = gym.make(
-        "maya_envs/MayaQuarry-v0",
+        "maya_envs/MayaQuarry-v1",
         num_players=4,
         opponents=["random", "heuristic", "random"],
         learner_seat=2,
@@ -54,6 +54,6 @@ def test_opponent_list_learner_seat_and_ansi_render():
     text = env.render()
     assert "NON-CANONICAL" in text
     with pytest.raises(ValueError, match="expected 3 opponent specs"):
-        gym.make("maya_envs/MayaQuarry-v0", num_players=4, opponents=["random"])
+        gym.make("maya_envs/MayaQuarry-v1", num_players=4, opponents=["random"])
     with pytest.raises(ValueError, match="not both"):
-        gym.make("maya_envs/MayaQuarry-v0", num_players=3, opponents="heuristic", opponent="random")
+        gym.make("maya_envs/MayaQuarry-v1", num_players=3, opponents="heuristic", opponent="random")

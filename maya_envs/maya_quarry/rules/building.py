@@ -194,7 +194,7 @@ def build_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     if s.phase == DOUBLE:
         return places
     held = s.held[seat]
-    out = places
+    out = list(places)  # a copy: ``places`` must stay the placements for the forced-pass test
     if places:
         if held >= 3:
             out.append(A.DOUBLE_PAY)

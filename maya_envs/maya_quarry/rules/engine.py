@@ -102,9 +102,9 @@ class MayaQuarryRules(LegalActionCache):
             else (NUM_ROUNDS * top_gold + self.starting_gold) / config.gold_diff_scale
         )
         self.spec = GameSpec(
-            name="maya_quarry_v0",
+            name="maya_quarry_v1",
             title="Maya (Abacusspiele 2003)",
-            version=0,
+            version=1,
             num_players=n,
             num_actions=num_actions,
             observation_shape=observation_shape(self),
@@ -217,6 +217,14 @@ class MayaQuarryRules(LegalActionCache):
             out[won] = 1.0 / len(won)
         return out
 
+    def idle_seats(self) -> tuple[int, ...]:
+        """Seats that never decide: none (every seat decides every round)."""
+        return ()
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """No teams: ``(seat,)``."""
+        return (seat,)
+
     def observe(self, state: MayaQuarryState, seat: int) -> np.ndarray:
         from maya_envs.maya_quarry.observation import encode_observation
 
@@ -227,7 +235,8 @@ class MayaQuarryRules(LegalActionCache):
 
     def final_info(self, state: MayaQuarryState) -> dict[str, Any]:
         """Lists are indexed by seat: ``gold``, ``pool`` (the tie-break: fewer wins),
-        ``blocks_on_board``; ``winners`` (seats); ``components_canonical``."""
+        ``blocks_on_board``; ``winners`` (seats); ``components_canonical``; ``end``
+        (``"last_round"``: the game's only end, after the third round's scoring)."""
         n = self.num_players
         on_board = [sum(state.board[i] for i in range(seat, len(state.board), n)) for seat in range(n)]
         return {
@@ -235,6 +244,7 @@ class MayaQuarryRules(LegalActionCache):
             "pool": list(state.pool),
             "blocks_on_board": on_board,
             "winners": scoring.winners(state) if state.phase == OVER else [],
+            "end": "last_round" if state.phase == OVER else None,
             "components_canonical": self.components.canonical,
         }
 
