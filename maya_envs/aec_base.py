@@ -335,7 +335,7 @@ class GameAECEnv(RulesAECEnv):
 
     A game's env class only names its parts: ``rules_class`` (built as
     ``rules_class(game_options)``), ``text_view(rules, state, observer) -> str`` and
-    ``picture_view(rules, state, observer) -> Canvas`` (as ``staticmethod``\ s), and its
+    ``picture_view(rules, state, observer) -> Canvas`` (as static methods), and its
     ``metadata``.
 
     Raises:
