@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from maya_envs.games import game_of_rules
-from maya_envs.notation import describe_action
+from maya_envs.notation import describe_action, describe_end
+
+
+def game_key(rules) -> str:
+    """``"maya2012"``, ``"maya_quarry"`` or ``"yaxha"`` (the spec name without its version)."""
+    return rules.spec.name.rsplit("_v", 1)[0]
 
 
 def move_caption(rules, state, action: int, observer: int | None, number: int, total: int | None = None) -> str:
@@ -24,33 +28,19 @@ def move_caption(rules, state, action: int, observer: int | None, number: int, t
     return f"move {number}{of}: player_{mover} {describe_action(rules, state, action, mover, observer)}"
 
 
-def end_reason(rules, state, info: Mapping[str, Any]) -> str:
-    """Why the game ended, in words, from the final ``info`` (``rules.final_info`` or an
-    illegal-action info); the game's ``end_reason`` hook (:mod:`maya_envs.games`) words it."""
-    if "illegal_action" in info:
-        return f"{info.get('offender', 'a player')} chose an illegal action"
-    return game_of_rules(rules).hook("end_reason")(rules, state, info)
-
-
-def scores_text(rules, info: Mapping[str, Any]) -> str:
-    """The final scores by seat (victory points, gold or Yaxha points), ``""`` if unknown."""
-    for field, unit in (("victory_points", "VP"), ("gold", "gold"), ("scores", "points")):
-        values = info.get(field)
-        if isinstance(values, (list, tuple)):
-            return ", ".join(f"player_{s} {v} {unit}" for s, v in enumerate(values))
-    return ""
-
-
 def result_line(rules, state, rewards: Mapping[str, float], info: Mapping[str, Any] | None = None) -> str:
-    """``"result: player_0 wins (player_0 +1, player_1 -1); ... ; ended: ..."``: who won, the
-    rewards, the scores and why the game ended. ``info`` defaults to ``rules.final_info(state)``."""
+    """``"result: player_0 wins (player_0 +1, player_1 -1); victory points: ...; ended: ..."``:
+    who won, the rewards, the scores and why the game ended (the scores and the reason are
+    :func:`maya_envs.notation.describe_end`'s; an illegal action in ``info`` is named instead).
+    ``info``: the env's final info (default ``rules.final_info(state)``)."""
     info = rules.final_info(state) if info is None else info
     best = max(rewards.values()) if rewards else 0.0
     winners = [agent for agent, r in rewards.items() if r == best and r > min(rewards.values())]
     who = "draw" if not winners else " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
     parts = [f"result: {who} (" + ", ".join(f"{a} {r:+g}" for a, r in rewards.items()) + ")"]
-    scores = scores_text(rules, info) if "illegal_action" not in info else ""
-    if scores:
-        parts.append(scores)
-    parts.append("ended: " + end_reason(rules, state, info))
+    if "illegal_action" in info:
+        parts.append(f"ended: {info.get('offender', 'a player')} chose an illegal action")
+    else:
+        reason, scores = describe_end(rules, state).removeprefix("the game ended: ").split("\n", 1)
+        parts += [scores.split("; winner")[0].split("; no winner")[0], f"ended: {reason}"]
     return "; ".join(parts)

@@ -26,7 +26,6 @@ Hook names (``None`` where the game has no such part):
 ``batched``            ``Engine(num_envs, seed=...)``: many games stepped at once as arrays
 ``notation``           ``describe_action(rules, state, action, actor, viewer) -> str``
                        (:func:`maya_envs.notation.describe_action`)
-``end_reason``         ``end_reason(rules, state, final_info) -> str`` (:mod:`maya_envs.captions`)
 ``action_targets``     ``action_targets(rules, state, action) -> picture keys`` (the web app)
 ``render_text``        ``render_text(rules, state, observer) -> str`` (the ``"ansi"`` view)
 ``public_scores``      ``public_scores(rules, state) -> str``: scores everyone may see during
@@ -55,7 +54,6 @@ HOOKS = (
     "action_features",
     "batched",
     "notation",
-    "end_reason",
     "action_targets",
     "render_text",
     "public_scores",
@@ -162,7 +160,6 @@ STANDARD_HOOKS: dict[str, str] = {
     "determinize": "determinize:determinize",
     "leaf_values": "determinize:leaf_values",
     "notation": "notation:describe_action",
-    "end_reason": "notation:end_reason",
     "action_targets": "render_image:action_targets",
     "render_text": "render:render_text",
     "legend": "render:LEGEND",

@@ -52,12 +52,13 @@ def test_result_line_names_the_winner_the_scores_and_the_reason():
     env = make_env("maya2012", num_players=2, max_turns=6)
     env.reset(seed=1)
     bots = [make_bot("random", env.rules, s) for s in range(2)]
-    for agent in env.agent_iter():
-        _obs, _r, terminated, truncated, _info = env.last()
-        env.step(None if terminated or truncated else bots[env.seat_of(agent)].act(env.game_state))
-        if terminated or truncated:
-            break
+    while not any(env.terminations.values()) and not any(env.truncations.values()):
+        env.step(bots[env.seat_of(env.agent_selection)].act(env.game_state))
     rewards = {a: float(env.rewards[a]) for a in env.agents}
-    line = result_line(env.rules, env.game_state, rewards)
-    assert line.startswith("result: ") and "VP" in line and "ended:" in line
+    assert len(rewards) == 2
+    line = result_line(env.rules, env.game_state, rewards, env.infos["player_0"])
+    assert line.startswith("result: ") and "victory points: player_0" in line and "ended: " in line
+    assert "max_turns" in line  # the reason: 6 exchanges played
     assert ("draw" in line) == (len(set(rewards.values())) == 1)
+    illegal = result_line(env.rules, env.game_state, rewards, {"illegal_action": "x", "offender": "player_1"})
+    assert illegal.endswith("ended: player_1 chose an illegal action")

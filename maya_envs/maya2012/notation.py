@@ -19,22 +19,6 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
     return A.action_to_string(action)
 
 
-CAPTION_END_REASONS = {
-    "declared": "a player declared the end",
-    "no_legal_exchange": "the player to move had no legal exchange",
-    "max_turns": "the exchange limit (max_turns) was reached",
-}
-
-
-def end_reason(rules: Any, state: Any, info: Any) -> str:
-    """Why a finished game ended, in words, from its final ``info`` (:mod:`maya_envs.captions`)."""
-    if info.get("truncated"):
-        return "truncated at the exchange limit"
-    if info.get("end") == "declared" and info.get("declared_by") is not None:
-        return f"player_{info['declared_by']} declared the end"
-    return CAPTION_END_REASONS.get(info.get("end"), str(info.get("end")))
-
-
 def public_scores(rules: Any, state: Any) -> str:
     """Two players: the victory points now (all public); 3-4 players: ``""`` (they depend on
     the hidden task cards)."""

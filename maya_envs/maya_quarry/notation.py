@@ -33,11 +33,6 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
     return full
 
 
-def end_reason(rules: Any, state: Any, info: Any) -> str:
-    """Why a finished game ended, in words (:mod:`maya_envs.captions`): always the last scoring."""
-    return "the third round was scored"
-
-
 def public_scores(rules: Any, state: Any) -> str:
     """Every seat's gold (public)."""
     return "gold: " + ", ".join(f"player_{s} {g}" for s, g in enumerate(state.gold))

@@ -29,11 +29,6 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
     return full
 
 
-def end_reason(rules: Any, state: Any, info: Any) -> str:
-    """Why a finished game ended, in words (:mod:`maya_envs.captions`): always the last round."""
-    return "the tenth round was built and scored"
-
-
 def why_illegal(rules: Any, state: Any, action: int) -> str | None:
     """Why ``action`` is not legal in ``state`` (section 4: taken tiles; section 5: cubes in
     hand, base adjacency and the 4 x 4 box, support and same-colour contact above; discards only
