@@ -15,11 +15,6 @@ from typing import Any
 from maya_envs.notation import describe_action, describe_end
 
 
-def game_key(rules) -> str:
-    """``"maya2012"``, ``"maya_quarry"`` or ``"yaxha"`` (the spec name without its version)."""
-    return rules.spec.name.rsplit("_v", 1)[0]
-
-
 def move_caption(rules, state, action: int, observer: int | None, number: int, total: int | None = None) -> str:
     """``"move 5/40: player_1 swap t0-t1 @L3"``: ``action``, taken in ``state`` by the seat to
     move, as ``observer`` (a seat, or ``None`` for everything) may know it."""
