@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 #: The one deprecation table: old PettingZoo module name -> (new name, what changed).
 RENAMED_ENVS: dict[str, tuple[str, str]] = {
-    "maya2012_v0": ("maya2012_v1", "3-4 players: the declare step is offered every turn by default"),
+    "maya2012_v0": ("maya2012_v1", "3-4p default: every mover gets the declare step once a declaration is possible"),
     "yaxha_v0": ("yaxha_v1", "Parallel env: a waiting agent has the wait id 0 instead of an all-zero mask"),
     "maya_quarry_v0": ("maya_quarry_v1", "the forced pass is offered beside the free pass"),
 }

@@ -6,11 +6,12 @@ own two cards and the face-up centre card (the centre tower's base colour), so t
 cards are the other ``9 - 3 = 6`` colours, dealt uniformly among the other seats' hands and
 the spare pile.
 
-One more thing the observer knows: with ``declare_step="eligible"`` a seat is asked to declare
-only when it may (its turn order shows it), so a state in the declare phase of another seat
-keeps only deals under which that seat may declare (rejection sampling). Inferences from the
-history (a seat that could have declared and went on) are not used: the state holds no
-history.
+One more thing the observer knows with the (leaking) option ``declare_step="eligible"``: a seat
+is asked to declare only when it may (its turn order shows it), so a state in the declare phase
+of another seat keeps only deals under which that seat may declare (rejection sampling). With
+``"possible"`` (default) and ``"always"`` the declare phase depends on the board only.
+Inferences from the history (a seat that could have declared and went on) are not used: the
+state holds no history.
 
 Two players: everything is public; ``determinize`` returns the state unchanged. The drafted
 setup's future blocks are drawn from the generator passed to ``apply_action`` (nothing to

@@ -16,8 +16,10 @@ Observation            ``{"observation": Box(0, 1, (N,), float32), "action_mask"
 Turn order             2p with ``setup="choose"``: Black (``player_1``) first places the
                        Monolith and the Raven, then White makes the first exchange;
                        players then alternate. 3-4p: ``player_0`` first, clockwise;
-                       after an exchange that makes the mover eligible the same agent
-                       chooses declare end / continue. ``setup="draft"``: 45 block
+                       once the centre tower and another tower are complete (public),
+                       the same agent chooses declare end / continue after each of its
+                       exchanges (``continue`` only, unless it may declare; option
+                       ``declare_step``). ``setup="draft"``: 45 block
                        placements first, seats in rotation from ``player_0``
 Rewards                paid once on the final step. ``reward_scheme="win_loss"``
                        (default): 2p +1/-1/0; 3p the top scorers share +1, the others
@@ -37,9 +39,10 @@ Info                   empty during play; the final step's info holds ``end``
 Hidden information     3-4p: ``observe``, the mask, ``info`` and ``render`` for a seat
                        (``render_observer``) never depend on other seats' cards;
                        ``render_observer=None`` (default) is a spectator's full view.
-                       With ``declare_step="eligible"`` the AEC turn order (the same
-                       agent selected twice) shows that a seat may declare; use
-                       ``"always"`` to hide that too
+                       The sequence of selected agents does not either, with the
+                       default ``declare_step="possible"`` (or ``"always"``); the option
+                       ``"eligible"`` (shorter games) LEAKS: selecting the same agent
+                       twice shows every seat that it holds a complete tower's colour
 Illegal actions        ``illegal_action="terminate"`` (default; the offender's team -1:
                        the offender, and in 4p its partner too; others 0) or ``"raise"``;
                        an id outside 0..74 always raises ``ValueError``
@@ -53,7 +56,10 @@ Version history        v0: first release (2p); 3-4p variants, ``setup="draft"`` 
                        v1: a real end (no legal exchange, a declaration) on the exchange
                        that reaches ``max_turns`` ends and scores the game (was cut by the
                        cap); 4p illegal-move penalty for both partners (was the offender
-                       alone); ``info["end"]`` always names the end
+                       alone); ``info["end"]`` always names the end;
+                       3-4p default ``declare_step="possible"`` (was
+                       ``"eligible"``, which leaks a task card through the turn
+                       order)
 =====================  ===============================================================
 
 Rule decisions are listed in :mod:`maya_envs.maya2012.rules`.

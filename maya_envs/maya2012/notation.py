@@ -1,9 +1,11 @@
 """Maya (2012): the move as a seat may see it (see :mod:`maya_envs.notation`).
 
 Every action is public: exchanges, the Monolith, the Raven and draft placements are made on
-the board in view of everyone, and the declare/continue decision is said aloud (with
-``declare_step="eligible"`` the turn order already shows who is offered it, issue 23). So
-every seat reads the full notation of :mod:`maya_envs.maya2012.actions`.
+the board in view of everyone, and the declare/continue decision is said aloud (with the
+default ``declare_step="possible"`` every mover is offered it once the board allows a
+declaration, so ``continue`` tells nothing; with the leaking option ``"eligible"`` the turn
+order already shows who is offered it, issue 23). So every seat reads the full notation of
+:mod:`maya_envs.maya2012.actions`.
 """
 
 from __future__ import annotations

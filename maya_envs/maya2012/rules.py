@@ -43,9 +43,15 @@ Players", "Variant for Three Players", "Variant for Four Players", "Alternative 
 * **Declaring the end** (section 7): after an exchange, when the mover is eligible (the
   tower of one of its own task colours is complete, i.e. the tower whose base has that
   colour, and the centre tower is complete) the same seat decides: ``declare end`` (64) ends
-  the game at once, ``continue`` (65) passes the turn. ``declare_step="eligible"`` (default)
-  asks only when eligible; ``"always"`` asks after every exchange (``continue`` is then the
-  only legal id when not eligible), so the turn order never shows anybody's eligibility.
+  the game at once, ``continue`` (65) passes the turn. When the step is asked is a
+  DECISION (the rulebook only has a player who may declare say so; nobody else learns
+  anything, and the cards stay secret): ``declare_step="possible"`` (default) asks the mover
+  after every exchange once the board makes a declaration possible for someone (the centre
+  tower and at least one other tower complete: public, and it stays true since a complete tower
+  is never exchanged), ``continue`` being the only legal id for a mover who is not eligible;
+  ``"always"`` asks after every exchange (the same information, a longer game); ``"eligible"``
+  asks only an eligible mover: shorter, but it LEAKS, since every seat sees whose turn it is
+  and so learns that the mover holds the colour of a complete tower.
 * **Centre bonus** (section 7): +5 VP to the declarer if the exchange of the declaring turn
   completed the centre tower (tower 4 is one of the two exchanged towers: a complete tower
   can never be part of an exchange, so it was completed by that exchange).
@@ -110,6 +116,8 @@ MAX_CHANCE_OUTCOMES = 12
 """Largest chance outcome id + 1: block colours 0-8, Monolith pairs 0-11, Raven levels 2-5."""
 SETUP_NAMES = tuple(dict.fromkeys(s for per_n in SETUPS.values() for s in per_n))
 """Every ``setup`` value, in the order the README's table lists them."""
+#: Values of ``declare_step`` (3-4p), the default first; ``"eligible"`` leaks (module docstring).
+DECLARE_STEPS = ("possible", "always", "eligible")
 
 
 @dataclass(frozen=True)
@@ -128,9 +136,10 @@ class Maya2012Config:
         three_plus_two: task scoring of runs [3, 2]: ``"sum"`` (4, default) or ``"best"`` (3)
             (rules section 7, INFERENCE; 3-4p).
         reward_scheme: ``"win_loss"`` (default) or ``"score_diff"`` (see the module docstring).
-        declare_step: ``"eligible"`` (default; the declare/continue decision follows an
-            exchange only when the mover may declare) or ``"always"`` (after every exchange;
-            3-4p).
+        declare_step: when the declare/continue decision follows an exchange (3-4p; module
+            docstring): ``"possible"`` (default; once the centre tower and another tower are
+            complete, for every mover), ``"always"`` (after every exchange) or ``"eligible"``
+            (only when the mover may declare; leaks a task card through the turn order).
 
     Raises:
         ConfigError: a value outside its allowed set (the message names both).
@@ -145,7 +154,7 @@ class Maya2012Config:
     priests_per_player: int = 5
     three_plus_two: str = "sum"
     reward_scheme: str = "win_loss"
-    declare_step: str = "eligible"
+    declare_step: str = "possible"
 
     def __post_init__(self) -> None:
         check_choice("num_players", self.num_players, (2, 3, 4))
@@ -158,7 +167,7 @@ class Maya2012Config:
         check_choice("at_max_turns", self.at_max_turns, ("score", "truncate"))
         check_choice("three_plus_two", self.three_plus_two, ("sum", "best"))
         check_choice("reward_scheme", self.reward_scheme, ("win_loss", "score_diff"))
-        check_choice("declare_step", self.declare_step, ("eligible", "always"))
+        check_choice("declare_step", self.declare_step, DECLARE_STEPS)
         check_int("max_turns", self.max_turns, 1, 100_000)
         check_int("ladders_per_player", self.ladders_per_player, 0, 100)
         check_int("priests_per_player", self.priests_per_player, 0, 100)
@@ -362,6 +371,23 @@ def may_declare(towers: tuple[tuple[int, ...], ...], task_colours: tuple[int, ..
     if not is_complete(towers[CENTRE]):
         return False
     return any(is_complete(column) for column in towers if column[0] in task_colours)
+
+
+def declaration_possible(towers: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the board lets some seat declare (public): the centre tower is complete and so
+    is another tower (every other tower's base colour is a task card). Stays true once true."""
+    return is_complete(towers[CENTRE]) and any(is_complete(c) for t, c in enumerate(towers) if t != CENTRE)
+
+
+def declare_step_follows(declare_step: str, towers: tuple[tuple[int, ...], ...], task_colours: tuple[int, ...]) -> bool:
+    """Whether the declare/continue decision follows an exchange that left ``towers`` (3-4p),
+    for a mover holding ``task_colours``, under config ``declare_step`` (module docstring).
+    Only ``"eligible"`` reads the mover's cards."""
+    if declare_step == "always":
+        return True
+    if declare_step == "possible":
+        return declaration_possible(towers)
+    return may_declare(towers, task_colours)
 
 
 def last_exchange_completed_centre(state: Maya2012State) -> bool:
@@ -648,10 +674,10 @@ class Maya2012Rules(LegalActionCache):
 
     def _exchange_multi(self, state: Maya2012State, action: int) -> Maya2012State:
         """Three and four players: swap and move the Monolith; then the declare decision
-        when the mover is eligible (or always, with ``declare_step="always"``)."""
+        when :func:`declare_step_follows` (config ``declare_step``)."""
         towers = swap(state.towers, action)
         after = _replace(state, towers=towers, monolith=action // 4, turn=state.turn + 1)
-        if self.config.declare_step == "always" or may_declare(towers, state.tasks[state.to_move]):
+        if declare_step_follows(self.config.declare_step, towers, state.tasks[state.to_move]):
             return _replace(after, phase=DECLARE)
         return self._pass_turn(after)
 

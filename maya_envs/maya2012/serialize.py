@@ -58,6 +58,7 @@ from maya_envs.maya2012.rules import (
     TRUNCATED,
     Maya2012Config,
     Maya2012State,
+    declare_step_follows,
     draft_towers,
     legal_exchanges,
     may_declare,
@@ -286,9 +287,8 @@ def _check_phase(state: Maya2012State, config: Maya2012Config) -> None:
         if phase in (SETUP_MONOLITH, SETUP_RAVEN) and (state.turn or state.to_move != 1):
             raise ConfigError("setup phases happen before any exchange, with Black (seat 1) to move")
     if phase == DECLARE:
-        eligible = may_declare(state.towers, state.tasks[state.to_move])
-        if state.turn == 0 or not (eligible or config.declare_step == "always"):
-            raise ConfigError("phase declare follows an exchange of a seat that may declare")
+        if state.turn == 0 or not declare_step_follows(config.declare_step, state.towers, state.tasks[state.to_move]):
+            raise ConfigError(f"phase declare does not follow this exchange with declare_step={config.declare_step!r}")
         return
     if state.declared != NO_SEAT and not may_declare(state.towers, state.tasks[state.declared]):
         raise ConfigError(f"seat {state.declared} declared the end without being allowed to")

@@ -22,7 +22,8 @@ from maya_envs.yaxha.rules import BUILD, SELECT, YaxhaRules
 
 GAMES = {
     "maya2012-3p": (lambda: Maya2012Rules({"num_players": 3}), m2012_det),
-    "maya2012-4p-always": (lambda: Maya2012Rules({"num_players": 4, "declare_step": "always"}), m2012_det),
+    "maya2012-4p": (lambda: Maya2012Rules({"num_players": 4}), m2012_det),
+    "maya2012-3p-eligible": (lambda: Maya2012Rules({"num_players": 3, "declare_step": "eligible"}), m2012_det),
     "maya2012-3p-draft": (lambda: Maya2012Rules({"num_players": 3, "setup": "draft"}), m2012_det),
     "quarry-3p": (lambda: MayaQuarryRules({"num_players": 3}), quarry_det),
     "quarry-5p": (lambda: MayaQuarryRules({"num_players": 5}), quarry_det),
@@ -119,7 +120,8 @@ def test_maya2012_every_hidden_card_reaches_every_other_hand_and_the_spare():
 
 
 def test_maya2012_declare_phase_keeps_only_deals_where_the_decider_may_declare():
-    rules = Maya2012Rules({"num_players": 3})
+    """Only with the leaking option ``declare_step="eligible"``: there the turn order shows it."""
+    rules = Maya2012Rules({"num_players": 3, "declare_step": "eligible"})
     rng = np.random.default_rng(5)
     found = 0
     for state in play_states(rules, seed=11, games=30):

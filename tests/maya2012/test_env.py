@@ -209,7 +209,10 @@ def test_illegal_action_terminate_policy_penalises_the_offender():
         ({"num_players": 5}, r"num_players=5 is not allowed; allowed: \[2, 3, 4\]"),
         ({"three_plus_two": "max"}, r"three_plus_two='max' is not allowed; allowed: \['sum', 'best'\]"),
         ({"reward_scheme": "rank"}, r"reward_scheme='rank' is not allowed; allowed: \['win_loss', 'score_diff'\]"),
-        ({"declare_step": "never"}, r"declare_step='never' is not allowed; allowed: \['eligible', 'always'\]"),
+        (
+            {"declare_step": "never"},
+            r"declare_step='never' is not allowed; allowed: \['possible', 'always', 'eligible'\]",
+        ),
     ],
 )
 def test_bad_config_is_a_clear_error(options, message):

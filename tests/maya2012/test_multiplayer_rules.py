@@ -14,6 +14,7 @@ from maya_envs.maya2012.rules import (
     OVER,
     Maya2012Rules,
     colour_scores,
+    declaration_possible,
     may_declare,
     score_runs,
     task_scores,
@@ -22,6 +23,7 @@ from tests.maya2012.boards import complete_board, multi_state
 
 C = 8  # the centre tower's base colour in the hand-built boards: the face-up card
 RULES3 = Maya2012Rules({"num_players": 3})
+RULES3_ELIGIBLE = Maya2012Rules({"num_players": 3, "declare_step": "eligible"})
 TASKS3 = ((0, 1), (2, 3), (4, 5))
 SPARE3 = (6, 7)
 
@@ -107,17 +109,42 @@ def test_eligible_mover_gets_declare_or_continue_and_declaring_ends_with_the_bon
     assert RULES3.returns(final).tolist() == [1.0, -0.5, -0.5]
 
 
-def test_centre_completed_by_a_seat_that_may_not_declare_gives_no_decision():
+def test_centre_completed_by_a_seat_that_may_not_declare_gives_it_only_continue():
+    """Default ``declare_step="possible"``: the step follows because the board allows a
+    declaration (centre and tower 0 complete), whoever moves; this mover may only continue."""
+    assert RULES3.config.declare_step == "possible"
     state = RULES3.apply_action(declare_state(1), COMPLETE_CENTRE)
-    assert state.phase == EXCHANGE and RULES3.current_player(state) == 2
-    assert A.DECLARE_END not in RULES3.legal_actions(state)
+    assert state.phase == DECLARE and RULES3.current_player(state) == 1
+    assert RULES3.legal_actions(state) == [A.CONTINUE]
+    state = RULES3.apply_action(state, A.CONTINUE)
+    assert state.phase == EXCHANGE and state.to_move == 2
+    state = RULES3.apply_action(state, RULES3.legal_actions(state)[0])
+    assert state.phase == DECLARE and state.to_move == 2, "complete towers stay complete: every turn now"
+    assert RULES3.legal_actions(state) == [A.CONTINUE]
 
 
-def test_own_tower_without_the_centre_gives_no_decision():
+def test_declare_step_eligible_gives_a_seat_that_may_not_declare_no_decision():
+    state = RULES3_ELIGIBLE.apply_action(declare_state(1), COMPLETE_CENTRE)
+    assert state.phase == EXCHANGE and RULES3_ELIGIBLE.current_player(state) == 2
+    assert A.DECLARE_END not in RULES3_ELIGIBLE.legal_actions(state)
+    eligible = RULES3_ELIGIBLE.apply_action(declare_state(0), COMPLETE_CENTRE)
+    assert eligible.phase == DECLARE and RULES3_ELIGIBLE.legal_actions(eligible) == [A.DECLARE_END, A.CONTINUE]
+
+
+def test_declaration_is_possible_once_the_centre_and_another_tower_are_complete():
+    after = RULES3.apply_action(declare_state(0), COMPLETE_CENTRE).towers
+    assert declaration_possible(after)
+    assert not declaration_possible(DECLARE_BOARD), "tower 0 complete, the centre not"
+    assert not declaration_possible(complete_board({4: (C,) * 5})), "the centre alone"
+    assert declaration_possible(complete_board({4: (C,) * 5, 8: (7,) * 5}))
+
+
+@pytest.mark.parametrize("rules", [RULES3, RULES3_ELIGIBLE], ids=["possible", "eligible"])
+def test_own_tower_without_the_centre_gives_no_decision(rules):
     state = declare_state(0)
-    other = next(x for x in RULES3.legal_actions(state) if 4 not in A.PAIRS[x // 4])
-    after = RULES3.apply_action(state, other)
-    assert after.phase == EXCHANGE and RULES3.current_player(after) == 1
+    other = next(x for x in rules.legal_actions(state) if 4 not in A.PAIRS[x // 4])
+    after = rules.apply_action(state, other)
+    assert after.phase == EXCHANGE and rules.current_player(after) == 1
 
 
 def play_until_seat_decides(rules, state, seat, rng):

@@ -78,7 +78,10 @@ def _give_centre_card(d):
         (lambda d: d.update(to_move=3), r"to_move=3; allowed: 0, 1 or 2"),
         (lambda d: d.update(declared=0), r"declared=0; allowed: null, or a seat"),
         (lambda d: d.update(draft_block=2), r"draft_block=2; allowed: a colour 0\.\.8 in phase draft"),
-        (lambda d: d.update(phase="declare"), r"phase declare follows an exchange of a seat that may declare"),
+        (
+            lambda d: d.update(phase="declare"),
+            r"phase declare does not follow this exchange with declare_step='possible'",
+        ),
         (lambda d: d.update(phase="setup_raven"), r"phase setup_raven does not exist with 3 players"),
     ],
 )
