@@ -18,7 +18,7 @@ from gymnasium import spaces
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs import maya2012_v1, maya_quarry_v1, yaxha_v1
 from maya_envs.core.errors import ConfigError, ResetNeededError
-from maya_envs.maya2012.batched import Maya2012VectorEnv
+from maya_envs.maya2012.vector_env import Maya2012VectorEnv
 from maya_envs.maya2012.rules import END_REASONS, Maya2012Rules, end_reason
 from maya_envs.registration import ENV_IDS
 

@@ -1,6 +1,6 @@
 """The seams between the package's layers (issue 18 item 6): maya_envs never imports training,
 opponent specs are resolved by registered prefixes, RLlib's env and trainer import each other
-in no circle, and every game has its README."""
+in no circle, gymnasium is imported only by the env modules, and every game has its README."""
 
 from __future__ import annotations
 
@@ -62,6 +62,24 @@ def test_rllib_specs_are_registered_by_the_training_package():
 def test_rllib_env_and_trainer_import_each_other_in_no_circle():
     env_imports = _imports(ROOT / "training" / "rllib_env.py")
     assert "training.rllib_train" not in env_imports and "maya_envs.games" in env_imports
+
+
+def test_gymnasium_is_imported_only_by_env_modules():
+    """The rules, bots, evaluation and records never need gymnasium; the env modules (AEC and
+    Parallel bases, the registration, the single-agent view, a game's vector env) do."""
+    allowed = {
+        "maya_envs/aec_base.py",
+        "maya_envs/parallel_base.py",
+        "maya_envs/registration.py",
+        "maya_envs/wrappers/single_agent.py",
+        *(f"maya_envs/{key}/vector_env.py" for key in GAMES),
+    }
+    users = {
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "maya_envs").rglob("*.py"))
+        if any(name == "gymnasium" or name.startswith("gymnasium.") for name in _imports(path))
+    }
+    assert users <= allowed, sorted(users - allowed)
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
