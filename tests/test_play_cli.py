@@ -162,3 +162,14 @@ def test_a_well_formed_illegal_move_is_refused_with_the_rules_reason(tmp_path):
     assert "not legal now: the Raven stands at level 5: no exchange from that level" in out
     first_turn = out.split("(you) plays")[0]
     assert first_turn.count("legal moves for player_0:") == 2  # once, and once more for "?"
+
+
+def test_replay_observer_takes_an_agent_name_as_well_as_a_seat_number(tmp_path):
+    path = tmp_path / "g.jsonl"
+    args = ["--game", "maya2012", "--players", "3", "--seats", "random,random,random", "--option", "max_turns=4"]
+    assert run("play", [*args, "--seed", "2", "--record", str(path)]).returncode == 0
+    by_number = run("replay", [str(path), "--no-pause", "--observer", "1"])
+    by_name = run("replay", [str(path), "--no-pause", "--observer", "player_1"])
+    assert by_number.returncode == 0 and by_name.stdout == by_number.stdout
+    bad = run("replay", [str(path), "--observer", "bob"])
+    assert bad.returncode == 2 and "'bob' is not a seat; allowed: a seat number or player_N" in bad.stderr

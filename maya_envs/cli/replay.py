@@ -115,10 +115,22 @@ def export_images(record, observer: int | None, frames: Path | None, gif: Path |
     return len(images)
 
 
+def _seat(text: str) -> int:
+    """``--observer``: a seat number (``1``) or an agent name (``player_1``)."""
+    number = text.removeprefix("player_")
+    if not number.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seat; allowed: a seat number or player_N")
+    return int(number)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="maya-replay", description=description(__doc__))
     parser.add_argument("record", type=Path, help="a JSONL game record (maya-play, RecordingWrapper)")
-    parser.add_argument("--observer", type=int, help="show the game as this seat saw it (default: everything)")
+    parser.add_argument(
+        "--observer",
+        type=_seat,
+        help="show the game as this seat saw it: a seat number or an agent name, e.g. 1 or player_1 (default: everything)",
+    )
     parser.add_argument("--no-pause", action="store_true", help="print every position without waiting")
     parser.add_argument("--frames", type=Path, help="write one PNG per position into this folder")
     parser.add_argument("--gif", type=Path, help="write an animated GIF of the game")
