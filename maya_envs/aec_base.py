@@ -1,12 +1,15 @@
 """Shared PettingZoo AEC bookkeeping for every game, written once.
 
-A game env is this class plus a rules object and a renderer. The base owns:
+A game env is this class plus a rules object, its observer (``<game>.observation``) and a
+renderer. The base owns:
 
 * the agent <-> seat mapping (``player_<seat>``), with ``agent_selection`` derived from
   ``rules.current_player`` after every step (turn order need not be cyclic);
 * the seeded generator (Gymnasium semantics: ``reset(seed=s)`` reseeds, ``reset()`` continues
   the stream, ``seed=0`` is a seed like any other);
-* the observation dict ``{"observation": float32, "action_mask": int8}``; ``int8`` (1 =
+* the observation dict ``{"observation": float32, "action_mask": int8}``, the observation
+  from the observer (its ``layout`` names the parts; ``spec_card.observation_shape`` is its
+  shape); ``int8`` (1 =
   legal) is the one mask dtype of every surface (AEC, Parallel, single-agent
   ``action_masks()``, the batched ``VectorEnv``, ``info["action_mask"]``): the dtype
   ``gymnasium.spaces.Discrete.sample(mask=...)`` requires, and sb3-contrib accepts it;
@@ -38,6 +41,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from maya_envs.core.errors import ConfigError, IllegalActionError, ResetNeededError
+from maya_envs.core.layout import Observer
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 
@@ -90,9 +94,12 @@ class RulesAECEnv(AECEnv):
             assigned later).
         picture: ``picture(state, observer_seat_or_None) -> Canvas``, the game's picture,
             drawn by ``render`` in ``"rgb_array"`` and ``"svg"`` modes and by :meth:`picture`.
+        observer: the game's :class:`~maya_envs.core.layout.Observer` over ``rules`` (encodes
+            ``"observation"``; required).
 
     Raises:
         ConfigError: an unknown ``render_mode`` or ``illegal_action`` (a ``ValueError``).
+        ConfigError: no ``observer``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
@@ -106,6 +113,7 @@ class RulesAECEnv(AECEnv):
         illegal_reward: float = -1.0,
         render_observer: int | None = None,
         picture: PictureRenderer | None = None,
+        observer: Observer | None = None,
     ) -> None:
         super().__init__()
         if render_mode in PICTURE_MODES and picture is None:
@@ -118,14 +126,16 @@ class RulesAECEnv(AECEnv):
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ConfigError(f"illegal_action={illegal_action!r}; allowed: {ILLEGAL_ACTION_POLICIES}")
         self.rules = rules
+        if observer is None:
+            raise ConfigError(f"{type(rules).__name__}: an env needs observer= (the game's observation encoder)")
+        self.observer = observer
         self._over = False
-        self.spec_card = rules.spec
+        self.spec_card = spec = rules.spec.with_observation(observer.layout.shape)
         self._renderer = renderer
         self._picture = picture
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        spec = rules.spec
         self.possible_agents = list(spec.agents)
         self.agents = []
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -175,7 +185,7 @@ class RulesAECEnv(AECEnv):
         """
         self._check_reset("observe")
         return {
-            "observation": self.rules.observe(self.game_state, self._seat[agent]),
+            "observation": self.observer.encode(self.game_state, self._seat[agent]),
             "action_mask": self.action_mask(agent),
         }
 
@@ -334,7 +344,9 @@ class GameAECEnv(RulesAECEnv):
     ``Env(render_mode, illegal_action, render_observer, **game_options)``.
 
     A game's env class only names its parts: ``rules_class`` (built as
-    ``rules_class(game_options)``), ``text_view(rules, state, observer) -> str`` and
+    ``rules_class(game_options)``), ``observer_class`` (built as ``observer_class(rules,
+    **options)`` with the game options named in ``observer_options``, which the rules never
+    see: Yaxha's ``action_features``), ``text_view(rules, state, observer) -> str`` and
     ``picture_view(rules, state, observer) -> Canvas`` (as static methods), and its
     ``metadata``.
 
@@ -344,6 +356,8 @@ class GameAECEnv(RulesAECEnv):
     """
 
     rules_class: Callable[[Any], Rules]
+    observer_class: Callable[..., Observer]
+    observer_options: tuple[str, ...] = ()
     text_view: Callable[[Rules, Any, int | None], str]
     picture_view: Callable[[Rules, Any, int | None], Any] | None = None
 
@@ -354,6 +368,7 @@ class GameAECEnv(RulesAECEnv):
         render_observer: int | None = None,
         **game_options: Any,
     ) -> None:
+        options = {key: game_options.pop(key) for key in type(self).observer_options if key in game_options}
         rules = type(self).rules_class(game_options)
         picture = type(self).picture_view
         super().__init__(
@@ -363,6 +378,7 @@ class GameAECEnv(RulesAECEnv):
             illegal_action=illegal_action,
             render_observer=render_observer,
             picture=None if picture is None else partial(picture, rules),
+            observer=type(self).observer_class(rules, **options),
         )
 
 

@@ -22,7 +22,6 @@ Hook names (``None`` where the game has no such part):
 ``shaping_potential``  ``phi(state, seat) -> float`` (``reward_shaping`` > 0)
 ``teams``              ``teams(num_players) -> tuple of seat tuples`` sharing one result, or
                        ``()`` where every seat plays for itself
-``action_features``    ``block(observation_size) -> (start, features, actions) | None``
 ``batched``            ``Engine(num_envs, seed=...)``: many games stepped at once as arrays
 ``notation``           ``describe_action(rules, state, action, actor, viewer) -> str``
                        (:func:`maya_envs.notation.describe_action`)
@@ -51,7 +50,6 @@ HOOKS = (
     "leaf_values",
     "shaping_potential",
     "teams",
-    "action_features",
     "batched",
     "notation",
     "action_targets",
@@ -137,13 +135,6 @@ class Game:
         """The AEC env (``render_mode``, ``illegal_action``, ``render_observer`` and game options)."""
         return importlib.import_module(self.env_module).env(**kwargs)
 
-    def action_feature_block(self, observation_size: int) -> tuple[int, int, int] | None:
-        """``(start, features, actions)`` of the per-action feature block in an observation of
-        ``observation_size`` values, or ``None`` where the game (or that size) has none."""
-        block = self.hook("action_features")
-        found = block(observation_size) if block is not None else None
-        return None if found is None else tuple(int(x) for x in found)
-
     def public_scores(self, rules: Any, state: Any) -> str:
         """Scores everyone may see during a game (``""`` where the game has no such hook)."""
         scores = self.hook("public_scores")
@@ -197,7 +188,6 @@ GAMES: dict[str, Game] = {
                 variants="rules:SETUP_NAMES",
                 shaping_potential="shaping:victory_point_margin",
                 teams="rules:teams",
-                action_features="observation:action_feature_block",
                 batched="batched:BatchedMaya2012",
                 public_scores="notation:public_scores",
             ),
@@ -236,7 +226,6 @@ GAMES: dict[str, Game] = {
                 rules="rules:YaxhaRules",
                 env="env:YaxhaEnv",
                 variants="actions:FOOTPRINTS",
-                action_features="observation:action_feature_block",
             ),
             example_options='footprint="fixed"',
         ),

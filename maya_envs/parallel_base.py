@@ -101,7 +101,7 @@ class RulesParallelEnv(ParallelEnv):
         if self.agents:
             legal = self.rules.legal_actions_for(self.game_state, seat)
             mask[legal if legal else [self.rules.wait_action]] = 1
-        return {"observation": self.rules.observe(self.game_state, seat), "action_mask": mask}
+        return {"observation": self.aec_env.observer.encode(self.game_state, seat), "action_mask": mask}
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {agent: self.observe(agent) for agent in self.possible_agents}

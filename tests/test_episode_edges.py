@@ -18,8 +18,8 @@ from gymnasium import spaces
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs import maya2012_v1, maya_quarry_v1, yaxha_v1
 from maya_envs.core.errors import ConfigError, ResetNeededError
-from maya_envs.maya2012.vector_env import Maya2012VectorEnv
 from maya_envs.maya2012.rules import END_REASONS, Maya2012Rules, end_reason
+from maya_envs.maya2012.vector_env import Maya2012VectorEnv
 from maya_envs.registration import ENV_IDS
 
 # Every game at every player count (the AEC module, its options, its Gymnasium id).
@@ -119,7 +119,6 @@ def test_batched_engine_real_end_on_the_cap_step():
     """The issue's game in the batched engine (both backends): terminated, -1/+1, and the end
     code of ``no_legal_exchange``."""
     from maya_envs.maya2012.batched import BatchedMaya2012
-
     from tests.maya2012.test_batched import BACKENDS
 
     env = maya2012_v1.env(setup="random", max_turns=38, at_max_turns="truncate")
@@ -434,7 +433,6 @@ def test_batched_engine_ends_a_stuck_first_position_like_the_single_engine(monke
     from maya_envs.maya2012.batched import BatchedMaya2012
     from maya_envs.maya2012.rules import EXCHANGE
     from maya_envs.maya2012.rules import OVER as OVER_PHASE
-
     from tests.maya2012.test_batched import BACKENDS
 
     stuck = np.repeat(np.arange(9, dtype=np.int8)[:, None], 5, axis=1)  # no exchange anywhere

@@ -40,7 +40,7 @@ def _same_for(env, a, b, viewer) -> bool:
     rules = env.rules
     return (
         rules.current_player(a) == rules.current_player(b)
-        and np.array_equal(rules.observe(a, viewer), rules.observe(b, viewer))
+        and np.array_equal(env.observer.encode(a, viewer), env.observer.encode(b, viewer))
         and env._renderer(a, viewer) == env._renderer(b, viewer)
     )
 

@@ -9,7 +9,7 @@ import torch as th
 
 import maya_envs  # noqa: F401
 from maya_envs.core.errors import ConfigError
-from training.policies import ActionFeaturePolicy, action_feature_block, policy_for
+from training.policies import ActionFeaturePolicy, action_feature_block, observation_layout, policy_for
 
 
 @pytest.fixture
@@ -18,7 +18,7 @@ def model():
     from sb3_contrib import MaskablePPO
 
     env = gym.make("maya_envs/Maya2012-v1", setup="random")
-    policy, extra = policy_for("action_features", "maya_envs/Maya2012-v1", env.observation_space.shape[0])
+    policy, extra = policy_for("action_features", env.unwrapped.aec_env.observer.layout)
     assert policy is ActionFeaturePolicy
     return MaskablePPO(policy, env, policy_kwargs={"net_arch": [16], **extra}, n_steps=64, batch_size=32, seed=0)
 
@@ -64,21 +64,20 @@ def test_games_declare_their_feature_block():
         ("maya_envs/Yaxha-v1", {"num_players": 4, "footprint": "fixed", "action_features": True}, (714, 3, 154)),
     ]:
         env = gym.make(env_id, **options)
-        assert action_feature_block(env_id, env.observation_space.shape[0]) == block
+        assert action_feature_block(observation_layout(env_id, options)) == block
         start, features, actions = block
         assert start + features * actions == env.observation_space.shape[0]
         assert actions <= env.action_space.n
 
 
 def test_games_without_a_feature_block_are_refused():
+    yaxha = observation_layout("maya_envs/Yaxha-v1", {"num_players": 2})  # two players without the option
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block("maya_envs/Yaxha-v1", 1326)  # two players without the option
+        action_feature_block(yaxha)
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block("maya_envs/Maya2012-v1", 500)  # no Maya (2012) observation has this length
-    with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block("maya_envs/MayaQuarry-v1", 100)
+        action_feature_block(observation_layout("maya_envs/MayaQuarry-v1"))
     with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features'\]"):
-        policy_for("cnn", "maya_envs/Maya2012-v1", 610)
+        policy_for("cnn", observation_layout("maya_envs/Maya2012-v1"))
 
 
 def test_the_config_gain_reaches_the_policy_and_scales_the_scores():
@@ -89,7 +88,8 @@ def test_the_config_gain_reaches_the_policy_and_scales_the_scores():
     size = env.observation_space.shape[0]
     scores = {}
     for gain in (10.0, 40.0):
-        policy, extra = policy_for("action_features", "maya_envs/Maya2012-v1", size, action_feature_gain=gain)
+        layout = env.unwrapped.aec_env.observer.layout
+        policy, extra = policy_for("action_features", layout, action_feature_gain=gain)
         model = MaskablePPO(policy, env, policy_kwargs={"net_arch": [8], **extra}, n_steps=32, batch_size=32, seed=0)
         assert model.policy.action_feature_gain == gain
         with th.no_grad():

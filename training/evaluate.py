@@ -23,8 +23,8 @@ from typing import Any
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
-from maya_envs.games import find_game
 from maya_envs.evaluation import MatchResult, play_match
+from maya_envs.games import find_game
 from training.config import TrainConfig, load_config
 from training.progress import game_progress
 

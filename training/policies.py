@@ -5,8 +5,8 @@
 ``"action_features"``: :class:`ActionFeaturePolicy`, the same MLP plus, for games whose
 observation holds a block of per-action features (the one-step consequences of each action,
 e.g. Maya (2012)'s ladders placed / completion / VP swing per exchange, or Yaxha's colour-point
-and margin change per placement with its ``action_features=True`` game option; each game
-declares its block in the game table, :mod:`maya_envs.games`), a linear score of those features with
+and margin change per placement with its ``action_features=True`` game option; the block is
+the part named ``action_features`` of the game observer's layout), a linear score of those features with
 one weight vector shared by every action, added to that action's logit. Sharing the weights
 lets one update teach the policy about every action at once, where a plain MLP has to learn a
 separate input-to-logit path per action id.
@@ -21,7 +21,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from maya_envs.core.errors import ConfigError
-from maya_envs.games import find_game
+from maya_envs.core.layout import ACTION_FEATURES, Layout
+from maya_envs.core.layout import action_feature_block as layout_feature_block
 
 POLICIES = ("mlp", "action_features")
 
@@ -81,27 +82,36 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         return self.action_dist.proba_distribution(action_logits=logits)
 
 
-def action_feature_block(env_id: str, observation_size: int) -> tuple[int, int, int]:
-    """The per-action feature block of ``env_id``'s observation, as the game's
-    ``action_features`` hook declares it (:mod:`maya_envs.games`).
+def observation_layout(env_id: str, game_options: dict[str, Any] | None = None) -> Layout:
+    """The named observation layout of the Gymnasium env ``env_id`` with ``game_options`` (its
+    game observer's :attr:`~maya_envs.core.layout.Observer.layout`)."""
+    import gymnasium as gym
+
+    env = gym.make(env_id, **dict(game_options or {}))
+    try:
+        return env.unwrapped.aec_env.observer.layout
+    finally:
+        env.close()
+
+
+def action_feature_block(layout: Layout) -> tuple[int, int, int]:
+    """``(start, features, actions)`` of the ``action_features`` part of ``layout``, read by name.
 
     Raises:
-        ConfigError: the game's observation has no such block.
+        ConfigError: the layout has no such part.
     """
-    block = find_game(env_id).action_feature_block(observation_size)
+    block = layout_feature_block(layout)
     if block is None:
         raise ConfigError(
-            f"policy='action_features' needs an observation with a per-action feature block; {env_id!r} with "
-            f"observation size {observation_size} has none (use policy='mlp')"
+            "policy='action_features' needs an observation with a per-action feature block (a part named "
+            f"{ACTION_FEATURES!r}); this observation has the parts {list(layout.names)} (use policy='mlp')"
         )
     return block
 
 
-def policy_for(
-    name: str, env_id: str, observation_size: int, action_feature_gain: float = 10.0
-) -> tuple[type, dict[str, Any]]:
-    """The policy class and its extra keyword arguments for a config's ``policy`` name
-    (``action_feature_gain`` is used by ``"action_features"`` only).
+def policy_for(name: str, layout: Layout, action_feature_gain: float = 10.0) -> tuple[type, dict[str, Any]]:
+    """The policy class and its extra keyword arguments for a config's ``policy`` name over an
+    observation of ``layout`` (``action_feature_gain`` is used by ``"action_features"`` only).
 
     Raises:
         ConfigError: an unknown name, or ``"action_features"`` for an observation without a block.
@@ -109,6 +119,6 @@ def policy_for(
     if name == "mlp":
         return MaskableActorCriticPolicy, {}
     if name == "action_features":
-        block = action_feature_block(env_id, observation_size)
+        block = action_feature_block(layout)
         return ActionFeaturePolicy, {"action_feature_block": block, "action_feature_gain": float(action_feature_gain)}
     raise ConfigError(f"policy={name!r}; allowed: {list(POLICIES)}")

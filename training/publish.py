@@ -54,7 +54,7 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
         target.unlink()
         raise ValueError(f"{name}.zip would be {size} bytes; the limit is {MAX_BYTES}")
 
-    spec = gym.make(config.env_id, **config.game_options).unwrapped.rules.spec
+    spec = gym.make(config.env_id, **config.game_options).unwrapped.aec_env.spec_card
     entry = {
         "file": target.name,
         "game": spec.name,

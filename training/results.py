@@ -29,7 +29,6 @@ from maya_envs.games import find_game
 from training import arena
 
 
-
 def arena_agents(run_dir: Path, num_players: int) -> list[str]:
     """The arena line-up for a run: the agent, the heuristic, and random bots up to the table size."""
     randoms = ["random"] + [f"random{i}=random" for i in range(2, max(num_players - 1, 1))]

@@ -27,6 +27,7 @@ import yaml
 
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
+from maya_envs.core.layout import action_feature_block as layout_feature_block
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
 from training.config_names import resolve_config
 
@@ -153,19 +154,18 @@ def module_ids(mapping: str, agents: list[str]) -> dict[str, str]:
 
 
 def action_feature_block(game: str, game_options: dict[str, Any]) -> tuple[int, int, int]:
-    """``(start, features, actions)`` of the per-action feature block in ``game``'s observation,
-    as the game's ``action_features`` hook declares it (:mod:`maya_envs.games`).
+    """``(start, features, actions)`` of the per-action feature block in ``game``'s observation:
+    the part named ``action_features`` of its observer's layout.
 
     Raises:
         ConfigError: the game, with these options, declares no such block.
     """
-    env = make_aec_env(game, game_options)
-    size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
-    block = find_game(game).action_feature_block(size)
+    layout = make_aec_env(game, game_options).observer.layout
+    block = layout_feature_block(layout)
     if block is None:
         raise ConfigError(
             f"policy='action_features' needs a per-action feature block in the observation; {game} with options "
-            f"{game_options} (observation size {size}) declares none (use policy='mlp')"
+            f"{game_options} has none (observation parts {list(layout.names)}; use policy='mlp')"
         )
     return block
 

@@ -48,8 +48,16 @@ class SnapshotPool(OpponentPool):
             ``snapshot_weight``.
     """
 
-    def __init__(self, bots: dict[Any, float], rules, snapshot_weight: float = 1.0, pool_size: int = 5) -> None:
-        super().__init__(bots, rules)
+    def __init__(
+        self,
+        bots: dict[Any, float],
+        rules,
+        snapshot_weight: float = 1.0,
+        pool_size: int = 5,
+        observation_shape: tuple[int, ...] | None = None,
+    ) -> None:
+        super().__init__(bots, rules, observation_shape)
+        self.observation_shape = observation_shape
         if pool_size < 1 or snapshot_weight < 0:
             raise ValueError(f"need pool_size >= 1 and snapshot_weight >= 0, got {pool_size}, {snapshot_weight}")
         self.rules = rules
@@ -61,7 +69,9 @@ class SnapshotPool(OpponentPool):
 
     def add_snapshot(self, path: str) -> None:
         """Add the snapshot at ``path``; the oldest leaves when the pool is full."""
-        self.snapshots.append((path, OpponentPolicy(load_snapshot(path), self.rules)))
+        self.snapshots.append(
+            (path, OpponentPolicy(load_snapshot(path), self.rules, observation_shape=self.observation_shape))
+        )
         del self.snapshots[: -self.pool_size]
 
     def weights(self) -> np.ndarray:

@@ -89,7 +89,7 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
 
     from training.callbacks import IllegalActionCounter, LearningCurveCallback
     from training.evaluate import evaluate_against_bots, write_results
-    from training.policies import policy_for
+    from training.policies import observation_layout, policy_for
 
     set_random_seed(config.seed)
     if config.torch_threads:
@@ -102,9 +102,8 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     print(f"run directory: {run_dir}")
 
     env = make_vec_env(config)
-    policy_class, policy_extra = policy_for(
-        config.policy, config.env_id, env.observation_space.shape[0], config.action_feature_gain
-    )
+    layout = observation_layout(config.env_id, config.game_options)
+    policy_class, policy_extra = policy_for(config.policy, layout, config.action_feature_gain)
     if resume is not None:
         model = MaskablePPO.load(resume, env=env, device=config.device, tensorboard_log=str(run_dir / "tb"))
         print(f"resumed from {resume} at {model.num_timesteps} timesteps")

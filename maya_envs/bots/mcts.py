@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.bots.heuristic import heuristic_bot
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.games import game_of_rules
@@ -238,9 +239,7 @@ class MCTSBot:
             )
         self._leaf_values = game_hook(rules, "leaf_values")
         if config.rollout == "heuristic":
-            from maya_envs.bots.base import make_bot
-
-            make_bot("heuristic", rules, 0)  # fail now, not in the middle of a game
+            heuristic_bot(rules, 0)  # fail now, not in the middle of a game
         self.last_simulations = 0
         self.last_visits: dict[int, int] = {}
 
@@ -335,9 +334,7 @@ class MCTSBot:
     def _rollout_policy(self) -> Callable[[Any], int]:
         rules, rng = self.rules, self.rng
         if self.config.rollout == "heuristic":
-            from maya_envs.bots.base import make_bot
-
-            return make_bot("heuristic", rules, rng).act  # shares the search's generator
+            return heuristic_bot(rules, rng).act  # shares the search's generator
 
         def random_policy(state: Any) -> int:
             legal = rules.legal_actions(state)

@@ -62,8 +62,9 @@ def parse_option(text: str) -> tuple[str, Any]:
         return key, value
 
 
-def load_seat(spec: str, rules, seed: int):
-    """The player for one seat: ``None`` for a human, else an opponent with ``choose(env, agent)``.
+def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | None = None):
+    """The player for one seat: ``None`` for a human, else an opponent with ``choose(env, agent)``
+    (a model must take observations of ``observation_shape``, the env's).
 
     Raises:
         ValueError: an unknown bot name, an unknown or unfitting ``pretrained`` baseline (or the
@@ -74,7 +75,7 @@ def load_seat(spec: str, rules, seed: int):
         return None
     if is_pretrained_spec(spec):
         try:
-            return make_opponent(spec, rules, seed)
+            return make_opponent(spec, rules, seed, observation_shape)
         except ImportError as error:
             raise ValueError(f"{spec!r}: {error}") from error
     if spec.endswith(".zip") or Path(spec).is_file():
@@ -86,10 +87,12 @@ def load_seat(spec: str, rules, seed: int):
             raise ValueError("a checkpoint seat needs the train extra: pip install 'maya-envs[train]'") from error
         model = MaskablePPO.load(spec, device="cpu")
         try:
-            return make_opponent(model, rules)  # checks the model's observation shape against the game
+            return make_opponent(
+                model, rules, observation_shape=observation_shape
+            )  # checks the model's observation shape against the game
         except ValueError as error:
             raise ValueError(f"checkpoint {spec!r}: {error}") from error
-    return make_opponent(spec, rules, seed)
+    return make_opponent(spec, rules, seed, observation_shape)
 
 
 def log_viewer(seats: list[str], actor: int) -> int | None:
@@ -179,7 +182,8 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     if len(seats) > n:
         raise ValueError(f"{len(seats)} seats given for a {n}-player game")
     seats += ["heuristic"] * (n - len(seats))
-    players = {f"player_{s}": load_seat(spec, raw.rules, seed + 1 + s) for s, spec in enumerate(seats)}
+    shape = raw.spec_card.observation_shape
+    players = {f"player_{s}": load_seat(spec, raw.rules, seed + 1 + s, shape) for s, spec in enumerate(seats)}
     env.reset(seed=seed)
     who = ", ".join(f"player_{s} {spec}" for s, spec in enumerate(seats))
     print(f"{raw.rules.spec.title}, {n} players, seed {seed}: {who}", file=out)

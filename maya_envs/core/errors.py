@@ -25,3 +25,18 @@ class ResetNeededError(RuntimeError):
     the message names the call and says to call ``reset()`` first. A ``RuntimeError`` like
     the one PettingZoo's ``OrderEnforcingWrapper`` raises for the same misuse.
     """
+
+
+class StateError(ConfigError):
+    """A saved state (a ``state_to_dict`` dict) that cannot be loaded: wrong schema or version,
+    a missing or unknown key, or a field of the wrong type, length or range, or one the rules
+    rule out.
+
+    Attributes:
+        field: the bad field's path in the dict (``"bids[1]"``, ``"columns[0][2].card"``), or
+            ``""`` for the dict as a whole; the message starts with ``state.<field>:``.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"state.{field}: {message}" if field else f"state: {message}")

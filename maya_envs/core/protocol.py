@@ -4,7 +4,9 @@ A rules object is built from a validated game config and is immutable afterwards
 are plain values: ``apply_action`` returns a new state and never changes its argument, so
 bots, search and tests can branch from any state for free.
 
-Seats are ints ``0 .. num_players-1``; envs map them to agents ``player_<seat>``.
+Seats are ints ``0 .. num_players-1``; envs map them to agents ``player_<seat>``. The rules
+do not encode observations: each game's observer (:class:`maya_envs.core.layout.Observer`, in
+``<game>/observation.py``) imports the rules, never the other way round.
 """
 
 from __future__ import annotations
@@ -54,10 +56,6 @@ class Rules(Protocol[State]):
     def returns(self, state: State) -> np.ndarray:
         """``float64`` array ``(num_players,)``: each seat's reward for the episode; zeros
         before the end and after a truncation."""
-
-    def observe(self, state: State, seat: int) -> np.ndarray:
-        """``float32`` array of ``spec.observation_shape`` from ``seat``'s point of view,
-        holding only what that seat may know."""
 
     def action_to_string(self, action: int) -> str:
         """Readable notation of an action id."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,9 @@ class GameSpec:
         version: env version; bumped whenever behaviour changes.
         num_players: seats in this instance (agents ``player_0 .. player_{n-1}``).
         num_actions: size of the single ``Discrete`` action space shared by all agents.
-        observation_shape: shape of the ``"observation"`` array (float32).
+        observation_shape: shape of the ``"observation"`` array (float32), filled in on an env's
+            ``spec_card`` from its observer's ``layout.shape``; ``None`` on a rules object's
+            own spec (the rules do not know their observer).
         max_game_length: upper bound on agent steps in one episode (loops in tests use it).
         reward_range: (min, max) of the final reward of one agent.
         chance: whether the rules draw from the generator after ``initial_state``.
@@ -29,12 +31,16 @@ class GameSpec:
     version: int
     num_players: int
     num_actions: int
-    observation_shape: tuple[int, ...]
     max_game_length: int
     reward_range: tuple[float, float]
     chance: bool
     information: str
     simultaneous: bool = False
+    observation_shape: tuple[int, ...] | None = None
+
+    def with_observation(self, shape: tuple[int, ...]) -> GameSpec:
+        """This spec with ``observation_shape`` set (what an observer reports)."""
+        return replace(self, observation_shape=tuple(shape))
 
     @property
     def agents(self) -> tuple[str, ...]:

@@ -88,8 +88,9 @@ def play_match(
     rules = env.rules
     n = rules.spec.num_players
     rng = make_rng(seed)
-    cand = make_opponent(candidate, rules)
-    opponents = [make_opponent(opponent, rules) for _ in range(n - 1)]
+    shape = env.spec_card.observation_shape
+    cand = make_opponent(candidate, rules, observation_shape=shape)
+    opponents = [make_opponent(opponent, rules, observation_shape=shape) for _ in range(n - 1)]
     result = MatchResult(candidate_name, opponent_name or str(opponent), games_per_seat=[0] * n)
     for game in range(games):
         seat = game % n
@@ -334,7 +335,8 @@ def play_arena(
     names = list(agents)
     plan = seating_plan(len(names), n, design)
     # one resolved player per (agent, seat): bots keep their own generators
-    players = [[make_opponent(agents[name], rules) for _ in range(n)] for name in names]
+    shape = env.spec_card.observation_shape
+    players = [[make_opponent(agents[name], rules, observation_shape=shape) for _ in range(n)] for name in names]
     stats = [AgentStats(name, games_per_seat=[0] * n) for name in names]
     openskill = OpenSkillTable(names)
     elo = EloTable(names) if n == 2 else None

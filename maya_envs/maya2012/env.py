@@ -68,6 +68,7 @@ Rule decisions are listed in :mod:`maya_envs.maya2012.rules`.
 from __future__ import annotations
 
 from maya_envs.aec_base import GameAECEnv, env_functions
+from maya_envs.maya2012.observation import Maya2012Observer
 from maya_envs.maya2012.render import render_text
 from maya_envs.maya2012.render_image import draw
 from maya_envs.maya2012.rules import Maya2012Rules
@@ -87,6 +88,7 @@ class Maya2012Env(GameAECEnv):
         "is_parallelizable": False,
     }
 
+    observer_class = Maya2012Observer
     rules_class = Maya2012Rules
     text_view = staticmethod(render_text)
     picture_view = staticmethod(draw)

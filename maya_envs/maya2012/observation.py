@@ -66,13 +66,42 @@ Hidden information (3-4p): the encoder reads the board, the Monolith, the turn, 
 and, from ``state.tasks``, only the observer's own cards; the centre card is the centre
 tower's base colour. Another seat's declare decision is shown as an exchange phase, so the
 observation never reveals whether somebody else may declare.
+
+Named parts (:attr:`Maya2012Observer.layout`), in the order above. Two players: ``towers``
+(9, 5, 9), ``monolith``, ``raven``, ``my_ladders``, ``opponent_ladders``, ``my_priests``,
+``opponent_priests``, ``pieces``, ``phase``, ``turn``, ``seat``, ``action_features`` (3, 48).
+Three and four players: ``towers``, ``monolith``, ``tasks``, ``centre_card``, ``phase``,
+``bonus``, ``turn``, ``seat``, ``team_game``, ``action_features`` (3, 48). Drafted setup:
+``draft_block`` (9) and ``drafting`` (1) at the end.
+
+Pure: numpy only; imports the rules, never the other way round.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from maya_envs.core.layout import Layout
 from maya_envs.maya2012 import actions as A
+from maya_envs.maya2012.rules import (
+    CENTRE,
+    DECLARE,
+    DRAFT,
+    EXCHANGE,
+    NO_PRIEST,
+    SETUP_MONOLITH,
+    Maya2012Config,
+    Maya2012Rules,
+    Maya2012State,
+    exchange_joins,
+    last_exchange_completed_centre,
+    legal_exchanges,
+    may_declare,
+    score_runs,
+    swap,
+    tower_runs,
+    unknown_colours,
+)
 
 COLOURS = 9
 TOWER_PLANES = A.NUM_TOWERS * A.NUM_LEVELS * COLOURS  # 405
@@ -109,30 +138,83 @@ SCORE_DELTA_SCALE = 6  # task-score changes of one exchange are mostly within +-
 DRAFT_SIZE = COLOURS + 1
 
 
-def observation_shape(config) -> tuple[int, ...]:
+def observation_layout(config: Maya2012Config) -> Layout:
+    """The named parts of the observation for ``config`` (the module's index tables)."""
+    towers = ("towers", (A.NUM_TOWERS, A.NUM_LEVELS, COLOURS))
+    features = ("action_features", (3, A.NUM_EXCHANGES))
+    if config.num_players == 2:
+        parts = [
+            towers,
+            ("monolith", len(A.PAIRS)),
+            ("raven", 4),
+            ("my_ladders", A.NUM_TOWERS),
+            ("opponent_ladders", A.NUM_TOWERS),
+            ("my_priests", A.NUM_TOWERS),
+            ("opponent_priests", A.NUM_TOWERS),
+            ("pieces", 4),
+            ("phase", 3),
+            ("turn", 1),
+            ("seat", 1),
+            features,
+        ]
+    else:
+        parts = [
+            towers,
+            ("monolith", len(A.PAIRS)),
+            ("tasks", COLOURS),
+            ("centre_card", COLOURS),
+            ("phase", 2),
+            ("bonus", 1),
+            ("turn", 1),
+            ("seat", 4),
+            ("team_game", 1),
+            features,
+        ]
+    if config.setup == "draft":
+        parts += [("draft_block", COLOURS), ("drafting", 1)]
+    return Layout(parts)
+
+
+def observation_shape(config: Maya2012Config) -> tuple[int, ...]:
     """Shape of the observation vector for ``config``: ``(610,)`` for two players,
     ``(588,)`` for three or four, plus 10 with ``setup="draft"``."""
-    size = SIZE_2P if config.num_players == 2 else SIZE_MULTI
-    return (size + (DRAFT_SIZE if config.setup == "draft" else 0),)
+    return observation_layout(config).shape
 
 
-def action_feature_block(size: int) -> tuple[int, int, int] | None:
-    """``(start, features, actions)`` of the per-exchange feature slices in an observation of
-    length ``size``, else ``None`` (read by ``training.policies.ActionFeaturePolicy``): two
-    players [466, 610) (3 per exchange id), three and four players [444, 588) (3 per exchange
-    id); the drafted setup's 10 trailing entries leave the block where it is."""
-    if size in (SIZE_2P, SIZE_2P + DRAFT_SIZE):
-        return (ACTION_FEATURES_AT, 3, A.NUM_EXCHANGES)
-    if size in (SIZE_MULTI, SIZE_MULTI + DRAFT_SIZE):
-        return (SCORE_DELTA_AT, 3, A.NUM_EXCHANGES)
-    return None
+class Maya2012Observer:
+    """The observation encoder of one :class:`~maya_envs.maya2012.rules.Maya2012Rules` (the
+    :class:`~maya_envs.core.layout.Observer` protocol).
+
+    Attributes:
+        rules: the rules.
+        layout: the named parts (module docstring).
+    """
+
+    def __init__(self, rules: Maya2012Rules) -> None:
+        self.rules = rules
+        self.layout = observation_layout(rules.config)
+
+    def encode(self, state: Maya2012State, seat: int) -> np.ndarray:
+        """``seat``'s observation: ``float32`` of ``layout.shape`` in [0, 1].
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        n = self.rules.config.num_players
+        if isinstance(seat, bool) or not 0 <= seat < n:
+            raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
+        return encode_observation(state, seat, self.rules.config)
+
+
+def observe(rules: Maya2012Rules, state: Maya2012State, seat: int) -> np.ndarray:
+    """``seat``'s observation of ``state`` by the default :class:`Maya2012Observer` of ``rules`` (for
+    tests and tools; an env keeps its own observer)."""
+    return Maya2012Observer(rules).encode(state, seat)
 
 
 def encode_observation(state, seat: int, config) -> np.ndarray:
     """Encode ``state`` for ``seat``; returns a new ``float32`` array of
     :func:`observation_shape` (index tables in the module docstring)."""
-    from maya_envs.maya2012.rules import DRAFT
-
     size = observation_shape(config)[0]
     obs = np.zeros(size, np.float32)
     colours = np.fromiter((c for tower in state.towers for c in tower), np.intp, A.NUM_TOWERS * A.NUM_LEVELS)
@@ -153,8 +235,6 @@ def encode_observation(state, seat: int, config) -> np.ndarray:
 
 
 def _encode_2p(obs: np.ndarray, state, seat: int, config) -> None:
-    from maya_envs.maya2012.rules import EXCHANGE, NO_PRIEST, SETUP_MONOLITH, legal_exchanges
-
     if state.raven:
         obs[RAVEN_AT + state.raven - 2] = 1.0
     opp = 1 - seat
@@ -183,8 +263,6 @@ def _encode_2p(obs: np.ndarray, state, seat: int, config) -> None:
 
 
 def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
-    from maya_envs.maya2012.rules import CENTRE, DECLARE, EXCHANGE, last_exchange_completed_centre, unknown_colours
-
     if state.tasks:
         obs[TASKS_AT + np.asarray(state.tasks[seat], np.intp)] = 1.0
         obs[CENTRE_CARD_AT + state.towers[CENTRE][0]] = 1.0
@@ -211,8 +289,6 @@ def exchange_outlook(towers, monolith: int, task_colours, config, other_colours=
     the mover may declare after it, change of the summed task scores of other_colours)``
     (rules section 7; the centre bonus is left out). Reads only the public board and the
     given colours."""
-    from maya_envs.maya2012.rules import legal_exchanges, may_declare, swap, tower_runs
-
     mode = config.three_plus_two
     per_tower = [tower_runs(column) for column in towers]
     before = _task_score(per_tower, task_colours, mode)
@@ -230,34 +306,27 @@ def exchange_outlook(towers, monolith: int, task_colours, config, other_colours=
 
 
 def _task_score(per_tower, colours, mode: str) -> int:
-    from maya_envs.maya2012.rules import score_runs
-
     return sum(score_runs([n for runs in per_tower for c, n in runs if c == colour], mode) for colour in colours)
 
 
 def exchange_consequences(state, action: int, seat: int, ladder_spaces) -> tuple[int, bool, int]:
     """``(ladders placed, completes a tower, change of my VP minus opponent's VP)`` if ``seat``
-    made exchange ``action`` now (rules section 4: a ladder where the seam joins and a space
+    made exchange ``action`` now (rules section 4, read from
+    :func:`~maya_envs.maya2012.rules.exchange_joins`: a ladder where the seam joins and a space
     and a ladder are free; a priest on a completed tower if one is left)."""
-    pair, offset = divmod(action, 4)
-    i = offset + 1
-    a, b = A.PAIRS[pair]
-    towers = state.towers
-    new = {a: towers[a][:i] + towers[b][i:], b: towers[b][:i] + towers[a][i:]}
     opp = 1 - seat
     placed, completes, swing = 0, False, 0
-    ladders_left = state.ladders_left[seat]
-    for tower, column in new.items():
-        if column[i - 1] != column[i]:
-            continue
-        mine, theirs = state.ladders[seat][tower], state.ladders[opp][tower]
-        if ladders_left and mine + theirs < ladder_spaces[tower]:
-            ladders_left -= 1
+    after = swap(state.towers, action)
+    for tower, ladder, complete in exchange_joins(
+        after, action, state.ladders, state.ladders_left[seat], ladder_spaces
+    ):
+        if ladder:
+            mine, theirs = state.ladders[seat][tower], state.ladders[opp][tower]
             placed += 1
             my_gain = int(mine + 1 > theirs) - int(mine > theirs)
             their_loss = int(theirs > mine) - int(theirs > mine + 1)
             swing += my_gain + their_loss
-        if column.count(column[0]) == 5 and state.priests_left[seat]:
+        if complete and state.priests_left[seat]:
             completes = True
             swing += 1
     return placed, completes, swing

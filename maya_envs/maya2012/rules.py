@@ -276,6 +276,43 @@ def swap(towers: tuple[tuple[int, ...], ...], action: int) -> tuple[tuple[int, .
     return tuple(result)
 
 
+def exchange_joins(
+    towers: tuple[tuple[int, ...], ...],
+    action: int,
+    ladders: tuple[tuple[int, ...], ...],
+    ladders_left: int,
+    ladder_spaces: tuple[int, ...],
+) -> list[tuple[int, bool, bool]]:
+    """Two players, after an exchange (rules section 4): what exchange ``action`` earns its
+    mover on ``towers`` (the towers after the swap). The one source of this rule for the rules
+    and the observation (the batched engines repeat it as arrays, under their parity test).
+
+    Args:
+        towers: the towers after the swap.
+        action: the exchange id.
+        ladders: both seats' ladder counts per tower before the exchange.
+        ladders_left: the mover's ladders still in hand.
+        ladder_spaces: ladder spaces per tower (config).
+
+    Returns:
+        For each tower of the swapped pair, in pair order, that has a new join at the seam:
+        ``(tower, ladder, complete)``. ``ladder``: a ladder of the mover goes on it (a free
+        ladder space and a ladder left after the pair's earlier tower took one); ``complete``:
+        the tower is now one colour (the mover's priest goes on it if one is left).
+    """
+    pair, offset = divmod(action, 4)
+    seam = offset + 1
+    out = []
+    for tower in A.PAIRS[pair]:
+        column = towers[tower]
+        if column[seam - 1] != column[seam]:
+            continue  # no new join at the seam: nothing to place
+        ladder = ladders_left > 0 and ladders[0][tower] + ladders[1][tower] < ladder_spaces[tower]
+        ladders_left -= int(ladder)
+        out.append((tower, ladder, column.count(column[0]) == 5))
+    return out
+
+
 def points_by_tower(state: Maya2012State) -> list[tuple[int, int]]:
     """``(white, black)`` victory points earned at each tower (rules section 6): 1 for the
     priest on it, 1 for a strict ladder majority (a tie, 0-0 included, scores nothing)."""
@@ -437,8 +474,6 @@ class Maya2012Rules(LegalActionCache):
 
     def __init__(self, config: Maya2012Config | Mapping[str, Any] | None = None, **options: Any) -> None:
         self.config = config = resolve_config(Maya2012Config, config, options)
-        from maya_envs.maya2012.observation import observation_shape
-
         n = config.num_players
         self._n = n
         setup_steps = 2 if n == 2 and config.setup != "random" else 0
@@ -451,7 +486,6 @@ class Maya2012Rules(LegalActionCache):
             version=1,
             num_players=n,
             num_actions=A.NUM_ACTIONS,
-            observation_shape=observation_shape(config),
             max_game_length=config.max_turns + declare_steps + setup_steps,
             reward_range=reward_range(config),
             chance=config.setup == "draft",
@@ -564,11 +598,6 @@ class Maya2012Rules(LegalActionCache):
             result[win] = 1.0 / len(win) if n == 3 else 1.0
         return result
 
-    def observe(self, state: Maya2012State, seat: int) -> np.ndarray:
-        from maya_envs.maya2012.observation import encode_observation
-
-        return encode_observation(state, seat, self.config)
-
     def action_to_string(self, action: int) -> str:
         return A.action_to_string(action)
 
@@ -638,23 +667,18 @@ class Maya2012Rules(LegalActionCache):
         """Two players: swap, move Monolith and Raven, place ladders and a priest."""
         pair, level = divmod(action, 4)
         level += 2
-        a, b = A.PAIRS[pair]
-        i = level - 1
         towers = swap(state.towers, action)
         mover = state.to_move
         ladders = [list(row) for row in state.ladders]
         priests = list(state.priests)
         ladders_left = list(state.ladders_left)
         priests_left = list(state.priests_left)
-        spaces = self.config.ladder_spaces
-        for tower in (a, b):
-            column = towers[tower]
-            if column[i - 1] != column[i]:
-                continue  # no new join at the seam: nothing to place
-            if ladders_left[mover] and ladders[0][tower] + ladders[1][tower] < spaces[tower]:
+        joins = exchange_joins(towers, action, state.ladders, ladders_left[mover], self.config.ladder_spaces)
+        for tower, ladder, complete in joins:
+            if ladder:
                 ladders[mover][tower] += 1
                 ladders_left[mover] -= 1
-            if column.count(column[0]) == 5 and priests_left[mover]:
+            if complete and priests_left[mover]:
                 priests[tower] = mover
                 priests_left[mover] -= 1
         turn = state.turn + 1

@@ -41,6 +41,7 @@ Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
 from __future__ import annotations
 
 from maya_envs.aec_base import GameAECEnv, env_functions
+from maya_envs.maya_quarry.observation import MayaQuarryObserver
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.render_image import draw
 from maya_envs.maya_quarry.rules import MayaQuarryRules
@@ -60,6 +61,7 @@ class MayaQuarryEnv(GameAECEnv):
         "is_parallelizable": False,
     }
 
+    observer_class = MayaQuarryObserver
     rules_class = MayaQuarryRules
     text_view = staticmethod(render_text)
     picture_view = staticmethod(draw)

@@ -54,21 +54,24 @@ set only if its quarry is revealed or the observer owns it; the owner, position 
 back are public (rules file section 6). Hand contents of other seats appear only as counts of
 low and high cards, which follow from public backs.
 
-Pure: numpy only.
+Named parts (:attr:`MayaQuarryObserver.layout`), in the order above: ``phase``, ``round``,
+``start``, ``actor``, ``hand``, ``seats`` (n, 12), ``quarries`` (Q, 16 + n + S x (10 + n)),
+``levels`` (P, H, 6 + n), ``relocation`` (P, H), ``double``; advanced: ``advanced_phase``,
+``own_bid``, ``advanced_seats`` (n, 14), ``blue`` (2, 4), ``plus2`` (Q + n),
+``joker_protection`` (Q).
+
+Pure: numpy only; imports the rules, never the other way round.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from maya_envs.core.layout import Layout
 from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
+from maya_envs.maya_quarry.rules import MayaQuarryRules
 from maya_envs.maya_quarry.rules.config import FREE_DOUBLE, FREE_PASS, TRANSPORT_PLUS_2
 from maya_envs.maya_quarry.rules.state import BASIC_PHASES, BID, BLUE_CHOICE, MayaQuarryState
-
-if TYPE_CHECKING:
-    from maya_envs.maya_quarry.rules.engine import MayaQuarryRules
 
 SEAT_FEATURES = 12
 QUARRY_HEAD = 16
@@ -85,19 +88,71 @@ def _sizes(rules: MayaQuarryRules) -> tuple[int, int, int, int, int]:
     return rules.num_players, len(comp.quarries), slots, len(comp.pyramids), comp.num_levels
 
 
+def observation_layout(rules: MayaQuarryRules) -> Layout:
+    """The named parts of the observation for ``rules`` (see the index tables)."""
+    n, q, slots, p, h = _sizes(rules)
+    parts: list[tuple[str, int | tuple[int, ...]]] = [
+        ("phase", BASIC_PHASES),
+        ("round", 3),
+        ("start", n),
+        ("actor", n),
+        ("hand", NUM_CARD_TYPES),
+        ("seats", (n, SEAT_FEATURES)),
+        ("quarries", (q, QUARRY_HEAD + n + slots * (SLOT_BASE + n))),
+        ("levels", (p, h, LEVEL_BASE + n)),
+        ("relocation", (p, h)),
+        ("double", 1),
+    ]
+    if rules.advanced:
+        parts += [
+            ("advanced_phase", ADVANCED_PHASES),
+            ("own_bid", 2),
+            ("advanced_seats", (n, ADVANCED_SEAT)),
+            ("blue", (2, NUM_BLUE)),
+            ("plus2", q + n),
+            ("joker_protection", q),
+        ]
+    return Layout(parts)
+
+
 def observation_shape(rules: MayaQuarryRules) -> tuple[int]:
     """``(size,)`` of the observation for ``rules`` (see the index table)."""
-    n, q, slots, p, h = _sizes(rules)
-    size = BASIC_PHASES + 3 + 2 * n + NUM_CARD_TYPES + n * SEAT_FEATURES
-    size += q * (QUARRY_HEAD + n + slots * (SLOT_BASE + n))
-    size += p * h * (LEVEL_BASE + n) + p * h + 1
-    if rules.advanced:
-        size += ADVANCED_PHASES + 2 + n * ADVANCED_SEAT + 2 * NUM_BLUE + 2 * q + n
-    return (size,)
+    return observation_layout(rules).shape
 
 
-def encode_observation(rules: MayaQuarryRules, state: MayaQuarryState, seat: int) -> np.ndarray:
-    """The observation of ``seat`` (shape ``observation_shape(rules)``, float32 in [0, 1]).
+class MayaQuarryObserver:
+    """The observation encoder of one :class:`~maya_envs.maya_quarry.rules.MayaQuarryRules`
+    (the :class:`~maya_envs.core.layout.Observer` protocol).
+
+    Attributes:
+        rules: the rules.
+        layout: the named parts (module docstring).
+    """
+
+    def __init__(self, rules: MayaQuarryRules) -> None:
+        self.rules = rules
+        self.layout = observation_layout(rules)
+
+    def encode(self, state: MayaQuarryState, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (float32 of ``layout.shape`` in [0, 1]).
+
+        Raises:
+            ValueError: ``seat`` is not in ``0 .. n-1``.
+        """
+        return encode_observation(self.rules, state, seat, self.layout.size)
+
+
+def observe(rules: MayaQuarryRules, state: MayaQuarryState, seat: int) -> np.ndarray:
+    """``seat``'s observation of ``state`` by the default :class:`MayaQuarryObserver` of ``rules`` (for
+    tests and tools; an env keeps its own observer)."""
+    return MayaQuarryObserver(rules).encode(state, seat)
+
+
+def encode_observation(
+    rules: MayaQuarryRules, state: MayaQuarryState, seat: int, size: int | None = None
+) -> np.ndarray:
+    """The observation of ``seat`` (shape ``observation_shape(rules)``, float32 in [0, 1];
+    ``size``: that length, if the caller knows it).
 
     Raises:
         ValueError: ``seat`` is not in ``0 .. n-1``.
@@ -107,7 +162,7 @@ def encode_observation(rules: MayaQuarryRules, state: MayaQuarryState, seat: int
         raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
     comp = rules.components
     blocks = comp.blocks_per_color
-    obs = np.zeros(observation_shape(rules), np.float32)
+    obs = np.zeros(size or observation_layout(rules).size, np.float32)
     rel = [(seat + k) % n for k in range(n)]  # rel index -> absolute seat
     pos = BASIC_PHASES
     if state.phase < BASIC_PHASES:

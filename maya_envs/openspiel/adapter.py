@@ -27,7 +27,7 @@ information):
   OpenSpiel has no truncation.
 
 Observations: the observation tensor is the rules' per-seat observation (the env's
-``"observation"``, shape ``spec.observation_shape``, float32); the observation string is the
+``"observation"``, the game observer's ``layout.shape``, float32); the observation string is the
 seat's text view (``render_text`` with that observer). The information state is perfect
 recall: its string is the observation string plus a digest of every observation the seat
 has had since the start, one per history step, and the seat's own actions; its tensor is the
@@ -106,6 +106,8 @@ class MayaGame(pyspiel.Game):
         self.perfect = spec.information == "perfect"
         self.has_chance = _has_chance(self.rules)
         self.determinize = entry.determinize
+        options = {key: params.get(key, default) for key, default in entry.observer_options.items()}
+        self.observer = entry.observer(self.rules, **options)
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_actions,
             max_chance_outcomes=entry.max_chance_outcomes if self.has_chance else 0,
@@ -309,20 +311,20 @@ class MayaState(pyspiel.State):
             pending.append(step)
             step = step.parent
         digest = step.digests[seat]
-        rules = self._game.rules
+        observer = self._game.observer
         for step in reversed(pending):
             own = step.event[1].get(seat) if step.event[0] == "a" else None
             h = hashlib.blake2b(digest, digest_size=16)
             h.update(f"own {own}".encode() if own is not None else b"step")
             if step.rules_state is not None:
-                h.update(rules.observe(step.rules_state, seat).tobytes())
+                h.update(observer.encode(step.rules_state, seat).tobytes())
             digest = step.digests[seat] = h.digest()
         return digest
 
     def _observation(self, seat: int) -> np.ndarray:
         if self._state is None:
-            return np.zeros(self._game.rules.spec.observation_shape, np.float32)
-        return self._game.rules.observe(self._state, seat)
+            return np.zeros(self._game.observer.layout.shape, np.float32)
+        return self._game.observer.encode(self._state, seat)
 
 
 class _Shared:
@@ -377,7 +379,7 @@ class MayaObserver:
     def __init__(self, game: MayaGame, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        shape = tuple(game.rules.spec.observation_shape)
+        shape = game.observer.layout.shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 

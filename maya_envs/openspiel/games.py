@@ -15,6 +15,7 @@ Pure: standard library only (no pyspiel here, so the table is importable without
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,10 +36,16 @@ class OpenSpielEntry:
         config_class: the rules config dataclass (its fields are the other parameters).
         make_rules: builds the rules from a config.
         determinize: ``determinize(rules, state, seat, rng)`` (the game's hook).
+        observer: the game env's observer class (``observer(rules, **observer_options)``, the
+            :class:`~maya_envs.core.layout.Observer` whose vector OpenSpiel sees).
+        observer_options: parameters that go to the observer, not the rules, with their
+            defaults (Yaxha's ``action_features``).
         render: ``render(rules, state, seat_or_None) -> str``, the seat's text view.
         max_chance_outcomes: the largest chance outcome id + 1 (see each rules module).
         simultaneous: whether the game offers the OpenSpiel parameter ``simultaneous`` (the
             rules have ``parallel_seats``, ``legal_actions_for`` and ``wait_action``).
+        observer_options: parameters that go to the observer, not the rules, with their
+            defaults (Yaxha's ``action_features``).
     """
 
     short_name: str
@@ -48,15 +55,18 @@ class OpenSpielEntry:
     config_class: type
     make_rules: Callable[[Any], Any]
     determinize: Callable[[Any, Any, int, Any], Any]
+    observer: Callable[..., Any]
     render: Callable[[Any, Any, int | None], str]
     max_chance_outcomes: int
     simultaneous: bool = False
+    observer_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def parameter_specification(self) -> dict[str, Any]:
         """OpenSpiel parameters and their defaults (``players`` first)."""
         spec: dict[str, Any] = {"players": self.default_players}
         if self.simultaneous:
             spec["simultaneous"] = False
+        spec.update(self.observer_options)
         for f in dataclasses.fields(self.config_class):
             if f.name == "num_players":
                 continue
@@ -76,7 +86,7 @@ class OpenSpielEntry:
         defaults = {f.name: f.default for f in dataclasses.fields(self.config_class)}
         options: dict[str, Any] = {"num_players": params.get("players", self.default_players)}
         for name, value in params.items():
-            if name not in ("players", "simultaneous"):
+            if name not in ("players", "simultaneous", *self.observer_options):
                 options[name] = _from_param(name, value, defaults[name])
         return self.config_class(**options)
 
@@ -113,6 +123,9 @@ def entries() -> tuple[OpenSpielEntry, ...]:
     out = []
     for game in GAMES.values():
         default = game.make_rules({})
+        env_class = game.hook("env")
+        observer = env_class.observer_class
+        defaults = inspect.signature(observer).parameters
         out.append(
             OpenSpielEntry(
                 short_name=f"maya_envs_{game.key}",
@@ -122,6 +135,8 @@ def entries() -> tuple[OpenSpielEntry, ...]:
                 config_class=type(default.config),
                 make_rules=game.make_rules,
                 determinize=game.hook("determinize"),
+                observer=observer,
+                observer_options={name: defaults[name].default for name in env_class.observer_options},
                 render=game.hook("render_text"),
                 max_chance_outcomes=game.hook("max_chance_outcomes"),
                 simultaneous=default.spec.simultaneous,

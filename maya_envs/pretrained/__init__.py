@@ -57,12 +57,15 @@ class PretrainedInfo:
     results: list[dict[str, Any]] = field(default_factory=list)
 
     def fits(self, spec) -> bool:
-        """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`)."""
+        """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`):
+        name, player count, action count, and the observation shape where ``spec`` has one (an
+        env's ``spec_card``; a rules object's own spec has none, see ``GameSpec``)."""
+        shape = self.observation_shape if spec.observation_shape is None else tuple(spec.observation_shape)
         return (self.game, self.num_players, self.num_actions, self.observation_shape) == (
             spec.name,
             spec.num_players,
             spec.num_actions,
-            tuple(spec.observation_shape),
+            shape,
         )
 
 
@@ -107,7 +110,7 @@ def pretrained_for(spec) -> str:
     ]
     raise ValueError(
         f"no pretrained baseline for {spec.name} with {spec.num_players} players, {spec.num_actions} actions and "
-        f"observation shape {tuple(spec.observation_shape)}; shipped: {shipped}"
+        f"observation shape {spec.observation_shape}; shipped: {shipped}"
     )
 
 
@@ -125,7 +128,7 @@ def resolve_pretrained_spec(text: str, spec) -> str:
         raise ValueError(
             f"pretrained baseline {name!r} plays {info.game} with {info.num_players} players "
             f"({info.num_actions} actions, observation {info.observation_shape}); this game is {spec.name} with "
-            f"{spec.num_players} players ({spec.num_actions} actions, observation {tuple(spec.observation_shape)})"
+            f"{spec.num_players} players ({spec.num_actions} actions, observation {spec.observation_shape})"
         )
     return name
 

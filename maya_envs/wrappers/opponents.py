@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from maya_envs.bots.base import BOT_NAMES, make_bot
+from maya_envs.games import game_of_rules
 from maya_envs.pretrained import is_pretrained_spec, load_pretrained, resolve_pretrained_spec
 
 Resolver = Callable[[str, Any], Any]
@@ -74,7 +75,14 @@ register_resolver("pretrained", _pretrained)
 class OpponentPolicy:
     """A resolved opponent; see the module docstring for the accepted specs."""
 
-    def __init__(self, spec: Any, rules, seed: int | np.random.Generator | None = None) -> None:
+    def __init__(
+        self,
+        spec: Any,
+        rules,
+        seed: int | np.random.Generator | None = None,
+        observation_shape: tuple[int, ...] | None = None,
+    ) -> None:
+        shape = tuple(observation_shape) if observation_shape is not None else default_observation_shape(rules)
         resolver = resolver_for(spec)
         if resolver is not None:
             spec = resolver(spec, rules)
@@ -86,11 +94,11 @@ class OpponentPolicy:
             self._bot, self._kind = spec, "bot"
         elif hasattr(spec, "predict"):
             self._kind = "model"
-            shape = getattr(getattr(spec, "observation_space", None), "shape", None)
-            if shape is not None and tuple(shape) != tuple(rules.spec.observation_shape):
+            expects = getattr(getattr(spec, "observation_space", None), "shape", None)
+            if expects is not None and tuple(expects) != shape:
                 raise ValueError(
-                    f"model expects observations of shape {tuple(shape)}, but {rules.spec.name} with "
-                    f"{rules.spec.num_players} players and these options gives {tuple(rules.spec.observation_shape)} "
+                    f"model expects observations of shape {tuple(expects)}, but {rules.spec.name} with "
+                    f"{rules.spec.num_players} players and these options gives {shape} "
                     "(a checkpoint of another game, player count or variant?)"
                 )
         elif hasattr(spec, "choose"):
@@ -135,13 +143,13 @@ class OpponentPool:
         ValueError: an empty pool, a negative weight or an all-zero total.
     """
 
-    def __init__(self, weights: dict[Any, float], rules) -> None:
+    def __init__(self, weights: dict[Any, float], rules, observation_shape: tuple[int, ...] | None = None) -> None:
         if not weights:
             raise ValueError("an opponent pool needs at least one member")
         values = np.asarray(list(weights.values()), dtype=np.float64)
         if (values < 0).any() or values.sum() <= 0:
             raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {weights!r}")
-        self.members = [OpponentPolicy(spec, rules) for spec in weights]
+        self.members = [OpponentPolicy(spec, rules, observation_shape=observation_shape) for spec in weights]
         self.probabilities = values / values.sum()
         self.current = self.members[0]
 
@@ -154,8 +162,16 @@ class OpponentPool:
         return self.current.choose(env, agent)
 
 
-def make_opponent(spec: Any, rules, seed: int | np.random.Generator | None = None) -> OpponentPolicy | OpponentPool:
-    """Resolve ``spec`` (see the module docstring) for ``rules``.
+def make_opponent(
+    spec: Any,
+    rules,
+    seed: int | np.random.Generator | None = None,
+    observation_shape: tuple[int, ...] | None = None,
+) -> OpponentPolicy | OpponentPool:
+    """Resolve ``spec`` (see the module docstring) for ``rules``; a model (and a pretrained
+    baseline) must take observations of ``observation_shape`` (default: the shape of the
+    game's default observer; pass the env's ``spec_card.observation_shape`` where the env's
+    observer has options, such as Yaxha's ``action_features``).
 
     Raises:
         ValueError: an unknown bot name, an unusable object, or an unknown or unfitting
@@ -164,5 +180,11 @@ def make_opponent(spec: Any, rules, seed: int | np.random.Generator | None = Non
     if isinstance(spec, (OpponentPolicy, OpponentPool)):
         return spec
     if isinstance(spec, dict):
-        return OpponentPool(spec, rules)
-    return OpponentPolicy(spec, rules, seed)
+        return OpponentPool(spec, rules, observation_shape)
+    return OpponentPolicy(spec, rules, seed, observation_shape)
+
+
+def default_observation_shape(rules) -> tuple[int, ...]:
+    """The observation shape of the default observer of ``rules``' game (its env's
+    ``observer_class`` with no options)."""
+    return game_of_rules(rules).hook("env").observer_class(rules).layout.shape

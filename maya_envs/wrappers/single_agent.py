@@ -79,6 +79,7 @@ class SingleAgentEnv(gym.Env):
         self.aec_env = aec_env
         self.rules = aec_env.rules
         n = self.rules.spec.num_players
+        shape = aec_env.spec_card.observation_shape
         self._seat_choice = _parse_seat(learner_seat, n)
         idle = self.rules.idle_seats()
         if self._seat_choice in idle or len(idle) == n:
@@ -91,9 +92,9 @@ class SingleAgentEnv(gym.Env):
             specs = list(opponents)
             if len(specs) != n - 1:
                 raise ValueError(f"expected {n - 1} opponent specs for {n} players, got {len(specs)}: {specs!r}")
-            self.opponents = [make_opponent(spec, self.rules) for spec in specs]
+            self.opponents = [make_opponent(spec, self.rules, observation_shape=shape) for spec in specs]
         else:  # one spec for every other seat, each seat with its own generator
-            self.opponents = [make_opponent(opponents, self.rules) for _ in range(n - 1)]
+            self.opponents = [make_opponent(opponents, self.rules, observation_shape=shape) for _ in range(n - 1)]
         agent0 = aec_env.possible_agents[0]
         self.observation_space = aec_env.observation_space(agent0)["observation"]
         self.action_space = aec_env.action_space(agent0)

@@ -42,6 +42,7 @@ from typing import Any
 
 from maya_envs.aec_base import GameAECEnv, env_functions
 from maya_envs.parallel_base import RulesParallelEnv
+from maya_envs.yaxha.observation import YaxhaObserver
 from maya_envs.yaxha.render import render_text
 from maya_envs.yaxha.render_image import draw
 from maya_envs.yaxha.rules import YaxhaRules
@@ -57,6 +58,8 @@ class YaxhaEnv(GameAECEnv):
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": "yaxha_v1", "is_parallelizable": False}
 
+    observer_class = YaxhaObserver
+    observer_options = ("action_features",)
     rules_class = YaxhaRules
     text_view = staticmethod(render_text)
     picture_view = staticmethod(draw)

@@ -24,7 +24,8 @@ slice name      length       meaning
 ``bonus``       ``18``       1 for each bonus card in play.
 ``round``       ``10``       one-hot round (all 0 once the game is over).
 ``phase``       ``4``        one-hot: select, pending, build, over.
-``features``    ``3*A``      only with the option ``action_features=True``: per-action
+``features``    ``3*A``      only with ``action_features=True`` (part ``action_features``,
+                             shape ``(3, A)``; an option of the observer): per-action
                              features, ``A = N + 5C`` (every id but the discards): index
                              ``f*A + id`` is feature ``f`` of action ``id``; 0 for an id not
                              legal now (see below).
@@ -33,11 +34,12 @@ slice name      length       meaning
 Sizes: 2 players floating 1326, 3 players 1977, 4 players 2634; fixed footprint 366, 537, 714.
 With ``action_features=True``: 3222, 3876, 4536; fixed 822, 996, 1176.
 
-**Per-action features** (the ``features`` part, read by ``training.policies.ActionFeaturePolicy``
-through :func:`action_feature_block`): the one-step consequences of each legal id, computed
-exactly with :mod:`maya_envs.yaxha.scoring` from what the observer may know: its own pyramid
-and hand, and the other seats' pyramids as the ``pyramids`` part shows them (their cubes of the
-current building left out). ``D(x)`` maps a point change ``x`` to ``clip(0.5 + x / 12, 0, 1)``.
+**Per-action features** (the ``action_features`` part, read by name by
+``training.policies.ActionFeaturePolicy`` through the observer's layout): the one-step
+consequences of each legal id, computed exactly with :mod:`maya_envs.yaxha.scoring` from what
+the observer may know: its own pyramid and hand, and the other seats' pyramids as the
+``pyramids`` part shows them (their cubes of the current building left out). ``D(x)`` maps a
+point change ``x`` to ``clip(0.5 + x / 12, 0, 1)``.
 
 * Placing a cube (colour ``c`` on ``cell``), during my building: ``f = 0``: ``D(change of my
   colour points)`` (largest visible group per colour, section 7); ``f = 1``: ``D(change of my
@@ -53,11 +55,13 @@ current building left out). ``D(x)`` maps a point change ``x`` to ``clip(0.5 + x
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, NUM_LEVELS
+from maya_envs.core.errors import ConfigError
+from maya_envs.core.layout import ACTION_FEATURES, Layout
+from maya_envs.yaxha.actions import NUM_COLOURS
+from maya_envs.yaxha.rules import YaxhaRules, YaxhaState
 from maya_envs.yaxha.scoring import (
     NUM_BONUS_CARDS,
     Group,
@@ -68,22 +72,20 @@ from maya_envs.yaxha.scoring import (
     visible_cells,
 )
 
-if TYPE_CHECKING:
-    from maya_envs.yaxha.rules import YaxhaRules, YaxhaState
-
 NUM_ROUNDS = 10
 NUM_PHASES = 4
 NUM_FEATURES = 3
-"""Rows of the ``features`` part (colour-point change, margin change, group size or discards)."""
+"""Rows of the ``action_features`` part (colour-point change, margin change, group size or
+discards)."""
 _SELECT, _PENDING, _BUILD = 0, 1, 2
 _COLOUR_RANGE = np.arange(NUM_COLOURS, dtype=np.int8)
 
 
-def observation_layout(num_players: int, num_cells: int, action_features: bool = False) -> dict[str, slice]:
-    """Slice of each named part of the vector (the module table), in order; ``features`` only
-    with ``action_features``."""
+def observation_layout(num_players: int, num_cells: int, action_features: bool = False) -> Layout:
+    """The named parts of the vector (the module table), in order; ``action_features`` (shape
+    ``(NUM_FEATURES, N + 5C)``) only with ``action_features``."""
     n = num_players
-    lengths = [
+    parts: list[tuple[str, int | tuple[int, ...]]] = [
         ("pyramids", n * num_cells * NUM_COLOURS),
         ("initiative", n * n),
         ("market", n * NUM_COLOURS),
@@ -97,34 +99,53 @@ def observation_layout(num_players: int, num_cells: int, action_features: bool =
         ("phase", NUM_PHASES),
     ]
     if action_features:
-        lengths.append(("features", NUM_FEATURES * (n + NUM_COLOURS * num_cells)))
-    out, start = {}, 0
-    for name, length in lengths:
-        out[name] = slice(start, start + length)
-        start += length
-    return out
+        parts.append((ACTION_FEATURES, (NUM_FEATURES, n + NUM_COLOURS * num_cells)))
+    return Layout(parts)
 
 
 def observation_size(num_players: int, num_cells: int, action_features: bool = False) -> int:
     """Length of the observation vector."""
-    return list(observation_layout(num_players, num_cells, action_features).values())[-1].stop
+    return observation_layout(num_players, num_cells, action_features).size
 
 
-def action_feature_block(size: int) -> tuple[int, int, int] | None:
-    """``(start, features, actions)`` of the ``features`` part in an observation of length
-    ``size`` (any player count and footprint; ``None`` if no Yaxha observation has that length):
-    the block ``[start, start + features * actions)`` holds ``features`` rows of ``actions``
-    values, row ``f`` column ``a`` being feature ``f`` of action id ``a``."""
-    for n in (2, 3, 4):
-        for side in FOOTPRINTS.values():
-            cells = sum((side - z) ** 2 for z in range(NUM_LEVELS))
-            if observation_size(n, cells, True) == size:
-                return observation_layout(n, cells, True)["features"].start, NUM_FEATURES, n + NUM_COLOURS * cells
-    return None
+class YaxhaObserver:
+    """The observation encoder of one :class:`~maya_envs.yaxha.rules.YaxhaRules` (the
+    :class:`~maya_envs.core.layout.Observer` protocol).
+
+    Args:
+        rules: the rules.
+        action_features: append the per-action feature block (part ``action_features``; not a
+            rule: it only changes what the observation holds). Default ``False``.
+
+    Raises:
+        ConfigError: ``action_features`` is not a bool.
+    """
+
+    def __init__(self, rules: YaxhaRules, action_features: bool = False) -> None:
+        if not isinstance(action_features, bool):
+            raise ConfigError(f"action_features={action_features!r}; allowed: True, False")
+        self.rules = rules
+        self.action_features = action_features
+        self.layout = observation_layout(rules.num_players, rules.geometry.num_cells, action_features)
+
+    def encode(self, state: YaxhaState, seat: int) -> np.ndarray:
+        """Observation of ``seat`` as ``float32`` of ``layout.shape`` in [0, 1].
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        return encode(self.rules, state, seat, self.layout)
 
 
-def encode(rules: YaxhaRules, state: YaxhaState, observer: int) -> np.ndarray:
-    """Observation of ``observer`` (a seat) as ``float32`` of shape ``rules.spec.observation_shape``.
+def observe(rules: YaxhaRules, state: YaxhaState, seat: int) -> np.ndarray:
+    """``seat``'s observation of ``state`` by the default :class:`YaxhaObserver` of ``rules`` (for
+    tests and tools; an env keeps its own observer)."""
+    return YaxhaObserver(rules).encode(state, seat)
+
+
+def encode(rules: YaxhaRules, state: YaxhaState, observer: int, layout: Layout | None = None) -> np.ndarray:
+    """Observation of ``observer`` (a seat) as ``float32`` of ``layout``'s shape (default: the
+    layout without the action features).
 
     Raises:
         ValueError: ``observer`` is not a seat of this game.
@@ -133,9 +154,9 @@ def encode(rules: YaxhaRules, state: YaxhaState, observer: int) -> np.ndarray:
     if not 0 <= observer < n:
         raise ValueError(f"observer seat {observer!r} is out of range: allowed 0..{n - 1}")
     num_cells = rules.geometry.num_cells
-    with_features = rules.config.action_features
-    layout = observation_layout(n, num_cells, with_features)
-    obs = np.zeros(list(layout.values())[-1].stop, np.float32)
+    layout = layout if layout is not None else observation_layout(n, num_cells)
+    with_features = ACTION_FEATURES in layout
+    obs = np.zeros(layout.size, np.float32)
     seats = [(observer + r) % n for r in range(n)]  # absolute seat of relative seat r
 
     cells = np.empty((n, num_cells), np.int8)
@@ -176,7 +197,7 @@ def encode(rules: YaxhaRules, state: YaxhaState, observer: int) -> np.ndarray:
         visible = [None] * n  # absolute seat -> pyramid as the observer sees it
         for r, seat in enumerate(seats):
             visible[seat] = state.pyramids[seat] if r == 0 else tuple(cells[r].tolist())
-        features = obs[layout["features"]].reshape(NUM_FEATURES, -1)
+        features = layout.view(obs, ACTION_FEATURES)
         _features(rules, state.bonus_cards, observer, tuple(visible)).write(features, state, legal)
     return obs
 

@@ -89,9 +89,6 @@ class YaxhaConfig:
         reward_scheme: ``"win_loss"`` (default) or ``"score_diff"``.
         cubes_per_colour: cubes of each colour in the bag (default 24, BGA's count; at least
             ``6 * num_players`` so that 10 rounds can be drawn).
-        action_features: whether observations end with the per-action feature block
-            (default ``False``; see :mod:`maya_envs.yaxha.observation`). Not a rule: it only
-            changes what the observation holds.
 
     Raises:
         ConfigError: a value outside its allowed set; the message names value and set.
@@ -103,7 +100,6 @@ class YaxhaConfig:
     bonus_zero_ties_score: bool = False
     reward_scheme: str = "win_loss"
     cubes_per_colour: int = 24
-    action_features: bool = False
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -112,9 +108,10 @@ class YaxhaConfig:
         check_choice("num_players", n, (2, 3, 4))
         object.__setattr__(self, "num_players", int(n))
         check_choice("footprint", self.footprint, tuple(FOOTPRINTS))
-        for name in ("bonus_zero_ties_score", "action_features"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; allowed: [True, False]")
+        if not isinstance(self.bonus_zero_ties_score, bool):
+            raise ConfigError(
+                f"bonus_zero_ties_score={self.bonus_zero_ties_score!r} is not allowed; allowed: [True, False]"
+            )
         check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
         c = self.cubes_per_colour
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 6 * n:
@@ -271,15 +268,12 @@ class YaxhaRules(LegalActionCache):
         self.num_players = n
         self.table = ActionTable(n, config.footprint)
         self.geometry = self.table.geometry
-        from maya_envs.yaxha.observation import observation_size
-
         self.spec = GameSpec(
             name="yaxha_v1",
             title="Yaxha",
             version=1,
             num_players=n,
             num_actions=self.table.num_actions,
-            observation_shape=(observation_size(n, self.geometry.num_cells, config.action_features),),
             max_game_length=NUM_ROUNDS * (n + max(n - 2, 0) + CUBES_PER_TILE * n),
             reward_range=(-1.0, 1.0),
             chance=True,
@@ -759,13 +753,6 @@ class YaxhaRules(LegalActionCache):
         return state
 
     # -- views ------------------------------------------------------------------------------
-
-    def observe(self, state: YaxhaState, seat: int) -> np.ndarray:
-        """``float32`` of ``spec.observation_shape`` in [0, 1] from ``seat``'s view (see
-        :mod:`maya_envs.yaxha.observation` for the index table)."""
-        from maya_envs.yaxha.observation import encode
-
-        return encode(self, state, seat)
 
     def action_to_string(self, action: int) -> str:
         """Readable notation (see :mod:`maya_envs.yaxha.actions`)."""

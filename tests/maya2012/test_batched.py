@@ -9,9 +9,9 @@ import pytest
 
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.maya2012.batched import BatchedMaya2012
-from maya_envs.maya2012.vector_env import Maya2012VectorEnv
 from maya_envs.maya2012.observation import encode_observation
 from maya_envs.maya2012.rules import END_REASONS, OVER, SETUP_MONOLITH, Maya2012Rules
+from maya_envs.maya2012.vector_env import Maya2012VectorEnv
 
 try:
     import numba  # noqa: F401

@@ -11,6 +11,7 @@ import pytest
 from maya_envs import maya2012_v1
 from maya_envs.bots import RandomBot
 from maya_envs.maya2012.bots import HeuristicBot
+from maya_envs.maya2012.observation import observe
 from maya_envs.maya2012.render import render_text
 from maya_envs.maya2012.rules import DECLARE, Maya2012Rules, _replace
 from tests.conformance import play_states
@@ -38,7 +39,7 @@ def views(rules, state, seat, bot_seed):
     to_move = rules.current_player(state) == seat
     mask = rules.legal_mask(state) if to_move else np.zeros(rules.spec.num_actions, np.int8)
     choice = HeuristicBot(rules, bot_seed).act(state) if to_move else None
-    return rules.observe(state, seat), mask, render_text(rules, state, seat), choice
+    return observe(rules, state, seat), mask, render_text(rules, state, seat), choice
 
 
 @pytest.mark.parametrize("n", [3, 4])

@@ -14,6 +14,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import observation as O
 from maya_envs.maya2012.bots import HeuristicBot
+from maya_envs.maya2012.observation import Maya2012Observer, observe
 from maya_envs.maya2012.rules import DECLARE, DRAFT, EXCHANGE, Maya2012Config, Maya2012Rules, colour_scores
 from maya_envs.maya2012.serialize import from_dict, to_dict
 from tests.conformance import play_states
@@ -105,8 +106,8 @@ def test_observation_slices_follow_the_index_table(n):
     rules, states = game_states({"num_players": n}, 2)
     state = next(s for s in states if s.phase == EXCHANGE and s.turn >= 3)
     for seat in range(n):
-        obs = rules.observe(state, seat)
-        assert obs.shape == (O.SIZE_MULTI,) == rules.spec.observation_shape and obs.dtype == np.float32
+        obs = observe(rules, state, seat)
+        assert obs.shape == (O.SIZE_MULTI,) == Maya2012Observer(rules).layout.shape and obs.dtype == np.float32
         assert obs.min() >= 0 and obs.max() <= 1
         colours = obs[: O.TOWER_PLANES].reshape(9, 5, 9)
         assert (colours.argmax(axis=2) == np.array(state.towers)).all()
@@ -125,7 +126,7 @@ def test_action_features_equal_the_effect_of_apply_action():
         if state.phase != EXCHANGE:
             continue
         me = state.to_move
-        obs = rules.observe(state, me)
+        obs = observe(rules, state, me)
         legal = rules.legal_actions(state)
         for action in range(48):
             delta_slot = obs[O.SCORE_DELTA_AT + action]
@@ -151,12 +152,12 @@ def test_declare_decision_is_shown_only_to_the_deciding_seat():
         for state in states:
             if state.phase == DECLARE:
                 decider = state.to_move
-                obs = rules.observe(state, decider)
+                obs = observe(rules, state, decider)
                 assert obs[O.MULTI_PHASE_AT + 1] == 1 and obs[O.MULTI_PHASE_AT] == 0
                 resumed = rules.apply_action(state, A.CONTINUE)
                 for seat in range(3):
                     if seat != decider:  # identical to its view once the decider continued
-                        assert np.array_equal(rules.observe(state, seat), rules.observe(resumed, seat))
+                        assert np.array_equal(observe(rules, state, seat), observe(rules, resumed, seat))
                 return
     raise AssertionError("no declare decision reached")
 
@@ -164,9 +165,9 @@ def test_declare_decision_is_shown_only_to_the_deciding_seat():
 def test_draft_suffix_shows_the_drawn_block_and_empty_slots():
     rules = Maya2012Rules({"setup": "draft"})
     state = rules.initial_state(np.random.default_rng(0))
-    obs = rules.observe(state, 0)
+    obs = observe(rules, state, 0)
     assert obs.shape == (O.SIZE_2P + O.DRAFT_SIZE,)
     assert obs[: O.TOWER_PLANES].sum() == 0
     assert np.flatnonzero(obs[O.SIZE_2P : O.SIZE_2P + 9]).tolist() == [state.draft_block] and obs[-1] == 1
     state = rules.apply_action(state, rules.legal_actions(state)[0], np.random.default_rng(1))
-    assert state.phase == DRAFT and rules.observe(state, 1)[: O.TOWER_PLANES].sum() == 1
+    assert state.phase == DRAFT and observe(rules, state, 1)[: O.TOWER_PLANES].sum() == 1

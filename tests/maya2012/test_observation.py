@@ -6,6 +6,7 @@ import numpy as np
 
 from maya_envs.bots import RandomBot
 from maya_envs.maya2012 import observation as O
+from maya_envs.maya2012.observation import Maya2012Observer, observe
 from maya_envs.maya2012.rules import Maya2012Rules, victory_points
 from tests.conformance import play_states
 
@@ -32,14 +33,14 @@ def test_action_features_equal_the_effect_of_apply_action():
 def test_observation_slices_follow_the_index_table():
     rules = Maya2012Rules({"setup": "random"})
     state = rules.initial_state(np.random.default_rng(0))
-    obs = rules.observe(state, 0)
-    assert obs.shape == (O.SIZE_2P,) == rules.spec.observation_shape and obs.dtype == np.float32
+    obs = observe(rules, state, 0)
+    assert obs.shape == (O.SIZE_2P,) == Maya2012Observer(rules).layout.shape and obs.dtype == np.float32
     assert obs.min() >= 0 and obs.max() <= 1
     colours = obs[: O.TOWER_PLANES].reshape(9, 5, 9)
     assert (colours.argmax(axis=2) == np.array(state.towers)).all() and colours.sum() == 45
     assert obs[O.MONOLITH_AT + state.monolith] == 1 and obs[O.MONOLITH_AT : O.RAVEN_AT].sum() == 1
     assert obs[O.RAVEN_AT + state.raven - 2] == 1
-    assert obs[O.SEAT_AT] == 1 and rules.observe(state, 1)[O.SEAT_AT] == 0
+    assert obs[O.SEAT_AT] == 1 and observe(rules, state, 1)[O.SEAT_AT] == 0
     features = obs[O.ACTION_FEATURES_AT :].reshape(3, 48)
     legal = rules.legal_actions(state)
     assert (features[:, [x for x in range(48) if x not in legal]] == 0).all()
@@ -51,7 +52,7 @@ def test_views_swap_my_and_opponent_slices():
     states = list(play_states(rules, bots, np.random.default_rng(5)))
     state = states[-1]
     assert sum(map(sum, state.ladders)) > 0
-    white, black = rules.observe(state, 0), rules.observe(state, 1)
+    white, black = observe(rules, state, 0), observe(rules, state, 1)
     at = O.LADDERS_AT
     assert np.array_equal(white[at : at + 9], black[at + 9 : at + 18])
     assert np.array_equal(white[at : at + 9] * 4, np.array(state.ladders[0], np.float32))

@@ -11,6 +11,7 @@ import pytest
 from maya_envs.bots import make_bot
 from maya_envs.core.errors import ConfigError
 from maya_envs.maya_quarry import actions as A
+from maya_envs.maya_quarry.observation import MayaQuarryObserver, observe
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.rules import auction
 from maya_envs.maya_quarry.rules.config import (
@@ -357,7 +358,7 @@ def test_joker_as_free_pass_and_free_double_move_once(green):
 
 def _view(rules, s, seat):
     mask = rules.legal_mask(s) if rules.current_player(s) == seat else None
-    return rules.observe(s, seat), mask, render_text(rules, s, seat), rules.final_info(s)
+    return observe(rules, s, seat), mask, render_text(rules, s, seat), rules.final_info(s)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -382,10 +383,10 @@ def test_observation_before_all_bids_are_in_does_not_depend_on_earlier_bids(n):
                 assert base[2:] == view[2:]
     # sensitivity: the bidder's own view shows its bid; once all are in, everyone sees them
     a, b = play(rules, s, [bid(1)]), play(rules, s, [bid(2)])
-    assert not np.array_equal(rules.observe(a, order[0]), rules.observe(b, order[0]))
+    assert not np.array_equal(observe(rules, a, order[0]), observe(rules, b, order[0]))
     full_a = play(rules, s, [bid(1)] + [bid(0)] * (n - 1))
     full_b = play(rules, s, [bid(2)] + [bid(0)] * (n - 1))
-    assert not np.array_equal(rules.observe(full_a, order[1]), rules.observe(full_b, order[1]))
+    assert not np.array_equal(observe(rules, full_a, order[1]), observe(rules, full_b, order[1]))
 
 
 def test_heuristic_bid_ignores_earlier_bids():
@@ -444,7 +445,7 @@ def test_spec_of_the_variants():
     for n, shape in ((3, 679), (4, 858), (5, 1164)):
         rules = make_rules(n, variant="advanced")
         assert rules.spec.num_actions == A.NUM_ACTIONS_ADVANCED == 164
-        assert rules.spec.observation_shape == (shape,)
+        assert MayaQuarryObserver(rules).layout.shape == (shape,)
         assert rules.initial_state(np.random.default_rng(0)).gold == [10] * n
         assert make_rules(n).spec.num_actions == 114
     for action in range(A.NUM_ACTIONS, A.NUM_ACTIONS_ADVANCED):

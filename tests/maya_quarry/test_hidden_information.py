@@ -9,6 +9,7 @@ import pytest
 
 from maya_envs.bots import make_bot
 from maya_envs.maya_quarry import actions as A
+from maya_envs.maya_quarry.observation import MayaQuarryObserver, observe
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.rules.state import BID
 
@@ -52,7 +53,7 @@ def resample_hidden(s, observer, rng):
 
 def _views(rules, s, seat):
     mask = rules.legal_mask(s) if rules.current_player(s) == seat else None
-    return rules.observe(s, seat), mask, rules.final_info(s), render_text(rules, s, seat)
+    return observe(rules, s, seat), mask, rules.final_info(s), render_text(rules, s, seat)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -92,8 +93,8 @@ def test_observation_shows_own_values_and_hides_others():
     other.hands[2] = 0
     other.hands[0] = 1
     other._cache = {}
-    assert not np.array_equal(rules.observe(s, 0), rules.observe(other, 0))
-    assert np.array_equal(rules.observe(s, 1), rules.observe(other, 1))
+    assert not np.array_equal(observe(rules, s, 0), observe(rules, other, 0))
+    assert np.array_equal(observe(rules, s, 1), observe(rules, other, 1))
 
 
 @pytest.mark.parametrize("n", [3, 5])
@@ -102,6 +103,6 @@ def test_observation_in_unit_box(n):
     bots = [make_bot("random", rules, seed=seat) for seat in range(n)]
     for s in play_states(rules, bots, np.random.default_rng(1)):
         for seat in range(n):
-            obs = rules.observe(s, seat)
-            assert obs.dtype == np.float32 and obs.shape == rules.spec.observation_shape
+            obs = observe(rules, s, seat)
+            assert obs.dtype == np.float32 and obs.shape == MayaQuarryObserver(rules).layout.shape
             assert obs.min() >= 0.0 and obs.max() <= 1.0

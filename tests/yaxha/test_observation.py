@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from maya_envs.core.layout import action_feature_block
 from maya_envs.yaxha.determinize import determinize
-from maya_envs.yaxha.observation import action_feature_block, observation_layout
+from maya_envs.yaxha.observation import YaxhaObserver, observation_layout
 from maya_envs.yaxha.rules import BUILD, YaxhaRules
 from maya_envs.yaxha.scoring import find_groups, score_pyramids
 
@@ -20,17 +21,16 @@ from .helpers import play_random, with_fields
 )
 def test_sizes_match_the_documented_table(n, footprint, size, with_features):
     rules = YaxhaRules(num_players=n, footprint=footprint)
-    assert rules.spec.observation_shape == (size,)
+    assert YaxhaObserver(rules).layout.shape == (size,)
     layout = observation_layout(n, rules.geometry.num_cells)
     assert layout["pyramids"] == slice(0, n * rules.geometry.num_cells * 5)
-    assert layout["phase"].stop == size and "features" not in layout
-    assert action_feature_block(size) is None
-    rules = YaxhaRules(num_players=n, footprint=footprint, action_features=True)
-    assert rules.spec.observation_shape == (with_features,)
+    assert layout["phase"].stop == size and "action_features" not in layout
+    observer = YaxhaObserver(rules, action_features=True)
+    assert observer.layout.shape == (with_features,)
     layout = observation_layout(n, rules.geometry.num_cells, action_features=True)
-    assert layout["phase"].stop == size and layout["features"].stop == with_features
-    assert action_feature_block(with_features) == (size, 3, rules.table.discard_start)
-    obs = rules.observe(rules.initial_state(np.random.default_rng(0)), 0)
+    assert layout["phase"].stop == size and layout["action_features"].stop == with_features
+    assert action_feature_block(observer.layout) == (size, 3, rules.table.discard_start)
+    obs = observer.encode(rules.initial_state(np.random.default_rng(0)), 0)
     assert obs.shape == (with_features,) and obs.min() >= 0 and obs.max() <= 1
 
 
@@ -43,7 +43,7 @@ def test_slices_hold_what_the_table_says():
         initiative=(2, 3, 1),
         market=((3, 0, 0, 0, 0), (0, 1, 2, 0, 0), (0, 0, 0, 1, 2)),
     )
-    obs = rules.observe(state, 1)  # observer seat 1: r=0 is seat 1, r=1 seat 2, r=2 seat 0
+    obs = YaxhaObserver(rules).encode(state, 1)  # observer seat 1: r=0 is seat 1, r=1 seat 2, r=2 seat 0
     assert obs.dtype == np.float32 and obs.min() >= 0 and obs.max() <= 1
     np.testing.assert_array_equal(obs[lay["initiative"]].reshape(3, 3), [[0, 0, 1], [1, 0, 0], [0, 1, 0]])
     np.testing.assert_allclose(obs[lay["market"]].reshape(3, 5)[1], [0, 1 / 3, 2 / 3, 0, 0])
@@ -53,12 +53,12 @@ def test_slices_hold_what_the_table_says():
     # Seat 0 picks tile 2: only seat 0 sees it (r=0 of its own view).
     state = rules.apply_action(state, 2, None)
     assert obs[lay["choices"]].sum() == 0
-    assert rules.observe(state, 0)[lay["choices"]].reshape(3, 3)[0].tolist() == [0, 0, 1]
-    assert rules.observe(state, 1)[lay["choices"]].sum() == 0
+    assert YaxhaObserver(rules).encode(state, 0)[lay["choices"]].reshape(3, 3)[0].tolist() == [0, 0, 1]
+    assert YaxhaObserver(rules).encode(state, 1)[lay["choices"]].sum() == 0
     # Seats 1 and 2 pick 0 and 1: revealed, everyone sees every choice; building starts.
     state = rules.apply_action(rules.apply_action(state, 0, None), 1, None)
     assert state.phase == BUILD
-    view = rules.observe(state, 1)
+    view = YaxhaObserver(rules).encode(state, 1)
     np.testing.assert_array_equal(view[lay["choices"]].reshape(3, 3), [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
     np.testing.assert_array_equal(view[lay["owner"]].reshape(3, 3), [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
     np.testing.assert_allclose(view[lay["hand"]], [1, 0, 0, 0, 0])  # tile 0: three orange
@@ -66,9 +66,9 @@ def test_slices_hold_what_the_table_says():
     place = rules.table.place(4, rules.geometry.anchor)
     state = rules.apply_action(state, place, None)
     index = (0 * cells + rules.geometry.anchor) * 5 + 4
-    assert rules.observe(state, 0)[index] == 1
+    assert YaxhaObserver(rules).encode(state, 0)[index] == 1
     other = (2 * cells + rules.geometry.anchor) * 5 + 4  # seat 0 is r=2 for observer 1
-    assert rules.observe(state, 1)[lay["pyramids"]][other] == 0
+    assert YaxhaObserver(rules).encode(state, 1)[lay["pyramids"]][other] == 0
     assert state.pyramids[0][rules.geometry.anchor] == 4
 
 
@@ -93,16 +93,17 @@ def _mapped(change):
     ("n", "cards", "seed"), [(2, "random", 1), (3, [5, 13, 15], 2), (4, [10, 12, 16], 3), (3, [11, 14, 17], 4)]
 )
 def test_action_features_are_the_scoring_of_each_placement_on_the_visible_pyramids(n, cards, seed):
-    rules = YaxhaRules(num_players=n, bonus_cards=cards, action_features=True)
+    rules = YaxhaRules(num_players=n, bonus_cards=cards)
+    observer = YaxhaObserver(rules, action_features=True)
     g, t = rules.geometry, rules.table
-    start, rows, width = action_feature_block(rules.spec.observation_shape[0])
+    start, rows, width = action_feature_block(observer.layout)
     assert (rows, width) == (3, t.discard_start)
     checked = {"place": 0, "pick": 0}
     for state, _ in play_random(rules, seed):
         if rules.is_terminal(state):
             break
         me = rules.current_player(state)
-        features = rules.observe(state, me)[start:].reshape(3, width)
+        features = observer.encode(state, me)[start:].reshape(3, width)
         legal = rules.legal_actions(state)
         assert not features[:, [a for a in range(width) if a not in legal]].any()
         mine = state.pyramids[me]
@@ -136,7 +137,8 @@ def test_action_features_are_the_scoring_of_each_placement_on_the_visible_pyrami
 def test_observation_and_action_features_use_only_what_the_seat_may_know(n):
     """Every seat's observation, action features included, is the same for the true state and
     for a determinization of it (other seats' hidden tile choices and cubes of this round redrawn)."""
-    rules = YaxhaRules(num_players=n, bonus_cards=[2, 13, 15] if n > 2 else [0, 13, 15], action_features=True)
+    rules = YaxhaRules(num_players=n, bonus_cards=[2, 13, 15] if n > 2 else [0, 13, 15])
+    encoder = YaxhaObserver(rules, action_features=True)
     rng = np.random.default_rng(n)
     differs = 0
     for state, _ in play_random(rules, 10 + n):
@@ -145,5 +147,5 @@ def test_observation_and_action_features_use_only_what_the_seat_may_know(n):
         for observer in range(n):
             other = determinize(rules, state, observer, rng)
             differs += other != state
-            np.testing.assert_array_equal(rules.observe(state, observer), rules.observe(other, observer))
+            np.testing.assert_array_equal(encoder.encode(state, observer), encoder.encode(other, observer))
     assert differs > 50

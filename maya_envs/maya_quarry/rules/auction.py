@@ -84,9 +84,7 @@ def bid_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return [A.BID_BASE + b for b in range(min(s.gold[seat], A.MAX_BID) + 1)]
 
 
-def bid_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def bid_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     s.bids[seat] = action - A.BID_BASE
     nxt = rules.next_seat(s, lambda t: s.bids[t] < 0)
     if nxt >= 0:
@@ -102,9 +100,7 @@ def blue_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return [A.BLUE_CHOOSE_BASE + m for m in s.blue_offer if s.blue_holder[m] < 0]
 
 
-def blue_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def blue_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     s.blue_holder[action - A.BLUE_CHOOSE_BASE] = seat
     s.choosers.pop(0)
     if s.choosers:
@@ -125,9 +121,7 @@ def plus2_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return [A.PLUS2_BASE + q for q in plus2_quarries(rules, s)] + [A.PLUS2_DECLINE]
 
 
-def plus2_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def plus2_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     s.blue_holder[BLUE_PLUS_2] = -1
     if action != A.PLUS2_DECLINE:
         s.plus2_q, s.plus2_seat = action - A.PLUS2_BASE, seat
@@ -151,9 +145,7 @@ def joker_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return usable + [A.JOKER_DECLINE]
 
 
-def joker_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def joker_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     s.blue_holder[BLUE_JOKER] = -1
     if action == A.JOKER_DECLINE:
         rules.reveal_next(s, rng)

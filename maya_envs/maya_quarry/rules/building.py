@@ -163,9 +163,7 @@ def setup_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     ]
 
 
-def setup_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def setup_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     place_block(s, rules.components, rules.config, seat, (action - A.PLACE_BASE) // MAX_LEVELS, 0)
     nxt = rules.next_seat(s, lambda t: s.held[t] > 0)
     if nxt < 0:
@@ -208,9 +206,7 @@ def build_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return out
 
 
-def build_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def build_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     comp, cfg = rules.components, rules.config
     if A.PLACE_BASE <= action < A.DOUBLE_PAY:
         p, level = divmod(action - A.PLACE_BASE, MAX_LEVELS)

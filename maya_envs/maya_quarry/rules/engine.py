@@ -5,7 +5,8 @@ The phase modules (:mod:`.building`: setup and building; :mod:`.quarry`: worker 
 variant's bids and blue markers; :mod:`.scoring`) hold the rules of each phase, each decision
 as a ``(legal, apply)`` handler pair in :data:`HANDLERS`. This module keeps the game flow
 (setup -> 3 x [auction -> workers -> distribution -> transport -> building -> scoring/erosion])
-and implements the :class:`~maya_envs.core.protocol.Rules` protocol. Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
+and implements the :class:`~maya_envs.core.protocol.Rules` protocol. Rule decisions are listed
+in :mod:`maya_envs.maya_quarry.rules`.
 
 Pure: standard library and numpy only.
 """
@@ -67,8 +68,8 @@ class MayaQuarryRules(LegalActionCache):
         components: the component table for ``num_players`` (non-canonical unless a user table
             says otherwise).
         spec: :class:`~maya_envs.core.spec.GameSpec`; ``num_actions`` = 114 (basic) or 164
-            (advanced) for every player count; observation shape from
-            :func:`maya_envs.maya_quarry.observation.observation_shape`.
+            (advanced) for every player count; the observation (and its shape) is
+            :class:`maya_envs.maya_quarry.observation.MayaQuarryObserver`'s.
         advanced: ``config.variant == "advanced"``.
 
     Raises:
@@ -90,8 +91,6 @@ class MayaQuarryRules(LegalActionCache):
         self.advanced = config.variant == "advanced"
         num_actions = A.NUM_ACTIONS_ADVANCED if self.advanced else A.NUM_ACTIONS
         self.starting_gold = ADVANCED_STARTING_GOLD if self.advanced else 0
-        from maya_envs.maya_quarry.observation import observation_shape
-
         per_round = n * (len(A.CARD_VALUES) + 2) + n + 2 * self.num_quarries + n * (comp.blocks_per_color + 2)
         if self.advanced:  # n bids, n - 1 marker picks, +2 points, joker (+ 2 follow-ups)
             per_round += 2 * n + 3
@@ -107,7 +106,6 @@ class MayaQuarryRules(LegalActionCache):
             version=1,
             num_players=n,
             num_actions=num_actions,
-            observation_shape=observation_shape(self),
             max_game_length=n * comp.starting_blocks + NUM_ROUNDS * per_round,
             reward_range=(-bound, bound),
             chance=self.advanced and n - 1 < A.NUM_BLUE,  # draws after initial_state: the blue markers
@@ -224,11 +222,6 @@ class MayaQuarryRules(LegalActionCache):
     def team_of(self, seat: int) -> tuple[int, ...]:
         """No teams: ``(seat,)``."""
         return (seat,)
-
-    def observe(self, state: MayaQuarryState, seat: int) -> np.ndarray:
-        from maya_envs.maya_quarry.observation import encode_observation
-
-        return encode_observation(self, state, seat)
 
     def action_to_string(self, action: int) -> str:
         return A.action_to_string(action, self.pyramid_names, self.spec.num_actions)

@@ -192,9 +192,7 @@ def workers_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return worker_actions(s, rules.components, seat) + [A.WORKER_PASS]
 
 
-def workers_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def workers_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     if action == A.WORKER_PASS:
         s.passed[seat] = True
     else:
@@ -215,9 +213,7 @@ def minus3_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return out + [A.MINUS3_NONE] if rules.config.minus3_no_target else out
 
 
-def minus3_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def minus3_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     if action != A.MINUS3_NONE:
         s.deduct[(seat + action - A.MINUS3_BASE + 1) % rules.num_players] += MINUS3_POINTS
     s.pending.pop(0)
@@ -257,9 +253,7 @@ def protect_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return [A.PROTECT_BASE + q for q in range(s.resolving) if s.columns[q]]
 
 
-def protect_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def protect_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     if s.resolving == rules.num_quarries:  # the joker acting as PROTECT, before any reveal
         s.joker_protect_q = action - A.PROTECT_BASE
     else:
@@ -288,9 +282,7 @@ def relocate_sources(s: MayaQuarryState, comp: Components, cfg: MayaQuarryConfig
 def relocate_targets(s: MayaQuarryState, comp: Components, src_p: int, src_l: int) -> list[int]:
     """Pyramids whose level 1 has a free space (a level-1 source cannot go back to its own)."""
     return [
-        p
-        for p in range(len(comp.pyramids))
-        if not (src_l == 0 and p == src_p) and not building.is_full(s, comp, p, 0)
+        p for p in range(len(comp.pyramids)) if not (src_l == 0 and p == src_p) and not building.is_full(s, comp, p, 0)
     ]
 
 
@@ -348,9 +340,7 @@ def free_block_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return targets + [A.FREE_BLOCK_DECLINE]
 
 
-def free_block_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def free_block_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     if action != A.FREE_BLOCK_DECLINE:
         comp, cfg = rules.components, rules.config
         p = action - A.FREE_BLOCK_BASE
@@ -364,8 +354,6 @@ def appoint_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     return [A.APPOINT_BASE + k for k in range(rules.num_players)]
 
 
-def appoint_apply(
-    rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None
-) -> None:
+def appoint_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: np.random.Generator | None) -> None:
     s.start = (seat + action - A.APPOINT_BASE) % rules.num_players
     rules.reveal_next(s, rng)

@@ -1,0 +1,97 @@
+"""The import map of ``maya_envs`` has no circles (issue 18): dependencies run one way, core <-
+rules <- observation/actions <- env <- wrappers, and that holds for every import statement,
+the local ones inside functions and the ``TYPE_CHECKING`` ones included."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import maya_envs
+
+ROOT = Path(maya_envs.__file__).parent
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """Modules of the package that ``name`` imports anywhere in its file: ``from a import b``
+    counts as ``a.b`` where that is a module, else as ``a``."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                target = f"{base}.{alias.name}"
+                if target in modules:
+                    found.add(target)
+                elif base in modules:
+                    found.add(base)
+    found.discard(name)
+    return found
+
+
+def import_circles() -> list[list[str]]:
+    """Every group of modules that import each other in a circle (strongly connected
+    components with more than one module), each sorted."""
+    modules = _modules()
+    graph = {name: sorted(_imports(name, path, modules)) for name, path in modules.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_no_module_of_the_package_imports_in_a_circle():
+    assert import_circles() == []
+
+
+def test_the_checker_sees_local_and_type_checking_imports(tmp_path, monkeypatch):
+    """The checker itself: a circle made only of a function-level import and a TYPE_CHECKING
+    import is found."""
+    package = tmp_path / "maya_envs"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("def f():\n    from maya_envs import b\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from maya_envs.a import f\n"
+    )
+    monkeypatch.setattr(f"{__name__}.ROOT", package)
+    assert import_circles() == [["maya_envs.a", "maya_envs.b"]]
