@@ -45,164 +45,52 @@ Rule decisions implemented here (every option is a :class:`YaxhaConfig` field):
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from maya_envs.core.chance import draw, draw_sequence, weighted
-from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache
-from maya_envs.core.options import check_choice, config_from_mapping, resolve_config
+from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
-from maya_envs.yaxha.actions import FOOTPRINTS, NUM_COLOURS, WAIT, ActionTable
-from maya_envs.yaxha.scoring import FIRST_GAME_CARDS, NUM_BONUS_CARDS, PAIRWISE_CARDS, score_pyramids
+from maya_envs.yaxha import serialize
+from maya_envs.yaxha.actions import NUM_COLOURS, WAIT, ActionTable
+from maya_envs.yaxha.scoring import score_pyramids
+from maya_envs.yaxha.state import (
+    BONUS_MODES,
+    BUILD,
+    CUBES_PER_TILE,
+    MAX_CHANCE_OUTCOMES,
+    NUM_BONUS_IN_PLAY,
+    NUM_ROUNDS,
+    OVER,
+    PENDING,
+    PHASES,
+    REWARD_SCHEMES,
+    SCORE_SCALE,
+    SELECT,
+    YaxhaConfig,
+    YaxhaState,
+)
 
-NUM_ROUNDS = 10
-CUBES_PER_TILE = 3
-NUM_BONUS_IN_PLAY = 3
-SCORE_SCALE = 100.0
-"""Divisor of ``score_diff`` rewards: a score is at most 73 colour points + 15 bonus points."""
-BONUS_MODES = ("random", "first_game", "bga_random")
-REWARD_SCHEMES = ("win_loss", "score_diff")
-
-MAX_CHANCE_OUTCOMES = NUM_BONUS_CARDS
-"""Largest chance outcome id + 1: bonus cards 0-17 (initiative 0-3 and cube colours 0-4 are fewer)."""
-
-SELECT, PENDING, BUILD, OVER = 0, 1, 2, 3
-PHASES = ("select", "pending", "build", "over")
-STATE_VERSION = 1
-
-
-@dataclass(frozen=True)
-class YaxhaConfig:
-    """A validated Yaxha config (decision 11). Build it with keywords or :meth:`from_dict`.
-
-    Attributes:
-        num_players: 2, 3 or 4.
-        footprint: ``"floating"`` (default, the published game) or ``"fixed"`` (4 x 4 board
-            variant).
-        bonus_cards: ``"random"`` (default), ``"first_game"``, ``"bga_random"`` or a list of
-            3 distinct card ids in 0..17.
-        bonus_zero_ties_score: whether a competitive card scores for a 0 = 0 tie (default
-            ``False``, PROPOSAL; ``True`` = BGA).
-        reward_scheme: ``"win_loss"`` (default) or ``"score_diff"``.
-        cubes_per_colour: cubes of each colour in the bag (default 24, BGA's count; at least
-            ``6 * num_players`` so that 10 rounds can be drawn).
-
-    Raises:
-        ConfigError: a value outside its allowed set; the message names value and set.
-    """
-
-    num_players: int = 2
-    footprint: str = "floating"
-    bonus_cards: Any = "random"
-    bonus_zero_ties_score: bool = False
-    reward_scheme: str = "win_loss"
-    cubes_per_colour: int = 24
-
-    def __post_init__(self) -> None:
-        n = self.num_players
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-            raise ConfigError(f"num_players={n!r} is not allowed; allowed: [2, 3, 4]")
-        check_choice("num_players", n, (2, 3, 4))
-        object.__setattr__(self, "num_players", int(n))
-        check_choice("footprint", self.footprint, tuple(FOOTPRINTS))
-        if not isinstance(self.bonus_zero_ties_score, bool):
-            raise ConfigError(
-                f"bonus_zero_ties_score={self.bonus_zero_ties_score!r} is not allowed; allowed: [True, False]"
-            )
-        check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
-        c = self.cubes_per_colour
-        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 6 * n:
-            raise ConfigError(
-                f"cubes_per_colour={c!r} is not allowed; allowed: an int >= {6 * n} (10 rounds draw {30 * n} cubes)"
-            )
-        cards = self.bonus_cards
-        if isinstance(cards, str):
-            if cards not in BONUS_MODES:
-                raise ConfigError(
-                    f"bonus_cards={cards!r} is not allowed; allowed: {list(BONUS_MODES)} or a list of 3 card ids"
-                )
-        else:
-            try:
-                ids = tuple(int(c) for c in cards if not isinstance(c, bool))
-            except (TypeError, ValueError):
-                ids = ()
-            if (
-                len(ids) != NUM_BONUS_IN_PLAY
-                or len(set(ids)) != NUM_BONUS_IN_PLAY
-                or len(ids) != len(list(cards))
-                or not all(0 <= i < NUM_BONUS_CARDS for i in ids)
-            ):
-                raise ConfigError(
-                    f"bonus_cards={cards!r} is not allowed; allowed: {list(BONUS_MODES)} or 3 distinct ids in "
-                    f"0..{NUM_BONUS_CARDS - 1}"
-                )
-            if n == 2 and any(i in PAIRWISE_CARDS for i in ids):
-                raise ConfigError(f"bonus_cards={cards!r}: cards 5-9 are excluded with 2 players (section 9)")
-            object.__setattr__(self, "bonus_cards", tuple(sorted(ids)))
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> YaxhaConfig:
-        """Config from a mapping (a YAML section, env kwargs).
-
-        Raises:
-            ConfigError: an unknown key (the message lists the known keys) or a bad value.
-        """
-        return config_from_mapping(cls, data, "Yaxha")
-
-    @classmethod
-    def from_mapping(cls, options: dict[str, Any] | None) -> YaxhaConfig:
-        """:meth:`from_dict` under the name every game's config uses (``None``: defaults)."""
-        return cls.from_dict(dict(options or {}))
-
-    def bonus_pool(self) -> tuple[int, ...]:
-        """Card ids a random setup draws from (decision 11; 5-9 out with 2 players)."""
-        if self.bonus_cards == "first_game":
-            return FIRST_GAME_CARDS
-        top = 12 if self.bonus_cards == "bga_random" else NUM_BONUS_CARDS
-        return tuple(i for i in range(top) if not (self.num_players == 2 and i in PAIRWISE_CARDS))
-
-
-@dataclass(frozen=True)
-class YaxhaState:
-    """One Yaxha position. Immutable; every field is an int or a tuple.
-
-    Attributes:
-        round: 0..9 (10 rounds), ``NUM_ROUNDS`` once over.
-        phase: ``SELECT``, ``PENDING``, ``BUILD`` or ``OVER`` (names in :data:`PHASES`).
-        bag: cubes left per colour, shape (5,).
-        market: this round's tiles, ``N`` tuples of 5 colour counts (3 cubes each).
-        initiative: initiative number 1..N per seat (lower picks first).
-        choices: tile chosen by each seat this round, -1 not yet; hidden until all are in.
-        owner: seat holding each tile, -1 while untaken.
-        pending: seats still to pick after a clash, in pick order.
-        hands: cubes each seat still has to place this round, N x 5 counts.
-        build_step: micro-steps done in this round's building, 0..3N-1.
-        pyramids: per seat, one colour per cell (-1 empty), ``num_cells`` long.
-        fresh: per seat, cells placed this round (hidden from the others until the round ends).
-        discarded: cubes each seat has discarded so far.
-        bonus_cards: the 3 cards in play, sorted.
-    """
-
-    round: int
-    phase: int
-    bag: tuple[int, ...]
-    market: tuple[tuple[int, ...], ...]
-    initiative: tuple[int, ...]
-    choices: tuple[int, ...]
-    owner: tuple[int, ...]
-    pending: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    build_step: int
-    pyramids: tuple[tuple[int, ...], ...]
-    fresh: tuple[tuple[int, ...], ...]
-    discarded: tuple[int, ...]
-    bonus_cards: tuple[int, ...]
-    _cache: dict = dataclasses.field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
-    """Memo of the legal actions (:mod:`maya_envs.core.legal`); not part of the position, so
-    ``dataclasses.replace`` starts every new state with an empty one."""
+__all__ = [
+    "BONUS_MODES",
+    "BUILD",
+    "CUBES_PER_TILE",
+    "MAX_CHANCE_OUTCOMES",
+    "NUM_BONUS_IN_PLAY",
+    "NUM_ROUNDS",
+    "OVER",
+    "PENDING",
+    "PHASES",
+    "REWARD_SCHEMES",
+    "SCORE_SCALE",
+    "SELECT",
+    "YaxhaConfig",
+    "YaxhaRules",
+    "YaxhaState",
+]
 
 
 def _swap_initiative(initiative: tuple[int, ...], choices: tuple[int, ...]) -> tuple[int, ...]:
@@ -646,111 +534,19 @@ class YaxhaRules(LegalActionCache):
     # -- serialisation ----------------------------------------------------------------------
 
     def state_to_dict(self, state: YaxhaState) -> dict[str, Any]:
-        """JSON-able dict of ``state`` (version :data:`STATE_VERSION`).
-
-        Keys: ``version``, ``game`` (``"yaxha"``), ``num_players``, ``footprint``, then every
-        :class:`YaxhaState` field as ints and lists, with ``phase`` as its name.
-        """
-        out: dict[str, Any] = {
-            "version": STATE_VERSION,
-            "game": "yaxha",
-            "num_players": self.num_players,
-            "footprint": self.config.footprint,
-        }
-        for field in dataclasses.fields(YaxhaState):
-            if not field.init:
-                continue
-            value = getattr(state, field.name)
-            if field.name == "phase":
-                value = PHASES[value]
-            elif isinstance(value, tuple):
-                value = [list(v) if isinstance(v, tuple) else v for v in value]
-            out[field.name] = value
-        return out
+        """JSON-able dict of ``state`` (:func:`maya_envs.yaxha.serialize.to_dict`, schema
+        ``yaxha.state`` version 2)."""
+        return serialize.to_dict(state, self)
 
     def state_from_dict(self, data: dict[str, Any]) -> YaxhaState:
-        """Inverse of :meth:`state_to_dict`, validated against this rules object.
+        """Inverse of :meth:`state_to_dict`, validated against this rules object (version 1
+        dicts load too).
 
         Raises:
-            ValueError: a wrong version, game, player count or footprint, a missing or unknown
-                key, or a field of the wrong length or out of range (the message names it).
+            StateError: a wrong schema or version, player count or footprint, a missing or
+                unknown key, or a bad field (named).
         """
-
-        def fail(msg: str) -> ValueError:
-            return ValueError(f"invalid Yaxha state dict: {msg}")
-
-        if not isinstance(data, dict):
-            raise fail(f"expected a dict, got {type(data).__name__}")
-        fields = [f.name for f in dataclasses.fields(YaxhaState) if f.init]
-        expected = {"version", "game", "num_players", "footprint", *fields}
-        if set(data) != expected:
-            raise fail(f"missing keys {sorted(expected - set(data))}, unknown keys {sorted(set(data) - expected)}")
-        if data["version"] != STATE_VERSION:
-            raise fail(f"version {data['version']!r}; supported: {STATE_VERSION}")
-        if data["game"] != "yaxha":
-            raise fail(f"game {data['game']!r}; expected 'yaxha'")
-        n, cells = self.num_players, self.geometry.num_cells
-        if data["num_players"] != n or data["footprint"] != self.config.footprint:
-            raise fail(
-                f"num_players={data['num_players']!r}, footprint={data['footprint']!r}; "
-                f"this rules object has {n}, {self.config.footprint!r}"
-            )
-        if data["phase"] not in PHASES:
-            raise fail(f"phase {data['phase']!r}; allowed: {PHASES}")
-
-        def ints(name, value, length, lo, hi):
-            if not isinstance(value, (list, tuple)) or len(value) != length:
-                raise fail(f"{name} must be a list of length {length}, got {value!r}")
-            for v in value:
-                if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                    raise fail(f"{name} holds {v!r}; allowed ints in {lo}..{hi}")
-            return tuple(value)
-
-        def nested(name, length, inner, lo, hi):
-            value = data[name]
-            if not isinstance(value, (list, tuple)) or len(value) != length:
-                raise fail(f"{name} must be a list of length {length}, got {value!r}")
-            return tuple(ints(f"{name}[{i}]", v, inner, lo, hi) for i, v in enumerate(value))
-
-        def scalar(name, lo, hi):
-            v = data[name]
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                raise fail(f"{name}={v!r}; allowed ints in {lo}..{hi}")
-            return v
-
-        fresh = data["fresh"]
-        if not isinstance(fresh, (list, tuple)) or len(fresh) != n:
-            raise fail(f"fresh must be a list of length {n}, got {fresh!r}")
-        pending = data["pending"]
-        state = YaxhaState(
-            round=scalar("round", 0, NUM_ROUNDS),
-            phase=PHASES.index(data["phase"]),
-            bag=ints("bag", data["bag"], NUM_COLOURS, 0, self.config.cubes_per_colour),
-            market=nested("market", n, NUM_COLOURS, 0, CUBES_PER_TILE),
-            initiative=ints("initiative", data["initiative"], n, 1, n),
-            choices=ints("choices", data["choices"], n, -1, n - 1),
-            owner=ints("owner", data["owner"], n, -1, n - 1),
-            pending=ints("pending", pending, len(pending) if isinstance(pending, list) else -1, 0, n - 1),
-            hands=nested("hands", n, NUM_COLOURS, 0, CUBES_PER_TILE),
-            build_step=scalar("build_step", 0, CUBES_PER_TILE * n - 1),
-            pyramids=nested("pyramids", n, cells, -1, NUM_COLOURS - 1),
-            fresh=tuple(
-                ints(f"fresh[{i}]", f, len(f) if isinstance(f, list) else -1, 0, cells - 1) for i, f in enumerate(fresh)
-            ),
-            discarded=ints("discarded", data["discarded"], n, 0, CUBES_PER_TILE * NUM_ROUNDS),
-            bonus_cards=ints("bonus_cards", data["bonus_cards"], NUM_BONUS_IN_PLAY, 0, NUM_BONUS_CARDS - 1),
-        )
-        if sorted(state.initiative) != list(range(1, n + 1)):
-            raise fail(f"initiative {list(state.initiative)} is not a permutation of 1..{n}")
-        if any(sum(tile) != CUBES_PER_TILE for tile in state.market):
-            raise fail(f"every market tile holds {CUBES_PER_TILE} cubes, got {data['market']}")
-        if (state.phase == OVER) != (state.round == NUM_ROUNDS):
-            raise fail(f"phase {data['phase']!r} does not match round {state.round}")
-        if state.phase == SELECT and -1 not in state.choices:
-            raise fail("phase 'select' with every choice already made")
-        if state.phase == PENDING and not state.pending:
-            raise fail("phase 'pending' with no pending seat")
-        return state
+        return serialize.from_dict(data, self)
 
     # -- views ------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import pytest
 from maya_envs.bots import make_bot
 from maya_envs.core.errors import ConfigError
 from maya_envs.maya_quarry import actions as A
-from maya_envs.maya_quarry.rules import MayaQuarryState, load_components
+from maya_envs.maya_quarry.rules import load_components
 
 from ..conformance import assert_pure, play_states
 from .helpers import default_table, make_rules, table_with
@@ -48,6 +48,8 @@ def test_rules_are_pure():
         "maya_quarry/rules/building.py",
         "maya_quarry/rules/scoring.py",
         "maya_quarry/rules/engine.py",
+        "maya_quarry/rules/flow.py",
+        "maya_quarry/serialize.py",
     ]
     assert_pure(
         files,
@@ -56,6 +58,7 @@ def test_rules_are_pure():
             "maya_envs.maya_quarry.actions",
             "maya_envs.maya_quarry.rules",
             "maya_envs.maya_quarry.observation",
+            "maya_envs.maya_quarry.serialize",
         ),
     )
 
@@ -150,4 +153,4 @@ def test_state_from_dict_rejects_bad_fields(key, value, match):
     with pytest.raises(ConfigError, match=match):
         rules.state_from_dict(data)
     with pytest.raises(ConfigError, match="unknown keys"):
-        MayaQuarryState.from_dict({**rules.state_to_dict(rules.initial_state()), "x": 1}, 4, 4)
+        rules.state_from_dict({**rules.state_to_dict(rules.initial_state()), "x": 1})

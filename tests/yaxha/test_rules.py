@@ -121,10 +121,10 @@ def test_state_dict_round_trip_is_json_and_validated(n):
             assert rules.state_from_dict(data) == state
     data = rules.state_to_dict(state)
     for key, value, message in [
-        ("version", 2, "version 2; supported: 1"),
-        ("num_players", 9, "num_players=9"),
-        ("phase", "draft", "phase 'draft'"),
-        ("bag", [1, 2], "bag must be a list of length 5"),
+        ("version", 3, r"state.version: must be one of \[2\], got 3"),
+        ("num_players", 9, "state.num_players: 9"),
+        ("phase", "draft", r"state.phase: must be one of .*, got 'draft'"),
+        ("bag", [1, 2], "state.bag: must be a list of 5 ints"),
         ("initiative", [1] * n, "not a permutation"),
         ("round", 3, "does not match round 3"),
     ]:
@@ -134,7 +134,7 @@ def test_state_dict_round_trip_is_json_and_validated(n):
         rules.state_from_dict({**data, "extra": 1})
     bad = json.loads(json.dumps(data))
     bad["pyramids"][0][0] = 7
-    with pytest.raises(ValueError, match=r"pyramids\[0\] holds 7; allowed ints in -1..4"):
+    with pytest.raises(ValueError, match=r"state.pyramids\[0\]\[0\]: must be an int in -1..4, got 7"):
         rules.state_from_dict(bad)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 import maya_envs.maya_quarry.actions as A
+import maya_envs.maya_quarry.serialize as serialize
 from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache
@@ -34,7 +35,6 @@ from maya_envs.maya_quarry.rules.config import (
     load_components,
 )
 from maya_envs.maya_quarry.rules.state import (
-    ADVANCED_NEUTRAL,
     BID,
     BUILD,
     JOKER_CHOICE,
@@ -244,41 +244,18 @@ class MayaQuarryRules(LegalActionCache):
     # -- serialisation --------------------------------------------------------------------
 
     def state_to_dict(self, state: MayaQuarryState) -> dict[str, Any]:
-        """:meth:`MayaQuarryState.to_dict` (schema ``maya_quarry.state/2``)."""
-        return state.to_dict()
+        """JSON-able dict of ``state`` (:func:`maya_envs.maya_quarry.serialize.to_dict`, schema
+        ``maya_quarry.state`` version 3)."""
+        return serialize.to_dict(state)
 
     def state_from_dict(self, data: Any) -> MayaQuarryState:
-        """Rebuild and validate a state for this config.
+        """Rebuild and validate a state for this config (versions 1 and 2 load too).
 
         Raises:
-            ConfigError: a bad field (named), blocks not conserved per colour, or an advanced
+            StateError: a bad field (named), blocks not conserved per colour, or an advanced
                 field set in a basic-game state (or a bid above the bidder's gold).
         """
-        from maya_envs.core.errors import ConfigError
-
-        state = MayaQuarryState.from_dict(data, self.num_quarries, self.num_pyramids)
-        if state.num_players != self.num_players:
-            raise ConfigError(f"state.num_players: {state.num_players} but these rules are for {self.num_players}")
-        for seat in range(self.num_players):
-            total = state.pool[seat] + state.held[seat] + sum(state.board[seat :: self.num_players])
-            if total != self.components.blocks_per_color:
-                raise ConfigError(
-                    f"state.pool/held/board: seat {seat} has {total} blocks, "
-                    f"expected {self.components.blocks_per_color}"
-                )
-        if not self.advanced:
-            neutral = {**ADVANCED_NEUTRAL, "bids": [-1] * self.num_players}
-            for key, expected in neutral.items():
-                if getattr(state, key) != expected:
-                    raise ConfigError(
-                        f"state.{key}: {getattr(state, key)!r} is set, but these rules play the basic game "
-                        f"(expected {expected!r})"
-                    )
-        elif state.phase == BID:
-            for seat, bid in enumerate(state.bids):
-                if bid > state.gold[seat]:
-                    raise ConfigError(f"state.bids[{seat}]: {bid} exceeds the seat's gold {state.gold[seat]}")
-        return state
+        return serialize.from_dict(data, self)
 
     # -- legality and transitions: one handler pair per phase ---------------------------------
 

@@ -1,4 +1,4 @@
-"""State of Maya (Abacusspiele 2003) and its versioned dict schema.
+"""State of Maya (Abacusspiele 2003) and its phases (saved and loaded by :mod:`maya_envs.maya_quarry.serialize`).
 
 A state is a small dataclass of ints and flat lists. The rules never change a state they
 were handed: every transition works on :meth:`MayaQuarryState.clone` (a shallow copy of each
@@ -10,12 +10,10 @@ Pure: standard library only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
 
-from maya_envs.core.errors import ConfigError
-from maya_envs.maya_quarry.actions import CARD_COUNTS, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
+from maya_envs.maya_quarry.actions import MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
 
 
 class Phase(IntEnum):
@@ -79,10 +77,6 @@ PHASE_NAMES = (
     "joker",
 )
 NUM_ROUNDS = 3
-STATE_SCHEMA = "maya_quarry.state/2"
-#: Older schema still read by :meth:`MayaQuarryState.from_dict` (basic game, before the
-#: advanced variant's fields existed); its states get the neutral values of those fields.
-STATE_SCHEMA_V1 = "maya_quarry.state/1"
 #: Neutral values of the advanced-variant fields (the whole basic game keeps them).
 ADVANCED_NEUTRAL = {
     "blue_offer": [],
@@ -226,132 +220,3 @@ class MayaQuarryState:
     def hand(self, seat: int) -> list[int]:
         """Card-type counts in ``seat``'s hand (a new list of 7)."""
         return self.hands[seat * NUM_CARD_TYPES : (seat + 1) * NUM_CARD_TYPES]
-
-    # -- versioned dict schema -----------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able dict in schema ``maya_quarry.state/2`` (``/1`` plus the advanced fields).
-
-        Keys: ``schema``, every attribute above (lists of ints/bools; ``columns`` as lists of
-        ``[seat, card]`` pairs; ``phase`` as its name). The cache is not included.
-        """
-        out: dict[str, Any] = {"schema": STATE_SCHEMA}
-        for f in fields(self):
-            if f.name == "_cache":
-                continue
-            value = getattr(self, f.name)
-            if f.name == "phase":
-                value = PHASE_NAMES[value]
-            elif f.name == "columns":
-                value = [[[seat, card] for seat, card in col] for col in value]
-            elif isinstance(value, list):
-                value = list(value)
-            out[f.name] = value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Any, num_quarries: int, num_pyramids: int) -> MayaQuarryState:
-        """Rebuild a state from :meth:`to_dict` output, validating every field.
-
-        Args:
-            data: the dict.
-            num_quarries, num_pyramids: sizes from the component table the state belongs to.
-
-        A ``maya_quarry.state/1`` dict (basic game) is read too: the advanced fields get their
-        neutral values (``bids`` all -1).
-
-        Raises:
-            ConfigError: wrong schema, a missing or unknown key, or a value of the wrong type,
-                length or range (the message names the key).
-        """
-        if not isinstance(data, dict):
-            raise ConfigError(f"state: must be a dict, got {type(data).__name__}")
-        if data.get("schema") == STATE_SCHEMA_V1 and "bids" not in data:
-            n_old = data.get("num_players")
-            data = {**data, **ADVANCED_NEUTRAL, "bids": [-1] * n_old if isinstance(n_old, int) else None}
-        elif data.get("schema") != STATE_SCHEMA:
-            raise ConfigError(
-                f"state.schema: must be {STATE_SCHEMA!r} (or {STATE_SCHEMA_V1!r}), got {data.get('schema')!r}"
-            )
-        names = [f.name for f in fields(cls) if f.name != "_cache"]
-        missing = [k for k in names if k not in data]
-        unknown = sorted(set(data) - set(names) - {"schema"})
-        if missing or unknown:
-            raise ConfigError(f"state: missing keys {missing}, unknown keys {unknown}")
-        n = data["num_players"]
-        _int("num_players", n, 3, 5)
-        _int("round", data["round"], 0, NUM_ROUNDS - 1)
-        if data["phase"] not in PHASE_NAMES:
-            raise ConfigError(f"state.phase: {data['phase']!r} is not one of {list(PHASE_NAMES)}")
-        for key in ("start", "turn"):
-            _int(key, data[key], 0, n - 1)
-        _int("actor", data["actor"], -1, n - 1)
-        for key in ("gold", "pool", "held", "deduct"):
-            _int_list(key, data[key], n, 0, 10**6)
-        _int_list("board", data["board"], num_pyramids * MAX_LEVELS * n, 0, 10**6)
-        hands = data["hands"]
-        _int_list("hands", hands, n * NUM_CARD_TYPES, 0, 2)
-        for index, value in enumerate(hands):
-            if value > CARD_COUNTS[index % NUM_CARD_TYPES]:
-                raise ConfigError(
-                    f"state.hands[{index}]: {value} exceeds the {CARD_COUNTS[index % NUM_CARD_TYPES]} owned"
-                )
-        _bool_list("passed", data["passed"], n)
-        _bool_list("ever_full", data["ever_full"], num_pyramids * MAX_LEVELS)
-        columns = data["columns"]
-        if not isinstance(columns, list) or len(columns) != num_quarries:
-            raise ConfigError(f"state.columns: must be a list of {num_quarries} quarry columns")
-        parsed = []
-        for q, col in enumerate(columns):
-            if not isinstance(col, list):
-                raise ConfigError(f"state.columns[{q}]: must be a list of [seat, card] pairs")
-            for index, pair in enumerate(col):
-                if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
-                    raise ConfigError(f"state.columns[{q}][{index}]: must be a [seat, card] pair, got {pair!r}")
-                _int(f"columns[{q}][{index}].seat", pair[0], 0, n - 1)
-                _int(f"columns[{q}][{index}].card", pair[1], 0, NUM_CARD_TYPES - 1)
-            parsed.append([(int(s), int(c)) for s, c in col])
-        _int("resolving", data["resolving"], -1, num_quarries)
-        _int_list("pending", data["pending"], None, 0, n - 1)
-        _int("protect_q", data["protect_q"], -1, num_quarries - 1)
-        _int("protect_seat", data["protect_seat"], -1, n - 1)
-        _int_list("holder", data["holder"], 7, -1, n - 1)
-        _int("reloc_src", data["reloc_src"], -1, num_pyramids * MAX_LEVELS - 1)
-        _int("double_left", data["double_left"], 0, 2)
-        _int_list("bids", data["bids"], n, -1, MAX_BID)
-        offer = data["blue_offer"]
-        _int_list("blue_offer", offer, None, 0, NUM_BLUE - 1)
-        if offer and (offer != sorted(set(offer)) or len(offer) != n - 1):
-            raise ConfigError(f"state.blue_offer: must be empty or {n - 1} sorted distinct blue ids, got {offer!r}")
-        _int_list("blue_holder", data["blue_holder"], NUM_BLUE, -1, n - 1)
-        _int_list("choosers", data["choosers"], None, 0, n - 1)
-        for key in ("plus2_q", "joker_protect_q"):
-            _int(key, data[key], -1, num_quarries - 1)
-        for key in ("plus2_seat", "joker_seat"):
-            _int(key, data[key], -1, n - 1)
-        if data["joker_as"] not in (-1, 0, 1, 2, 4, 5, 6):
-            raise ConfigError(
-                f"state.joker_as: must be -1 or a green marker id other than FIRST_PLAYER (3), got {data['joker_as']!r}"
-            )
-        values = {k: (list(data[k]) if isinstance(data[k], list) else data[k]) for k in names}
-        values["phase"] = Phase(PHASE_NAMES.index(data["phase"]))
-        values["columns"] = parsed
-        return cls(**values)
-
-
-def _int(key: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"state.{key}: must be an int in {low}..{high}, got {value!r}")
-
-
-def _int_list(key: str, value: Any, length: int | None, low: int, high: int) -> None:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        size = f"{length} " if length is not None else ""
-        raise ConfigError(f"state.{key}: must be a list of {size}ints in {low}..{high}, got {value!r}")
-    for index, item in enumerate(value):
-        _int(f"{key}[{index}]", item, low, high)
-
-
-def _bool_list(key: str, value: Any, length: int) -> None:
-    if not isinstance(value, list) or len(value) != length or not all(isinstance(v, bool) for v in value):
-        raise ConfigError(f"state.{key}: must be a list of {length} bools, got {value!r}")
