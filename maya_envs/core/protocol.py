@@ -72,3 +72,14 @@ class Rules(Protocol[State]):
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats sharing ``seat``'s result, ``seat`` included (``(seat,)`` without
         teams); the env gives an illegal action's penalty to all of them."""
+
+    def state_to_dict(self, state: State) -> dict[str, Any]:
+        """JSON-able dict of ``state`` headed ``{"schema": "<game>.state", "version": N}``
+        (the game's ``serialize.to_dict``; see :mod:`maya_envs.core.state_dict`)."""
+
+    def state_from_dict(self, data: Any) -> State:
+        """The state a :meth:`state_to_dict` dict (this or an older version) holds, validated.
+
+        Raises:
+            StateError: the first bad field, named.
+        """
