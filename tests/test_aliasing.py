@@ -19,8 +19,11 @@ import dataclasses
 import numpy as np
 import pytest
 
+from maya_envs.maya2012.observation import Maya2012Observer
 from maya_envs.maya2012.rules import Maya2012Rules
+from maya_envs.maya_quarry.observation import MayaQuarryObserver
 from maya_envs.maya_quarry.rules import MayaQuarryRules
+from maya_envs.yaxha.observation import YaxhaObserver
 from maya_envs.yaxha.rules import YaxhaRules
 
 RULES = [
@@ -68,6 +71,8 @@ def _spoil(value) -> None:
 def test_no_state_or_answer_shares_a_mutable_object(index):
     cls, options = RULES[index]
     rules = cls(**options) if cls is YaxhaRules else cls(options)
+    observers = {Maya2012Rules: Maya2012Observer, MayaQuarryRules: MayaQuarryObserver, YaxhaRules: YaxhaObserver}
+    observer = observers[cls](rules)
     n = rules.spec.num_players
     for seed in range(1):
         rng = np.random.default_rng(seed)
@@ -79,7 +84,7 @@ def test_no_state_or_answer_shares_a_mutable_object(index):
                 lambda: rules.legal_mask(state),
                 lambda: rules.returns(state),
                 lambda: rules.final_info(state),
-                *[lambda seat=seat: rules.observe(state, seat) for seat in range(n)],
+                *[lambda seat=seat: observer.encode(state, seat) for seat in range(n)],
             ]
             for answer in answers:
                 first = answer()
