@@ -17,8 +17,11 @@ import pytest
 
 import maya_envs.maya2012.actions as M
 import maya_envs.maya_quarry.actions as Q
+from maya_envs.maya2012.observation import Maya2012Observer
 from maya_envs.maya2012.rules import Maya2012Rules
+from maya_envs.maya_quarry.observation import MayaQuarryObserver
 from maya_envs.maya_quarry.rules import MayaQuarryRules
+from maya_envs.yaxha.observation import YaxhaObserver
 from maya_envs.yaxha.rules import YaxhaRules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,8 +47,9 @@ def _card(game: str) -> str:
     return importlib.import_module(f"maya_envs.{game}.env").__doc__
 
 
-def _shape(rules) -> int:
-    return rules.spec.observation_shape[0]
+def _shape(rules, **observer_options) -> int:
+    observers = {Maya2012Rules: Maya2012Observer, MayaQuarryRules: MayaQuarryObserver, YaxhaRules: YaxhaObserver}
+    return observers[type(rules)](rules, **observer_options).layout.size
 
 
 def _quarry_ranges(kinds: list[str]) -> str:
@@ -127,10 +131,8 @@ def yaxha_numbers():
     out = {}
     for footprint in ("floating", "fixed"):
         for features in (False, True):
-            rules = {
-                n: YaxhaRules(num_players=n, footprint=footprint, action_features=features) for n in (2, 3, 4)
-            }
-            out[footprint, features] = {n: _shape(r) for n, r in rules.items()}
+            rules = {n: YaxhaRules(num_players=n, footprint=footprint) for n in (2, 3, 4)}
+            out[footprint, features] = {n: _shape(r, action_features=features) for n, r in rules.items()}
             out[footprint, "actions"] = {n: r.spec.num_actions for n, r in rules.items()}
             out[footprint, "length"] = {n: r.spec.max_game_length for n, r in rules.items()}
     cells = {f: (out[f, "actions"][4] - 4 - 5) // 5 for f in ("floating", "fixed")}
