@@ -24,10 +24,13 @@ import pytest
 
 from maya_envs.bots import make_bot
 from maya_envs.maya2012 import determinize as m2012_det
+from maya_envs.maya2012.observation import Maya2012Observer
 from maya_envs.maya2012.rules import DECLARE, Maya2012Rules
 from maya_envs.maya_quarry import determinize as quarry_det
+from maya_envs.maya_quarry.observation import MayaQuarryObserver
 from maya_envs.maya_quarry.rules import MayaQuarryRules
 from maya_envs.yaxha import determinize as yaxha_det
+from maya_envs.yaxha.observation import YaxhaObserver
 from maya_envs.yaxha.rules import YaxhaRules
 from tests.conformance import play_states
 
@@ -51,13 +54,16 @@ EVERY = 8  # a lockstep starts at every 8th state of a game ...
 HORIZON = 16  # ... and runs on for at most 16 steps (from the first state: the whole game)
 
 
+OBSERVERS = {Maya2012Rules: Maya2012Observer, MayaQuarryRules: MayaQuarryObserver, YaxhaRules: YaxhaObserver}
+
+
 def view(rules, state, seat: int):
     """What ``seat`` sees of ``state`` (besides the turn order): observation, mask when it
     moves, and the final ``info`` (every agent's ``info`` is empty during play)."""
     moves = rules.current_player(state) == seat
     mask = rules.legal_mask(state).tobytes() if moves else None
     info = repr(rules.final_info(state)) if rules.current_player(state) < 0 else None
-    return rules.observe(state, seat).tobytes(), mask, info
+    return OBSERVERS[type(rules)](rules).encode(state, seat).tobytes(), mask, info
 
 
 def lockstep(rules, bots, state, other, seat: int, seed: int, horizon: int) -> tuple[int, int]:
