@@ -12,16 +12,10 @@ reports an old id (``maya_envs/Maya2012-v0``) as deprecated in favour of the reg
 import sys
 from importlib.abc import MetaPathFinder
 
+from maya_envs.games import RENAMED_ENVS
 from maya_envs.registration import register_envs
 
 __version__ = "0.1.0"
-
-#: The one deprecation table: old PettingZoo module name -> (new name, what changed).
-RENAMED_ENVS: dict[str, tuple[str, str]] = {
-    "maya2012_v0": ("maya2012_v1", "3-4p default: every mover gets the declare step once a declaration is possible"),
-    "yaxha_v0": ("yaxha_v1", "Parallel env: a waiting agent has the wait id 0 instead of an all-zero mask"),
-    "maya_quarry_v0": ("maya_quarry_v1", "the forced pass is offered beside the free pass"),
-}
 
 
 class RenamedEnvError(ImportError):

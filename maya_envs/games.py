@@ -61,6 +61,14 @@ HOOKS = (
 """The hook names every entry answers (a ``"module:attribute"`` string or ``None``)."""
 
 
+#: The one deprecation table: old PettingZoo module name -> (new name, what changed).
+RENAMED_ENVS: dict[str, tuple[str, str]] = {
+    "maya2012_v0": ("maya2012_v1", "3-4p default: every mover gets the declare step once a declaration is possible"),
+    "yaxha_v0": ("yaxha_v1", "Parallel env: a waiting agent has the wait id 0 instead of an all-zero mask"),
+    "maya_quarry_v0": ("maya_quarry_v1", "the forced pass is offered beside the free pass"),
+}
+
+
 @dataclass(frozen=True)
 class Game:
     """One game of the package.
@@ -260,8 +268,6 @@ def find_game(name: str) -> Game:
 
 def renamed_note(name: Any) -> str:
     """`` (renamed 'maya2012_v1': ...)`` for an old name in :data:`maya_envs.RENAMED_ENVS`, else ``""``."""
-    from maya_envs import RENAMED_ENVS
-
     if name not in RENAMED_ENVS:
         return ""
     new, change = RENAMED_ENVS[name]
