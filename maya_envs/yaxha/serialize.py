@@ -35,7 +35,7 @@ from maya_envs.yaxha.state import (
 
 GAME = "yaxha"
 VERSION = 2
-FIELDS = tuple(f.name for f in dataclasses.fields(YaxhaState))
+FIELDS = tuple(f.name for f in dataclasses.fields(YaxhaState) if f.init)
 
 
 def to_dict(state: YaxhaState, rules: Any) -> dict[str, Any]:
