@@ -26,6 +26,7 @@ Accepted specs:
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -63,10 +64,13 @@ def _entry_points() -> dict[str, Any]:
     return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def _pretrained(spec: str, rules) -> Any:
+def _pretrained(spec: str, rules, observation_shape: tuple[int, ...] | None = None) -> Any:
+    """The shipped baseline ``spec`` names, matched against the game of ``rules`` as a seat
+    observing ``observation_shape`` sees it (default: the game's default observer)."""
     if not is_pretrained_spec(spec):
         raise ValueError(f"a pretrained spec looks like 'pretrained' or 'pretrained:<name>', got {spec!r}")
-    return load_pretrained(resolve_pretrained_spec(spec, rules.spec))
+    shape = default_observation_shape(rules) if observation_shape is None else tuple(observation_shape)
+    return load_pretrained(resolve_pretrained_spec(spec, replace(rules.spec, observation_shape=shape)))
 
 
 register_resolver("pretrained", _pretrained)
@@ -83,8 +87,9 @@ class OpponentPolicy:
         observation_shape: tuple[int, ...] | None = None,
     ) -> None:
         shape = tuple(observation_shape) if observation_shape is not None else default_observation_shape(rules)
-        resolver = resolver_for(spec)
-        if resolver is not None:
+        if is_pretrained_spec(spec):  # built in: the baseline must fit the shape this seat observes
+            spec = _pretrained(spec, rules, shape)
+        elif (resolver := resolver_for(spec)) is not None:
             spec = resolver(spec, rules)
         self.spec = spec
         if isinstance(spec, str):

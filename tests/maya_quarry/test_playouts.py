@@ -143,10 +143,10 @@ def test_apply_action_never_mutates_and_copies_are_independent():
     rng = np.random.default_rng(0)
     s = rules.initial_state(rng)
     while not rules.is_terminal(s):
-        snapshot = s.to_dict()
+        snapshot = rules.state_to_dict(s)
         legal = rules.legal_actions(s)
         nxt = rules.apply_action(s, legal[rng.integers(len(legal))], rng)
-        assert s.to_dict() == snapshot
+        assert rules.state_to_dict(s) == snapshot
         clone = nxt.clone()
         clone.board[0] += 1
         clone.columns[0].append((0, 0))
