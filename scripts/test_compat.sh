@@ -23,5 +23,7 @@ print(f"gymnasium {gymnasium.__version__}, ray {ray.__version__}")
 if not gymnasium.__version__.startswith("1.2."):
     raise SystemExit(f"expected gymnasium 1.2.x in this venv (ray[rllib] pins it), got {gymnasium.__version__}")
 EOF
-# loadgroup: the tests that start a local Ray (xdist_group "ray") share one worker, one Ray at a time
-MAYA_REQUIRE_RLLIB=1 "$venv/bin/python" -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider -m "not extended" "$@"
+# loadgroup: the tests that start a local Ray (xdist_group "ray") share one worker, one Ray at a time.
+# The many-game sweeps (marked slow) run once, in scripts/test.sh; here only the slow RLlib runs.
+MAYA_REQUIRE_RLLIB=1 "$venv/bin/python" -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider \
+  -m "not extended and (not slow or rllib)" "$@"

@@ -170,6 +170,7 @@ def test_rllib_config_rejects_bad_values():
 
 @needs_ray
 @pytest.mark.slow
+@pytest.mark.rllib
 @pytest.mark.xdist_group("ray")
 @pytest.mark.parametrize(
     ("config_name", "mapping", "policy"),
