@@ -31,6 +31,10 @@ Hook names (``None`` where the game has no such part):
                        a game (the web app), ``""`` where they depend on hidden information
 ``max_chance_outcomes`` the largest chance outcome id + 1 (the OpenSpiel adapter)
 ``legend``             the text view's legend lines (``maya-play``)
+``observer``           ``Observer(rules)``: one seat's flat ``float32`` observation with a named
+                       layout (:mod:`maya_envs.core.layout`); the network's board input
+``features``           ``action_features(rules, state, seat, actions) -> float32 (len(actions), F)``:
+                       per-action features from what ``seat`` may see (expert iteration)
 =====================  ===================================================================
 """
 
@@ -57,6 +61,8 @@ HOOKS = (
     "public_scores",
     "max_chance_outcomes",
     "legend",
+    "observer",
+    "features",
 )
 """The hook names every entry answers (a ``"module:attribute"`` string or ``None``)."""
 
@@ -198,6 +204,7 @@ GAMES: dict[str, Game] = {
                 teams="rules:teams",
                 batched="batched:BatchedMaya2012",
                 public_scores="notation:public_scores",
+                observer="observation:Maya2012Observer",
             ),
             example_options='setup="draft", max_turns=60, three_plus_two="sum"',
         ),
@@ -217,6 +224,7 @@ GAMES: dict[str, Game] = {
                 variants="rules.config:VARIANTS",
                 public_scores="notation:public_scores",
                 max_chance_outcomes="rules.engine:MAX_CHANCE_OUTCOMES",
+                observer="observation:MayaQuarryObserver",
             ),
             benchmark_variants={"advanced": "adv"},
             example_options='variant="advanced", reward_scheme="gold_diff"',
@@ -234,6 +242,7 @@ GAMES: dict[str, Game] = {
                 rules="rules:YaxhaRules",
                 env="env:YaxhaEnv",
                 variants="actions:FOOTPRINTS",
+                observer="observation:YaxhaObserver",
             ),
             example_options='footprint="fixed"',
         ),
