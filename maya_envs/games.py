@@ -33,8 +33,9 @@ Hook names (``None`` where the game has no such part):
 ``legend``             the text view's legend lines (``maya-play``)
 ``observer``           ``Observer(rules)``: one seat's flat ``float32`` observation with a named
                        layout (:mod:`maya_envs.core.layout`); the network's board input
-``features``           ``action_features(rules, state, seat, actions) -> float32 (len(actions), F)``:
-                       per-action features from what ``seat`` may see (expert iteration)
+``features``           ``ActionFeatures(rules)``: ``.names`` (F names) and
+                       ``(state, seat, actions) -> float32 (len(actions), F)``, per-action
+                       features from what ``seat`` may see (expert iteration)
 =====================  ===================================================================
 """
 
