@@ -312,12 +312,16 @@ def main(argv: list[str] | None = None) -> int:
     repeats = args.repeats if args.repeats is not None else (1 if args.quick else 5)
     batch = tuple(args.batch) if args.batch is not None else ((64,) if args.quick else (64, 256, 1024))
     results = run(args.quick, seconds, repeats, batch)
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = "bench_envs_quick" if args.quick else "bench_envs"
-    (args.out / f"{stem}.json").write_text(json.dumps(results, indent=2) + "\n")
-    (args.out / f"{stem}.md").write_text(to_markdown(results))
-    print(to_markdown(results))
+    save(results, to_markdown(results), args.out / ("bench_envs_quick" if args.quick else "bench_envs"))
     return 0
+
+
+def save(results: dict[str, Any], markdown: str, stem: Path) -> None:
+    """Write ``<stem>.json`` and ``<stem>.md`` (creating the folder) and print the table."""
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
+    stem.with_suffix(".md").write_text(markdown)
+    print(markdown)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,52 @@
+"""The search benchmark runs in its short mode and writes its JSON and Markdown (no timing
+assertions: only that every measurement produced a positive rate, on the same sampled
+positions for the same seed)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up; bench_search imports bench_envs
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_quick_mode_writes_results(tmp_path):
+    try:
+        _load("bench_envs")
+        bench = _load("bench_search")
+        assert bench.main(["--quick", "--seconds", "0.02", "--sims", "4", "--out", str(tmp_path)]) == 0
+    finally:
+        sys.modules.pop("bench_envs", None)
+        sys.modules.pop("bench_search", None)
+    results = json.loads((tmp_path / "bench_search_quick.json").read_text())
+    assert set(results["games"]) == {"maya2012 2p", "maya_quarry 3p", "yaxha 2p"}
+    for entry in results["games"].values():
+        assert entry["steps"]["steps_per_s"] > 0 and entry["mcts"]["steps_per_s"] > 0
+    assert results["reference"] or "reference_missing" in results
+    table = (tmp_path / "bench_search_quick.md").read_text()
+    assert "| maya2012 2p |" in table and "| yaxha 2p (IS-MCTS) |" in table
+
+
+def test_sampled_positions_are_seeded_and_undecided():
+    try:
+        _load("bench_envs")
+        bench = _load("bench_search")
+    finally:
+        sys.modules.pop("bench_envs", None)
+        sys.modules.pop("bench_search", None)
+    from maya_envs.games import find_game
+
+    rules = find_game("yaxha").make_rules({"num_players": 3})
+    first, second = bench.sample_positions(rules, 4, seed=5), bench.sample_positions(rules, 4, seed=5)
+    assert [rules.state_to_dict(s) for s in first] == [rules.state_to_dict(s) for s in second]
+    assert all(rules.current_player(s) >= 0 and rules.legal_actions(s) for s in first)
