@@ -206,6 +206,7 @@ GAMES: dict[str, Game] = {
                 batched="batched:BatchedMaya2012",
                 public_scores="notation:public_scores",
                 observer="observation:Maya2012Observer",
+                features="features:ActionFeatures",
             ),
             example_options='setup="draft", max_turns=60, three_plus_two="sum"',
         ),

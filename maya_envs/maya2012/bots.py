@@ -41,56 +41,39 @@ import numpy as np
 
 from maya_envs.core.rng import make_rng
 from maya_envs.maya2012 import actions as A
+from maya_envs.maya2012.features import (
+    ALL_DEALS,
+    result_terms,
+    white_setup_joins,
+    win_probability,
+)
 from maya_envs.maya2012.rules import (
     CENTRE,
     CENTRE_BONUS,
     DECLARE,
     DRAFT,
-    EXCHANGE,
-    OVER,
     SETUP_MONOLITH,
     Maya2012Rules,
     Maya2012State,
     colour_scores,
     is_complete,
     last_exchange_completed_centre,
-    legal_exchanges,
     may_declare,
     swap,
     unknown_colours,
-    victory_points,
-    winner,
 )
 
 WIN_VALUE = 1000.0
 DECLARE_THRESHOLD = 0.5
 
 
-def joins_formed(towers: tuple[tuple[int, ...], ...], action: int) -> int:
-    """Number of the two towers whose seam joins a colour after exchange ``action`` (0-47)."""
-    pair, offset = divmod(action, 4)
-    i = offset + 1  # index of the base level k = offset + 2
-    a, b = A.PAIRS[pair]
-    return int(towers[a][i - 1] == towers[b][i]) + int(towers[b][i - 1] == towers[a][i])
-
-
-def best_reply_joins(state: Maya2012State) -> int:
-    """Most joins any legal exchange of the player to move would form (0-2)."""
-    moves = legal_exchanges(state.towers, state.monolith, state.raven)
-    return max((joins_formed(state.towers, move) for move in moves), default=0)
-
-
 def evaluate(state: Maya2012State, seat: int) -> float:
-    """The evaluation in the module docstring, from ``seat``'s point of view."""
-    opp = 1 - seat
-    if state.phase == OVER:
-        win = winner(state)
-        return 0.0 if win is None else (WIN_VALUE if win == seat else -WIN_VALUE)
-    vp = victory_points(state)
-    priests = state.priests.count(seat) - state.priests.count(opp)
-    ladders = sum(state.ladders[seat]) - sum(state.ladders[opp])
-    reply = best_reply_joins(state) if state.phase == EXCHANGE and state.to_move == opp else 0
-    return 10.0 * (vp[seat] - vp[opp]) + 3.0 * priests + ladders - 2.0 * reply
+    """The evaluation in the module docstring, from ``seat``'s point of view (its terms are
+    :func:`~maya_envs.maya2012.features.result_terms`)."""
+    ends, result, vp, priests, ladders, reply = result_terms(state, seat)
+    if ends:
+        return WIN_VALUE * result
+    return 10.0 * vp + 3.0 * priests + ladders - 2.0 * reply
 
 
 class HeuristicBot:
@@ -99,10 +82,15 @@ class HeuristicBot:
     Args:
         rules: a :class:`~maya_envs.maya2012.rules.Maya2012Rules`.
         seed: seed or generator for tie-breaking (and, 3-4p, for sampling deals).
-        samples: 3-4p: random deals of the unknown colours used to estimate ``P(win)``.
+        samples: 3-4p: random deals of the unknown colours used to estimate ``P(win)``;
+            ``None``: the exact chance over all 90 deals
+            (:data:`~maya_envs.maya2012.features.ALL_DEALS`, the value of the ``win_chance``
+            feature).
     """
 
-    def __init__(self, rules: Maya2012Rules, seed: int | np.random.Generator | None = None, samples: int = 32) -> None:
+    def __init__(
+        self, rules: Maya2012Rules, seed: int | np.random.Generator | None = None, samples: int | None = 32
+    ) -> None:
         self.rules = rules
         self.rng = make_rng(seed)
         self.samples = samples
@@ -125,7 +113,7 @@ class HeuristicBot:
         scores = []
         for action in legal:
             pair = action - A.MONOLITH_BASE
-            scores.append(-min(_white_joins(state, pair, raven) for raven in A.EXCHANGE_LEVELS))
+            scores.append(-white_setup_joins(state, pair))
         return self._pick_best(legal, scores)
 
     def _act_multi(self, state: Maya2012State, legal: list[int]) -> int:
@@ -138,7 +126,7 @@ class HeuristicBot:
                 return legal[0]
             bonus = CENTRE_BONUS if last_exchange_completed_centre(state) else 0
             per_colour = colour_scores(state.towers, self.rules.config.three_plus_two)
-            p_win = _win_probability(per_colour, mine, bonus, deals, state.num_players)
+            p_win = win_probability(per_colour, mine, bonus, deals, state.num_players)
             return A.DECLARE_END if p_win >= DECLARE_THRESHOLD else A.CONTINUE
         mode = self.rules.config.three_plus_two
         unknown = unknown_colours(state.towers, mine)
@@ -150,38 +138,22 @@ class HeuristicBot:
             value = sum(per_colour[c] for c in mine) - sum(per_colour[c] for c in unknown) / 3
             if may_declare(after, mine):
                 completes = CENTRE in A.PAIRS[action // 4] and is_complete(after[CENTRE])
-                p_win = _win_probability(per_colour, mine, CENTRE_BONUS if completes else 0, deals, n)
+                p_win = win_probability(per_colour, mine, CENTRE_BONUS if completes else 0, deals, n)
                 if p_win >= DECLARE_THRESHOLD:
                     value = WIN_VALUE * p_win
             scores.append(value)
         return self._pick_best(legal, scores)
 
     def _sample_deals(self, state: Maya2012State, mine: tuple[int, ...]) -> np.ndarray:
-        """``(samples, 6)`` shuffles of the unknown colours: columns ``2k, 2k+1`` are the
-        hand of the k-th other seat clockwise after me; 3p columns 4-5 the face-down pair."""
+        """``(samples, 6)`` shuffles of the unknown colours (every deal once with
+        ``samples=None``): columns ``2k, 2k+1`` are the hand of the k-th other seat clockwise
+        after me; 3p columns 4-5 the face-down pair."""
         unknown = np.asarray(unknown_colours(state.towers, mine), np.intp)
+        if self.samples is None:
+            return unknown[ALL_DEALS]
         return self.rng.permuted(np.tile(unknown, (self.samples, 1)), axis=1)
 
     def _pick_best(self, legal: list[int], scores: list[Any]) -> int:
         best = max(scores)
         candidates = [action for action, score in zip(legal, scores, strict=True) if score == best]
         return int(candidates[self.rng.integers(len(candidates))])
-
-
-def _white_joins(state: Maya2012State, pair: int, raven: int) -> int:
-    moves = legal_exchanges(state.towers, pair, raven)
-    return max((joins_formed(state.towers, move) for move in moves), default=-1)
-
-
-def _win_probability(per_colour: list[int], mine: tuple[int, ...], bonus: int, deals: np.ndarray, n: int) -> float:
-    """Share of the sampled ``deals`` in which the game ending now is won (ties count half).
-    The 6 columns hold 3 hands in seat order after me: 3p two rivals and the face-down
-    pair; 4p the left rival, my partner, the right rival."""
-    scores = np.asarray(per_colour, np.float64)
-    hands = scores[deals].reshape(len(deals), 3, 2).sum(axis=2)
-    own = scores[list(mine)].sum() + bonus
-    if n == 3:
-        mine_total, rivals = np.full(len(deals), own), hands[:, :2].max(axis=1)
-    else:
-        mine_total, rivals = own + hands[:, 1], hands[:, 0] + hands[:, 2]
-    return float(((mine_total > rivals) + 0.5 * (mine_total == rivals)).mean())
