@@ -10,6 +10,7 @@ Usage::
     .venv/bin/python benchmarks/search_ladder.py --game maya2012 --games 40 --out ladder.jsonl
     .venv/bin/python benchmarks/search_ladder.py --game maya2012 --players 3 --games 40
     .venv/bin/python benchmarks/search_ladder.py --game yaxha --games 20 --budgets 25 100
+    .venv/bin/python benchmarks/search_ladder.py --game yaxha --games 100 --pairings mcts:100,heuristic
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=None, help="num_players (default: the game's default)")
     parser.add_argument("--games", type=int, default=40, help="games per pairing")
     parser.add_argument("--budgets", type=int, nargs=2, default=(50, 200), help="two simulation budgets")
+    parser.add_argument(
+        "--pairings", nargs="*", default=None, metavar="CANDIDATE,OPPONENT",
+        help="run these pairings instead of the default ladder, e.g. mcts:100,heuristic az:maya2012_2p:32,heuristic",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="append JSON lines here")
     args = parser.parse_args(argv)
@@ -80,6 +85,11 @@ def main(argv: list[str] | None = None) -> None:
         (f"mcts:{high}", "heuristic"),
         (f"mcts:{high}", f"mcts:{low}"),
     ]
+    if args.pairings:
+        malformed = [p for p in args.pairings if p.count(",") != 1]
+        if malformed:
+            parser.error(f"a pairing is CANDIDATE,OPPONENT (two bot specs), got {malformed}")
+        pairings = [tuple(p.split(",")) for p in args.pairings]
     for candidate, opponent in pairings:
         options = {} if args.players is None else {"num_players": args.players}
         row = run_pairing(args.game, candidate, opponent, args.games, args.seed, options)
