@@ -245,6 +245,7 @@ GAMES: dict[str, Game] = {
                 env="env:YaxhaEnv",
                 variants="actions:FOOTPRINTS",
                 observer="observation:YaxhaObserver",
+                features="features:ActionFeatures",
             ),
             example_options='footprint="fixed"',
         ),

@@ -36,10 +36,11 @@ With ``action_features=True``: 3222, 3876, 4536; fixed 822, 996, 1176.
 
 **Per-action features** (the ``action_features`` part, read by name by
 ``training.policies.ActionFeaturePolicy`` through the observer's layout): the one-step
-consequences of each legal id, computed exactly with :mod:`maya_envs.yaxha.scoring` from what
-the observer may know: its own pyramid and hand, and the other seats' pyramids as the
-``pyramids`` part shows them (their cubes of the current building left out). ``D(x)`` maps a
-point change ``x`` to ``clip(0.5 + x / 12, 0, 1)``.
+consequences of each legal id, computed exactly with :mod:`maya_envs.yaxha.scoring` (through
+:class:`maya_envs.yaxha.features.ScoreView`, which the per-action features of
+:mod:`maya_envs.yaxha.features` share) from what the observer may know: its own pyramid and
+hand, and the other seats' pyramids as the ``pyramids`` part shows them (their cubes of the
+current building left out). ``D(x)`` maps a point change ``x`` to ``clip(0.5 + x / 12, 0, 1)``.
 
 * Placing a cube (colour ``c`` on ``cell``), during my building: ``f = 0``: ``D(change of my
   colour points)`` (largest visible group per colour, section 7); ``f = 1``: ``D(change of my
@@ -54,23 +55,14 @@ point change ``x`` to ``clip(0.5 + x / 12, 0, 1)``.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.layout import ACTION_FEATURES, Layout
 from maya_envs.yaxha.actions import NUM_COLOURS
+from maya_envs.yaxha.features import ScoreView, score_view, visible_pyramids
 from maya_envs.yaxha.rules import YaxhaRules, YaxhaState
-from maya_envs.yaxha.scoring import (
-    NUM_BONUS_CARDS,
-    Group,
-    PyramidStats,
-    bonus_card_winners,
-    group_points,
-    pyramid_stats,
-    visible_cells,
-)
+from maya_envs.yaxha.scoring import NUM_BONUS_CARDS
 
 NUM_ROUNDS = 10
 NUM_PHASES = 4
@@ -194,11 +186,8 @@ def encode(rules: YaxhaRules, state: YaxhaState, observer: int, layout: Layout |
         return obs
     legal = rules.legal_actions_for(state, observer) if state.phase in (_SELECT, _PENDING, _BUILD) else []
     if legal:
-        visible = [None] * n  # absolute seat -> pyramid as the observer sees it
-        for r, seat in enumerate(seats):
-            visible[seat] = state.pyramids[seat] if r == 0 else tuple(cells[r].tolist())
-        features = layout.view(obs, ACTION_FEATURES)
-        _features(rules, state.bonus_cards, observer, tuple(visible)).write(features, state, legal)
+        view = score_view(rules, state.bonus_cards, observer, visible_pyramids(state, observer))
+        _write_features(view, layout.view(obs, ACTION_FEATURES), state, legal)
     return obs
 
 
@@ -207,161 +196,36 @@ def _points(change: float) -> float:
     return min(max(0.5 + change / 12.0, 0.0), 1.0)
 
 
-def _side_row(coords: tuple[int, int, int], side: int) -> tuple[tuple[int, int], int]:
-    """(row, position along it) of a cell for one of the 4 sides, as ``scoring.single_colour_side``
-    orders them: the outermost cube of a row has the smallest position."""
-    x, y, z = coords
-    return (((y, z), x), ((y, z), -x), ((x, z), y), ((x, z), -y))[side]
-
-
-@lru_cache(maxsize=1024)
-def _stats(geometry, pyramid: tuple[int, ...]) -> tuple[PyramidStats, list[bool]]:
-    """``pyramid_stats`` and ``visible_cells`` of a pyramid (memoised: most pyramids stay the
-    same from one observation to the next)."""
-    return pyramid_stats(geometry, pyramid), visible_cells(geometry, pyramid)
-
-
-@lru_cache(maxsize=64)
-def _features(rules: YaxhaRules, cards: tuple[int, ...], observer: int, pyramids: tuple) -> _ActionFeatures:
-    """The feature calculator of one view (memoised: a seat's tile pick and its first cube of
-    the round see the same pyramids)."""
-    return _ActionFeatures(rules, cards, observer, list(pyramids))
-
-
-class _ActionFeatures:
-    """The ``features`` part for one observer (module docstring): one-cube consequences on
-    the observer's pyramid, scored against the other seats' visible pyramids."""
-
-    def __init__(
-        self, rules: YaxhaRules, cards: tuple[int, ...], observer: int, pyramids: list[tuple[int, ...]]
-    ) -> None:
-        self.rules, self.me = rules, observer
-        g = rules.geometry
-        self.geometry = g
-        self.cards = cards
-        self.zero_ties = rules.config.bonus_zero_ties_score
-        self.stats = [_stats(g, p)[0] for p in pyramids]
-        self.colour_points = [sum(group_points(size) for size in s.largest) for s in self.stats]
-        self.pyramid = pyramids[self.me]
-        self.visible = _stats(g, self.pyramid)[1]
-        mine = self.stats[self.me]
-        self.group_of = {cell: group for group in mine.groups for cell in group.cells}
-        self.margin = self._margin(mine, self.colour_points[self.me])
-        self.memo: dict[tuple[int, int], tuple[float, float, int]] = {}
-        self.sides = self._sides() if 15 in self.cards else None
-
-    def _sides(self) -> list[tuple[dict, dict]]:
-        """Card 15 bookkeeping of my pyramid (as ``scoring.single_colour_side``): per side, the
-        outermost visible cube of each row (row -> (position, colour)) and a count of those
-        cubes per colour."""
-        sides = []
-        for side in range(4):
-            rows: dict = {}
-            for cell, colour in enumerate(self.pyramid):
-                if self.visible[cell]:
-                    key, pos = _side_row(self.geometry.coords[cell], side)
-                    if key not in rows or pos < rows[key][0]:
-                        rows[key] = (pos, colour)
-            counts: dict[int, int] = {}
-            for _, colour in rows.values():
-                counts[colour] = counts.get(colour, 0) + 1
-            sides.append((rows, counts))
-        return sides
-
-    def _side_after(self, colour: int, cell: int) -> bool:
-        """Card 15 after adding a visible ``colour`` cube on ``cell`` (nothing hidden by it)."""
-        for side, (rows, counts) in enumerate(self.sides):
-            key, pos = _side_row(self.geometry.coords[cell], side)
-            old = rows.get(key)
-            if old is not None and old[0] <= pos:
-                if len(counts) == 1:
-                    return True
+def _write_features(view: ScoreView, out: np.ndarray, state: YaxhaState, legal: list[int]) -> None:
+    """Fill ``out`` (``NUM_FEATURES`` x ``N + 5C``) at the ``legal`` ids of ``state`` from the
+    observer's :class:`~maya_envs.yaxha.features.ScoreView` (module docstring)."""
+    t = view.rules.table
+    if state.phase == _BUILD:
+        for action in legal:
+            if action < t.discard_start:
+                colour, cell = divmod(action - t.place_start, t.num_cells)
+                points, margin, size = view.place(colour, cell)[:3]
+                out[0, action], out[1, action], out[2, action] = (
+                    _points(points),
+                    _points(margin),
+                    min(size / 12, 1.0),
+                )
+        return
+    best: dict[int, tuple[float, float] | None] = {}
+    rules, pyramid, touch = view.rules, view.pyramid, view.geometry.touch
+    base, upper = rules.base_candidates(pyramid), rules.upper_candidates(pyramid)
+    for tile in legal:
+        points = margin = stuck = 0
+        for colour, count in enumerate(state.market[tile]):
+            if not count:
                 continue
-            after = dict(counts)
-            after[colour] = after.get(colour, 0) + 1
-            if old is not None:
-                after[old[1]] -= 1
-                if not after[old[1]]:
-                    del after[old[1]]
-            if len(after) == 1:
-                return True
-        return False
-
-    def _margin(self, mine: PyramidStats, my_colour_points: int) -> float:
-        """My total minus the best other total, with my pyramid's stats ``mine``."""
-        stats = list(self.stats)
-        stats[self.me] = mine
-        totals = list(self.colour_points)
-        totals[self.me] = my_colour_points
-        for card in self.cards:
-            for seat, won in enumerate(bonus_card_winners(card, stats, self.zero_ties)):
-                totals[seat] += 5 * won
-        return totals[self.me] - max(t for seat, t in enumerate(totals) if seat != self.me)
-
-    def _after(self, colour: int, cell: int) -> tuple[PyramidStats, int]:
-        """My stats after placing ``colour`` on ``cell`` and the size of the new cube's group."""
-        g, pyramid = self.geometry, self.pyramid
-        after = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
-        hides = any(g.fully_coverable[s] and all(after[k] >= 0 for k in g.covers[s]) for s in g.supports[cell])
-        if hides:  # a cube below gets covered: groups may split, recount everything
-            stats = pyramid_stats(g, after)
-            return stats, next(gr.size for gr in stats.groups if cell in gr.cells)
-        mine = self.stats[self.me]
-        merged = {
-            id(gr): gr for k in g.links[cell] if self.visible[k] and pyramid[k] == colour for gr in [self.group_of[k]]
-        }
-        cells = sorted([cell, *(c for gr in merged.values() for c in gr.cells)])
-        level = g.level
-        new = Group(colour, tuple(cells), sum(level[c] == 0 for c in cells), len({level[c] for c in cells}))
-        largest = list(mine.largest)
-        largest[colour] = max(largest[colour], new.size)
-        by_level = list(mine.colours_by_level)
-        by_level[level[cell]] = by_level[level[cell]] | {colour}
-        side = mine.single_colour_side
-        if self.sides is not None:
-            side = self._side_after(colour, cell)
-        groups = tuple(gr for gr in mine.groups if id(gr) not in merged) + (new,)
-        return PyramidStats(tuple(largest), groups, tuple(by_level), side), new.size
-
-    def _place(self, colour: int, cell: int) -> tuple[float, float, int]:
-        """(colour-point change, margin change, new group size) of one placement (memoised)."""
-        done = self.memo.get((colour, cell))
-        if done is None:
-            stats, size = self._after(colour, cell)
-            points = sum(group_points(s) for s in stats.largest)
-            done = points - self.colour_points[self.me], self._margin(stats, points) - self.margin, size
-            self.memo[colour, cell] = done
-        return done
-
-    def write(self, out: np.ndarray, state: YaxhaState, legal: list[int]) -> None:
-        """Fill ``out`` (``NUM_FEATURES`` x ``N + 5C``) at the ``legal`` ids of ``state``."""
-        t = self.rules.table
-        if state.phase == _BUILD:
-            for action in legal:
-                if action < t.discard_start:
-                    colour, cell = divmod(action - t.place_start, t.num_cells)
-                    points, margin, size = self._place(colour, cell)
-                    out[0, action], out[1, action], out[2, action] = (
-                        _points(points),
-                        _points(margin),
-                        min(size / 12, 1.0),
-                    )
-            return
-        best: dict[int, tuple[float, float] | None] = {}
-        rules, pyramid, touch = self.rules, self.pyramid, self.geometry.touch
-        base, upper = rules.base_candidates(pyramid), rules.upper_candidates(pyramid)
-        for tile in legal:
-            points = margin = stuck = 0
-            for colour, count in enumerate(state.market[tile]):
-                if not count:
-                    continue
-                if colour not in best:
-                    cells = base + [i for i in upper if any(pyramid[j] == colour for j in touch[i])]  # legal_cells
-                    options = [self._place(colour, cell)[:2] for cell in cells]
-                    best[colour] = (max(p for p, _ in options), max(m for _, m in options)) if options else None
-                if best[colour] is None:
-                    stuck += count
-                else:
-                    points += count * best[colour][0]
-                    margin += count * best[colour][1]
-            out[0, tile], out[1, tile], out[2, tile] = _points(points), _points(margin), stuck / 3
+            if colour not in best:
+                cells = base + [i for i in upper if any(pyramid[j] == colour for j in touch[i])]  # legal_cells
+                options = [view.place(colour, cell)[:2] for cell in cells]
+                best[colour] = (max(p for p, _ in options), max(m for _, m in options)) if options else None
+            if best[colour] is None:
+                stuck += count
+            else:
+                points += count * best[colour][0]
+                margin += count * best[colour][1]
+        out[0, tile], out[1, tile], out[2, tile] = _points(points), _points(margin), stuck / 3

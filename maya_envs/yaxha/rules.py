@@ -93,7 +93,7 @@ __all__ = [
 ]
 
 
-def _swap_initiative(initiative: tuple[int, ...], choices: tuple[int, ...]) -> tuple[int, ...]:
+def swap_initiative(initiative: tuple[int, ...], choices: tuple[int, ...]) -> tuple[int, ...]:
     """Section 4.4: in each clash group sorted by initiative, rank i swaps with rank k-1-i."""
     new = list(initiative)
     for tile in set(choices):
@@ -423,7 +423,7 @@ class YaxhaRules(LegalActionCache):
             choices=choices,
             owner=owner,
             pending=(),
-            initiative=_swap_initiative(state.initiative, choices),
+            initiative=swap_initiative(state.initiative, choices),
             hands=tuple(hands),
             build_step=0,
         )

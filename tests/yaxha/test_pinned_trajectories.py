@@ -1,0 +1,72 @@
+"""Pinned seeded trajectories: speed work must keep every Yaxha env bit-for-bit identical.
+
+Each case plays one seeded AEC game (actions from a seeded generator over the action mask,
+or the heuristic bot) and hashes, step by step, every agent's observation bytes, action mask
+bytes, reward, termination, the actions taken and each info. The digests were
+taken from the engine before the speed work of issue 19 (commit b8f412f); a change to what
+the env does for the same options, seed and actions changes a digest and fails here (then
+either the change is a bug, or it needs a version bump: README "Versions").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from maya_envs import yaxha_v1
+from maya_envs.yaxha.bots import HeuristicBot
+
+CASES = {
+    "2p": ({"num_players": 2}, "random"),
+    "3p": ({"num_players": 3}, "random"),
+    "4p": ({"num_players": 4}, "random"),
+    "3p-fixed-score_diff": ({"num_players": 3, "footprint": "fixed", "reward_scheme": "score_diff"}, "random"),
+    "2p-features": ({"num_players": 2, "action_features": True}, "random"),
+    "4p-features-heuristic": ({"num_players": 4, "action_features": True}, "heuristic"),
+    "3p-heuristic": ({"num_players": 3, "bonus_cards": [12, 15, 16]}, "heuristic"),
+}
+DIGESTS = {
+    "2p": "d1001506f62fd612e6460730827ff87f57d16bb6f6aaf1f2b1e2fe73661cf648",
+    "2p-features": "07bcb7f13bf66baf7ff9ead62aacc64b9eb04cdcd02197ae5dc6fed11c3ff95a",
+    "3p": "253b3a4759ccec33e4f2f65b86222fdf8eb5a6e6d17f291fc55a49f7248526bf",
+    "3p-fixed-score_diff": "00374676f5aa98d8b63c9cc9df0d65555d1465e58a4562ae2cefd58d2bca205c",
+    "3p-heuristic": "cc0eeb12d9ada52f0cfcb0aaa355ce64c694ddf21c54495489ddc1760f9bb403",
+    "4p": "e39ade2d725a10086c00efc4ceec97825e86a08dfed58ba57bf64c6d07edaefb",
+    "4p-features-heuristic": "adefc31c66d4a8114308f741a6e0688985b95dc387e15e7233d6def4d76c71f4",
+}
+
+
+def trajectory_digest(options: dict, policy: str, seed: int = 7) -> str:
+    """sha256 over one seeded game's observations, masks, rewards, terminations and actions."""
+    env = yaxha_v1.env(**options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    bot = HeuristicBot(env.unwrapped.rules, seed=seed) if policy == "heuristic" else None
+    h = hashlib.sha256()
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        for a in env.agents:
+            o = env.observe(a)
+            h.update(o["observation"].tobytes())
+            h.update(o["action_mask"].tobytes())
+            h.update(np.float64(env.rewards[a]).tobytes())
+        h.update(repr((agent, float(reward), termination, truncation)).encode())
+        h.update(json.dumps(info, sort_keys=True, default=str).encode())
+        if termination or truncation:
+            action = None
+        elif bot is not None:
+            action = bot.act(env.unwrapped.game_state)
+        else:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        h.update(repr(action).encode())
+        env.step(action)
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_seeded_trajectory_is_unchanged(case):
+    options, policy = CASES[case]
+    assert trajectory_digest(options, policy) == DIGESTS[case]
