@@ -227,6 +227,7 @@ GAMES: dict[str, Game] = {
                 public_scores="notation:public_scores",
                 max_chance_outcomes="rules.engine:MAX_CHANCE_OUTCOMES",
                 observer="observation:MayaQuarryObserver",
+                features="features:ActionFeatures",
             ),
             benchmark_variants={"advanced": "adv"},
             example_options='variant="advanced", reward_scheme="gold_diff"',

@@ -5,11 +5,13 @@ Information discipline: the bot reads only what its seat may know. Fields read: 
 only of its own cards and of revealed quarries, through :func:`visible_value`); and the public
 ``board``, ``held``, ``pool``, ``gold``, ``holder``, ``deduct``, ``protect_*``, ``resolving``,
 ``start``, ``phase``. Building decisions apply candidate moves with the rules (a one-ply
-look-ahead over public data only).
+look-ahead over public data only; a free block or relocation during the reveal applies only its
+own effect, since the game would go on to reveal hidden cards). The estimators are
+:mod:`maya_envs.maya_quarry.features`' (the per-action features hold every value compared here).
 
 Decisions:
 
-* **Setup:** the pyramid whose level 1 holds the fewest opponent blocks.
+* **Setup:** as building: the level-1 placement with the best building value.
 * **Worker placement (bids where it can win ranks, keeps enough transport):** for each legal
   card it estimates the blocks it would win in every quarry (opponents' hidden cards count as
   their back's mean: low 4, high 5.25), capped by the transport left after playing the card;
@@ -19,9 +21,10 @@ Decisions:
   seat with the highest score there. **Protection:** the unrevealed quarry where it has the
   most points. **Start player:** itself. **Relocation:** declined. **Free block:** the pyramid
   with the best building value.
-* **Building (builds for majorities):** each placement is scored by the change in
-  ``own gold - mean opponent gold`` if the board were scored now; a free double move is taken
-  when available; paid double moves and voluntary passes are never chosen.
+* **Building (builds for majorities):** each placement is scored by its building value,
+  ``own gold - mean opponent gold`` if the board after it were scored now, + 0.5 per own block
+  on the board; a free double move is taken when available; paid double moves and voluntary
+  passes are never chosen.
 
 Advanced variant (it never reads another seat's sealed bid):
 
@@ -44,6 +47,18 @@ import numpy as np
 
 from maya_envs.core.rng import make_rng
 from maya_envs.maya_quarry import actions as A
+from maya_envs.maya_quarry.features import (
+    HIGH_MEAN,
+    LOW_MEAN,
+    MARKER_VALUE,
+    building_value,
+    expected_blocks,
+    hand_points,
+    lookahead,
+    minus3_scores,
+    minus3_value,
+    visible_value,
+)
 from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState
 from maya_envs.maya_quarry.rules.config import (
     BLUE_EXTRA_BLOCK,
@@ -53,8 +68,6 @@ from maya_envs.maya_quarry.rules.config import (
     FREE_BLOCK,
     FREE_DOUBLE,
 )
-from maya_envs.maya_quarry.rules.quarry import BLUE_TRANSPORT_BONUS, PLUS2_POINTS
-from maya_envs.maya_quarry.rules.scoring import level_payouts
 from maya_envs.maya_quarry.rules.state import (
     APPOINT,
     BID,
@@ -72,22 +85,12 @@ from maya_envs.maya_quarry.rules.state import (
     WORKERS,
 )
 
-LOW_MEAN = 4.0  # mean of 3, 4, 4, 5
-HIGH_MEAN = 5.25  # mean of 6, 7, 8 and the -3 (which adds 0 to its owner)
-MARKER_VALUE = 1.0
+__all__ = ["HIGH_MEAN", "LOW_MEAN", "MARKER_VALUE", "HeuristicBot", "visible_value"]
+
 MIN_GAIN = 0.25
 BID_GOLD = 2
 BLUE_PREFERENCE = (BLUE_TRANSPORT_PLUS_4, BLUE_PLUS_2, BLUE_EXTRA_BLOCK, BLUE_JOKER)
 JOKER_PREFERENCE = (FREE_BLOCK, FREE_DOUBLE)
-
-
-def visible_value(state: MayaQuarryState, quarry: int, owner: int, card: int, seat: int) -> float:
-    """What ``seat`` may use as the value of a card: the value if own or revealed, else the
-    mean of the card's back (``-3`` counts 0 for its owner's score)."""
-    revealed = state.resolving < 0 or quarry >= state.resolving
-    if revealed or owner == seat:
-        return float(max(A.CARD_VALUES[card], 0))
-    return LOW_MEAN if A.CARD_IS_LOW[card] else HIGH_MEAN
 
 
 class HeuristicBot:
@@ -146,64 +149,22 @@ class HeuristicBot:
 
     # -- worker placement -----------------------------------------------------------------
 
-    def _expected_blocks(
-        self, state: MayaQuarryState, seat: int, columns, hand_points: float, bonus_q: int = -1
-    ) -> float:
-        """Estimated blocks ``seat`` wins over all quarries (capped by ``hand_points``), with
-        the +2 quarry points at ``bonus_q`` (if >= 0)."""
-        comp = self.rules.components
-        total = 0.0
-        for q, column in enumerate(columns):
-            if q != bonus_q and (not column or all(o != seat for o, _ in column)):
-                continue
-            scores: dict[int, float] = {}
-            first: dict[int, int] = {}
-            minus3 = False
-            for index, (owner, card) in enumerate(column):
-                scores[owner] = scores.get(owner, 0.0) + visible_value(state, q, owner, card, seat)
-                first.setdefault(owner, index)
-                if owner == seat and card == A.MINUS3_CARD:
-                    minus3 = True
-            if q == bonus_q:
-                scores[seat] = scores.get(seat, 0.0) + PLUS2_POINTS
-                first.setdefault(seat, len(column))
-            if minus3:  # assume the own -3 hits the strongest rival
-                rivals = [o for o in scores if o != seat]
-                if rivals:
-                    strongest = max(rivals, key=lambda o: scores[o])
-                    scores[strongest] -= 3
-            order = sorted((o for o in scores if scores[o] > 0), key=lambda o: (-scores[o], first[o]))
-            if seat in order:
-                rank = order.index(seat)
-                ranks = comp.quarries[q].ranks
-                if rank < len(ranks):
-                    total += ranks[rank]
-                if rank == 0 and comp.quarries[q].marker >= 0:
-                    total += MARKER_VALUE
-        return min(total, hand_points)
-
-    def _hand_points(self, state: MayaQuarryState, seat: int) -> float:
-        """Transport left: points on unplayed cards, +4 with BLUE_TRANSPORT_PLUS_4."""
-        hand = state.hand(seat)
-        points = float(sum(c * max(v, 0) for c, v in zip(hand, A.CARD_VALUES, strict=True)))
-        if state.blue_holder[BLUE_TRANSPORT_PLUS_4] == seat:
-            points += BLUE_TRANSPORT_BONUS
-        return points
-
     def _plus2(self, state: MayaQuarryState, seat: int, legal: list[int]) -> int:
-        points = self._hand_points(state, seat)
-        base = self._expected_blocks(state, seat, state.columns, points)
+        rules = self.rules
+        points = hand_points(state, seat)
+        base = expected_blocks(rules, state, seat, state.columns, points)
         values = [
             base - 0.01
             if action == A.PLUS2_DECLINE
-            else self._expected_blocks(state, seat, state.columns, points, bonus_q=action - A.PLUS2_BASE)
+            else expected_blocks(rules, state, seat, state.columns, points, bonus_q=action - A.PLUS2_BASE)
             for action in legal
         ]
         return self._best(legal, values)
 
     def _workers(self, state: MayaQuarryState, seat: int, legal: list[int]) -> int:
-        points = self._hand_points(state, seat)
-        base = self._expected_blocks(state, seat, state.columns, points)
+        rules = self.rules
+        points = hand_points(state, seat)
+        base = expected_blocks(rules, state, seat, state.columns, points)
         values, candidates = [], []
         for action in legal:
             if action == A.WORKER_PASS:
@@ -211,7 +172,7 @@ class HeuristicBot:
             q, card = divmod(action - A.WORKER_BASE, A.NUM_CARD_TYPES)
             columns = [col if i != q else col + [(seat, card)] for i, col in enumerate(state.columns)]
             left = points - max(A.CARD_VALUES[card], 0)
-            value = self._expected_blocks(state, seat, columns, left) - 0.01 * max(A.CARD_VALUES[card], 0)
+            value = expected_blocks(rules, state, seat, columns, left) - 0.01 * max(A.CARD_VALUES[card], 0)
             values.append(value)
             candidates.append(action)
         if not candidates or max(values) <= base + MIN_GAIN:
@@ -221,43 +182,18 @@ class HeuristicBot:
     # -- -3 target ------------------------------------------------------------------------
 
     def _minus3(self, state: MayaQuarryState, seat: int, legal: list[int]) -> int:
-        q, n = state.resolving, state.num_players
-        scores = [0.0] * n
-        for owner, card in state.columns[q]:
-            scores[owner] += max(A.CARD_VALUES[card], 0)
+        n = state.num_players
+        scores = minus3_scores(state)
         values = []
         for action in legal:
-            trial = [scores[s] - state.deduct[s] for s in range(n)]
+            blocks = minus3_value(self.rules, state, seat, action, scores)
             if action != A.MINUS3_NONE:
-                target = (seat + action - A.MINUS3_BASE + 1) % n
-                trial[target] -= 3
-                values.append(self._rank_blocks(state, q, seat, trial) + 0.001 * scores[target])
+                values.append(blocks + 0.001 * scores[(seat + action - A.MINUS3_BASE + 1) % n])
             else:
-                values.append(self._rank_blocks(state, q, seat, trial) - 0.01)
+                values.append(blocks - 0.01)
         return self._best(legal, values)
 
-    def _rank_blocks(self, state: MayaQuarryState, q: int, seat: int, scores: list[float]) -> float:
-        order = []
-        for owner, _card in state.columns[q]:
-            if owner not in order:
-                order.append(owner)
-        ranked = sorted((o for o in order if scores[o] > 0), key=lambda o: -scores[o])
-        ranks = self.rules.components.quarries[q].ranks
-        if seat in ranked and ranked.index(seat) < len(ranks):
-            return float(ranks[ranked.index(seat)])
-        return 0.0
-
     # -- building -------------------------------------------------------------------------
-
-    def _standing(self, state: MayaQuarryState, seat: int) -> float:
-        n = state.num_players
-        gold = [0.0] * n
-        for p, pyramid in enumerate(self.rules.components.pyramids):
-            for level, (_spaces, first, second) in enumerate(pyramid.levels):
-                pay = level_payouts(state.level_counts(p, level), first, second)
-                for s in range(n):
-                    gold[s] += pay[s]
-        return gold[seat] - (sum(gold) - gold[seat]) / (n - 1)
 
     def _build(self, state: MayaQuarryState, seat: int, legal: list[int]) -> int:
         if A.DOUBLE_FREE in legal:
@@ -265,12 +201,7 @@ class HeuristicBot:
         options = [a for a in legal if a not in (A.DOUBLE_PAY, A.PASS_PAY, A.PASS_FREE, A.FREE_BLOCK_DECLINE)]
         if not options:
             return self._pick(legal)
-        values = []
-        for action in options:
-            # A throwaway generator: the look-ahead may end the round, and the advanced
-            # variant then draws the next auction's markers, which the evaluation ignores.
-            after = self.rules.apply_action(state, action, np.random.default_rng(0))
-            values.append(self._standing(after, seat) + 0.5 * sum(after.board[seat :: state.num_players]))
+        values = [building_value(self.rules, lookahead(self.rules, state, action), seat) for action in options]
         return self._best(options, values)
 
     # -- helpers --------------------------------------------------------------------------

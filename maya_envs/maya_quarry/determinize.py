@@ -26,8 +26,8 @@ import numpy as np
 
 from maya_envs.bots.mcts import relative_values
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, MAX_BID, NUM_CARD_TYPES
+from maya_envs.maya_quarry.features import scored_now
 from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState
-from maya_envs.maya_quarry.rules.scoring import level_payouts
 from maya_envs.maya_quarry.rules.state import BID, NUM_ROUNDS
 
 #: Gold lead worth tanh(1) in the leaf value.
@@ -80,12 +80,7 @@ def leaf_values(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
     what the board would pay now (every level, rules phase 3) once per scoring still to come
     (this round's included), a rough stand-in for the remaining rounds."""
     n = state.num_players
-    per_scoring = [0] * n
-    for p, pyramid in enumerate(rules.components.pyramids):
-        for level, (_spaces, first, second) in enumerate(pyramid.levels):
-            pay = level_payouts(state.level_counts(p, level), first, second)
-            for seat in range(n):
-                per_scoring[seat] += pay[seat]
+    per_scoring = scored_now(rules, state)
     scorings_left = NUM_ROUNDS - state.round
     projected = [state.gold[seat] + scorings_left * per_scoring[seat] for seat in range(n)]
     return relative_values(projected, GOLD_SCALE)

@@ -40,6 +40,7 @@ def test_basic_ids_are_stable():
 def test_rules_are_pure():
     files = [
         "maya_quarry/actions.py",
+        "maya_quarry/features.py",
         "maya_quarry/observation.py",
         "maya_quarry/rules/__init__.py",
         "maya_quarry/rules/config.py",
