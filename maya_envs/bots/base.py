@@ -18,7 +18,16 @@ import numpy as np
 from maya_envs.core.protocol import Rules
 from maya_envs.games import game_of_rules
 
-BOT_NAMES = ("random", "heuristic", "mcts[:SIMULATIONS][:ROLLOUT][:KEY=VALUE...]", "ismcts[...]")
+BOT_NAMES = (
+    "random",
+    "heuristic",
+    "mcts[:SIMULATIONS][:ROLLOUT][:KEY=VALUE...]",
+    "ismcts[...]",
+    "policy:<model>",
+    "az:<model>[:SIMULATIONS][:KEY=VALUE...]",
+)
+NETWORK_BOTS = ("policy", "az")
+"""Bot kinds played by a policy-value network (:mod:`maya_envs.nn.agent`; need torch)."""
 
 
 class Bot(Protocol):
@@ -36,11 +45,16 @@ def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = N
     ``"ismcts..."`` build a :class:`~maya_envs.bots.mcts.MCTSBot` (syntax in
     :data:`maya_envs.bots.mcts.SPEC_SYNTAX`, e.g. ``"mcts:200"``, ``"mcts:200:heuristic"``,
     ``"mcts:1000:time=0.5"``); ``"mcts"`` searches over determinizations exactly when the
-    game has hidden information, ``"ismcts"`` always.
+    game has hidden information, ``"ismcts"`` always. ``"policy:<model>"`` (the raw network)
+    and ``"az:<model>[:SIMULATIONS][:KEY=VALUE...]"`` (network-guided search,
+    :data:`maya_envs.bots.guided.AZ_SYNTAX`) play a policy-value network, ``<model>`` a ``.pt``
+    checkpoint or a shipped network name (:mod:`maya_envs.nn.agent`; they need torch).
 
     Raises:
         ValueError: an unknown name (the message lists the known names) or a malformed
-            search spec (the message names the bad part and gives the syntax).
+            search spec (the message names the bad part and gives the syntax), an unknown
+            model or one that does not fit ``rules``.
+        ImportError: a network bot without torch installed (the message names the extra).
     """
     if name == "random":
         from maya_envs.bots.random_bot import RandomBot
@@ -52,4 +66,19 @@ def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = N
         from maya_envs.bots.mcts import make_search_bot
 
         return make_search_bot(name, rules, seed)
+    if isinstance(name, str) and name.split(":", 1)[0] in NETWORK_BOTS:
+        return _network_bot(name, rules, seed)
     raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
+
+
+def _network_bot(name: str, rules: Rules, seed: int | np.random.Generator | None) -> Bot:
+    """A ``policy:``/``az:`` bot, with a clear error where torch is missing."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as error:
+        raise ImportError(
+            f"bot {name!r} plays a neural network and needs torch, from the train extra: pip install 'maya-envs[train]'"
+        ) from error
+    from maya_envs.nn.agent import make_network_bot
+
+    return make_network_bot(name, rules, seed)

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -178,6 +178,51 @@ def game_hook(rules: Rules, name: str) -> Callable | None:
     return game.hook(name)
 
 
+def with_overrides(config: Any, overrides: dict[str, Any], label: str) -> Any:
+    """``config`` (a frozen dataclass) with the fields in ``overrides`` replaced.
+
+    Raises:
+        ValueError: an unknown field (the message names it and lists the known ones, as
+            ``label`` settings), or a bad value (the config's own check).
+    """
+    if not overrides:
+        return config
+    known = {f.name for f in fields(config)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(f"unknown {label} setting(s) {unknown}; known: {sorted(known)}")
+    return replace(config, **overrides)
+
+
+def determinizer(rules: Rules, wanted: bool | None) -> Callable | None:
+    """The game's ``determinize`` hook when the search should sample hidden information
+    (``wanted``; ``None``: exactly when ``rules.spec.information`` is not ``"perfect"``), else
+    ``None``.
+
+    Raises:
+        ValueError: determinization wanted for a game without the hook.
+    """
+    if wanted is None:
+        wanted = rules.spec.information != "perfect"
+    if not wanted:
+        return None
+    hook = game_hook(rules, "determinize")
+    if hook is None:
+        raise ValueError(
+            f"{type(rules).__name__} has no determinize hook (maya_envs.games), "
+            "so information-set search is not available for it"
+        )
+    return hook
+
+
+def terminal_values(rules: Rules, state: Any) -> np.ndarray:
+    """``float64 (num_players,)``: a finished game's ``rules.returns(state)`` divided by the
+    largest absolute reward of ``rules.spec.reward_range``, so in [-1, 1] in every game (zeros
+    after a truncation). The value scale of both searches and of the network's value head."""
+    low, high = rules.spec.reward_range
+    return np.asarray(rules.returns(state), np.float64) * (1.0 / max(abs(low), abs(high), 1e-12))
+
+
 class _Node:
     """A tree node: children by action id, visit and availability counts, value sums per seat."""
 
@@ -215,28 +260,12 @@ class MCTSBot:
         config: MCTSConfig | None = None,
         **overrides: Any,
     ) -> None:
-        config = config or MCTSConfig()
-        if overrides:
-            known = {f.name for f in fields(MCTSConfig)}
-            unknown = sorted(set(overrides) - known)
-            if unknown:
-                raise ValueError(f"unknown MCTS setting(s) {unknown}; known: {sorted(known)}")
-            config = MCTSConfig(**{**{f.name: getattr(config, f.name) for f in fields(config)}, **overrides})
+        config = with_overrides(config or MCTSConfig(), overrides, "MCTS")
         self.rules = rules
         self.config = config
         self.rng = make_rng(seed)
         self.num_players = rules.spec.num_players
-        low, high = rules.spec.reward_range
-        self._scale = 1.0 / max(abs(low), abs(high), 1e-12)
-        wanted = config.determinize
-        if wanted is None:
-            wanted = rules.spec.information != "perfect"
-        self._determinize = game_hook(rules, "determinize") if wanted else None
-        if wanted and self._determinize is None:
-            raise ValueError(
-                f"{type(rules).__name__} has no determinize hook (maya_envs.games), "
-                "so information-set search is not available for it"
-            )
+        self._determinize = determinizer(rules, config.determinize)
         self._leaf_values = game_hook(rules, "leaf_values")
         if config.rollout == "heuristic":
             heuristic_bot(rules, 0)  # fail now, not in the middle of a game
@@ -326,7 +355,7 @@ class MCTSBot:
                 break
             state = rules.apply_action(state, policy(state), rng)
         if rules.current_player(state) < 0:
-            return [float(v) * self._scale for v in rules.returns(state)]
+            return [float(v) for v in terminal_values(rules, state)]
         if self._leaf_values is None:
             return [0.0] * self.num_players
         return [float(v) for v in self._leaf_values(rules, state)]

@@ -92,7 +92,10 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
             )  # checks the model's observation shape against the game
         except ValueError as error:
             raise ValueError(f"checkpoint {spec!r}: {error}") from error
-    return make_opponent(spec, rules, seed, observation_shape)
+    try:
+        return make_opponent(spec, rules, seed, observation_shape)
+    except ImportError as error:  # a policy:/az: seat without torch
+        raise ValueError(str(error)) from error
 
 
 def log_viewer(seats: list[str], actor: int) -> int | None:

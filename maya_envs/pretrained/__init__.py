@@ -1,9 +1,12 @@
-"""Pretrained MaskablePPO baselines shipped inside the package.
+"""Pretrained agents shipped inside the package: MaskablePPO baselines and policy-value networks.
 
-``registry.json`` (next to this file) lists each baseline: its ``.zip`` file, the game it plays
-(spec name, player count, action-space size, observation shape), how it was trained (config
-name, steps, seed, seconds) and its measured strength (the evaluation of its training run).
-``training/publish.py`` writes an entry from a finished run directory.
+``registry.json`` (next to this file) lists each one: its file, its ``kind`` (``"sb3"``, the
+default: a MaskablePPO ``.zip``; ``"network"``: a :mod:`maya_envs.nn` policy-value network
+``.pt``), the game it plays (spec name, player count, action-space size, observation shape),
+how it was trained (config name, steps, seed, seconds) and its measured strength (the
+evaluation of its training run). ``training/publish.py`` writes an entry from a finished run
+directory (``python -m training.publish runs/<run> --name <name> --config <config>``: a run
+with ``model.zip`` gives an ``sb3`` entry, one with ``model.pt`` a ``network`` entry).
 
 Use one as an opponent anywhere a spec is taken (``gym.make(..., opponents="pretrained")``,
 ``maya-arena --agents pretrained:maya2012_2p``, ``maya-play --seats human,pretrained``):
@@ -11,6 +14,12 @@ Use one as an opponent anywhere a spec is taken (``gym.make(..., opponents="pret
 * ``"pretrained"``: the default baseline of the game being played (the first registry entry
   whose game, player count, action space and observation shape match);
 * ``"pretrained:<name>"``: that baseline (refused if it was trained on another game or size).
+
+A ``network`` entry plays as a bot with ``act(state)`` (the raw network,
+:class:`maya_envs.nn.agent.NetworkBot`): it reads the rules state through its own observer and
+features, so only its game, player count and action space must match (not the env's
+observation shape). Its name also works as the ``<model>`` of the ``policy:<model>`` and
+``az:<model>`` bot specs.
 
 Loading needs the ``train`` extra (``sb3-contrib`` and ``torch``); listing does not.
 """
@@ -21,9 +30,11 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 PREFIX = "pretrained"
+KINDS = ("sb3", "network")
 
 
 @dataclass(frozen=True)
@@ -32,7 +43,7 @@ class PretrainedInfo:
 
     Attributes:
         name: registry name (``pretrained:<name>``).
-        file: the ``.zip`` file name inside this package.
+        file: the ``.zip`` (``sb3``) or ``.pt`` (``network``) file name inside this package.
         game: spec name of the game (``"maya2012_v1"``).
         num_players, num_actions, observation_shape: the spec it was trained on.
         env_id, game_options: the Gymnasium id and options of its training env.
@@ -40,6 +51,7 @@ class PretrainedInfo:
         total_timesteps, seed, train_seconds: how it was trained.
         results: its evaluation (one dict per opponent bot: games, wins, draws, losses,
             win_rate, win_rate_ci95).
+        kind: ``"sb3"`` or ``"network"`` (see the module docstring).
     """
 
     name: str
@@ -55,12 +67,15 @@ class PretrainedInfo:
     train_seconds: float
     game_options: dict[str, Any] = field(default_factory=dict)
     results: list[dict[str, Any]] = field(default_factory=list)
+    kind: str = "sb3"
 
     def fits(self, spec) -> bool:
         """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`):
-        name, player count, action count, and the observation shape where ``spec`` has one (an
-        env's ``spec_card``; a rules object's own spec has none, see ``GameSpec``)."""
+        name, player count, action count, and (``sb3`` only) the observation shape where ``spec``
+        has one (an env's ``spec_card``; a rules object's own spec has none, see ``GameSpec``)."""
         shape = self.observation_shape if spec.observation_shape is None else tuple(spec.observation_shape)
+        if self.kind == "network":
+            shape = self.observation_shape
         return (self.game, self.num_players, self.num_actions, self.observation_shape) == (
             spec.name,
             spec.num_players,
@@ -72,10 +87,31 @@ class PretrainedInfo:
 @cache
 def _registry() -> dict[str, PretrainedInfo]:
     raw = json.loads(resources.files(__name__).joinpath("registry.json").read_text())
-    return {
+    registry = {
         name: PretrainedInfo(name=name, **{**entry, "observation_shape": tuple(entry["observation_shape"])})
         for name, entry in raw.items()
     }
+    for info in registry.values():
+        if info.kind not in KINDS:
+            raise ValueError(f"registry entry {info.name!r}: kind {info.kind!r}; allowed: {list(KINDS)}")
+    return registry
+
+
+def network_names() -> list[str]:
+    """Names of the shipped ``network`` entries (usable as ``policy:<name>`` / ``az:<name>``)."""
+    return [name for name, info in _registry().items() if info.kind == "network"]
+
+
+def network_file(name: str) -> Path:
+    """The ``.pt`` file of the shipped network ``name``.
+
+    Raises:
+        ValueError: no ``network`` entry of that name (the message lists them).
+    """
+    info = _registry().get(name)
+    if info is None or info.kind != "network":
+        raise ValueError(f"no shipped network named {name!r}; known: {network_names()}")
+    return Path(str(resources.files(__name__).joinpath(info.file)))
 
 
 def list_pretrained() -> list[str]:
@@ -140,13 +176,16 @@ def is_pretrained_spec(value: Any) -> bool:
 
 @cache
 def load_pretrained(name: str, device: str = "cpu"):
-    """Load baseline ``name`` as an ``sb3_contrib.MaskablePPO`` (cached: one object per name and device).
+    """Load the ``sb3`` baseline ``name`` as an ``sb3_contrib.MaskablePPO`` (cached: one object
+    per name and device); a ``network`` entry plays as ``make_bot("policy:<name>", rules)``.
 
     Raises:
-        ValueError: an unknown name.
+        ValueError: an unknown name, or a ``network`` entry.
         ImportError: the ``train`` extra is missing (the message says how to install it).
     """
     info = pretrained_info(name)
+    if info.kind != "sb3":
+        raise ValueError(f"pretrained {name!r} is a {info.kind} entry; play it as the bot 'policy:{name}'")
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as error:  # pragma: no cover - depends on the install

@@ -1,0 +1,203 @@
+"""The network as a search evaluator and as bots (torch).
+
+* :class:`NetworkEvaluator`: the guided search's evaluator hook
+  (:mod:`maya_envs.bots.guided`): priors over each state's legal actions and a value per seat,
+  from ONE forward pass per call.
+* :class:`NetworkBot`: the raw network with no search (the ``policy:`` bot): the legal action of
+  highest prior (or one sampled from the prior).
+* :func:`make_network_bot`: the bot specs ``policy:<model>`` and
+  ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` (:data:`maya_envs.bots.guided.AZ_SYNTAX`), with
+  ``<model>`` a ``.pt`` checkpoint (:func:`maya_envs.nn.model.save_network`) or the name of a
+  shipped network (a ``"kind": "network"`` entry of ``maya_envs/pretrained/registry.json``).
+  :func:`maya_envs.bots.make_bot` and so every place that takes a bot name (``gym.make(...,
+  opponents=...)``, ``maya-arena``, ``maya-play``, training configs) builds them through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from maya_envs.bots.guided import AZBot, parse_az_spec
+from maya_envs.core.protocol import Rules
+from maya_envs.core.rng import make_rng
+from maya_envs.games import find_game
+from maya_envs.nn.inputs import NetworkInputs, collate, to_absolute
+from maya_envs.nn.model import PolicyValueNet, load_network
+
+NETWORK_SPECS = ("policy", "az")
+POLICY_SYNTAX = "policy:<model> with <model> a .pt network checkpoint or a shipped network name"
+
+
+class NetworkEvaluator:
+    """``evaluator(states, seats) -> (priors, values)`` from a :class:`PolicyValueNet`.
+
+    Args:
+        net: the network (used in eval mode, without gradients).
+        inputs: the :class:`~maya_envs.nn.inputs.NetworkInputs` of the game's rules.
+        device: the torch device of ``net``.
+
+    Attributes:
+        calls: forward passes so far; ``positions``: states evaluated so far.
+
+    Raises:
+        ValueError: the network does not fit the inputs (board or feature size, action count, or
+            value entries other than one per seat).
+    """
+
+    def __init__(self, net: PolicyValueNet, inputs: NetworkInputs, device: str | torch.device = "cpu") -> None:
+        expected = {
+            "board_dim": inputs.board_dim,
+            "feature_dim": inputs.feature_dim,
+            "num_actions": inputs.num_actions,
+            "num_values": inputs.num_players,
+        }
+        got = {key: net.config[key] for key in expected}
+        if got != expected:
+            raise ValueError(f"the network was built for {got}, but this game's inputs are {expected}")
+        self.net, self.inputs, self.device = net, inputs, torch.device(device)
+        self.calls = 0
+        self.positions = 0
+
+    def __call__(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[list[np.ndarray], np.ndarray]:
+        """Priors (``float32``, over each state's ``rules.legal_actions`` in that order) and
+        values (``float32 (B, num_players)``, absolute seat order, in [-1, 1]) for each
+        ``(state, seat)``, ``seat`` being the seat to move there.
+
+        Raises:
+            ValueError: an empty batch, or a finished state.
+        """
+        items = [self.inputs.encode(state, seat) for state, seat in zip(states, seats, strict=True)]
+        board, actions, features, valid = collate(items)
+        self.calls += 1
+        self.positions += len(items)
+        was_training = self.net.training
+        self.net.eval()
+        with torch.inference_mode():
+            tensors = [torch.from_numpy(x).to(self.device) for x in (board, actions, features, valid)]
+            logits, values = self.net(*tensors)
+            probs = torch.softmax(logits, dim=-1).cpu().numpy()
+            values = values.float().cpu().numpy()
+        if was_training:
+            self.net.train()
+        priors = [probs[i, : len(ids)].astype(np.float32) for i, (_, ids, _) in enumerate(items)]
+        absolute = np.stack([to_absolute(v, seat) for v, seat in zip(values, seats, strict=True)])
+        return priors, absolute.astype(np.float32)
+
+
+class NetworkBot:
+    """The raw network as a bot (``policy:<model>``): no search.
+
+    Args:
+        rules: the game's rules.
+        net: a :class:`PolicyValueNet` fitting ``rules`` (see :class:`NetworkEvaluator`).
+        seed: an int, ``None`` or a generator (used when ``deterministic`` is False).
+        deterministic: play the legal action of highest prior (ties: the lowest id); else
+            sample one from the prior.
+        inputs: the game's inputs (default ``NetworkInputs(rules)``).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        net: PolicyValueNet,
+        seed: int | np.random.Generator | None = None,
+        deterministic: bool = True,
+        inputs: NetworkInputs | None = None,
+    ) -> None:
+        self.rules = rules
+        self.evaluator = NetworkEvaluator(net, inputs or NetworkInputs(rules))
+        self.deterministic = bool(deterministic)
+        self.rng = make_rng(seed)
+
+    def act(self, state: Any) -> int:
+        """The chosen legal action of the seat to move.
+
+        Raises:
+            ValueError: the game is over.
+        """
+        seat = self.rules.current_player(state)
+        if seat < 0:
+            raise ValueError("NetworkBot.act called on a finished game (no legal action)")
+        legal = self.rules.legal_actions(state)
+        prior = self.evaluator([state], [seat])[0][0].astype(np.float64)
+        if self.deterministic:
+            return int(legal[int(np.argmax(prior))])
+        return int(legal[int(self.rng.choice(len(legal), p=prior / prior.sum()))])
+
+
+def model_path(model: str) -> Path:
+    """The checkpoint file ``<model>`` names: a path (a ``.pt``, or any existing file) or a
+    shipped network's name.
+
+    Raises:
+        ValueError: no such file, or no shipped network of that name (the message lists them).
+    """
+    from maya_envs.pretrained import network_file, network_names
+
+    if model.endswith(".pt") or Path(model).is_file():
+        path = Path(model)
+        if not path.is_file():
+            raise ValueError(f"network checkpoint {model!r} does not exist")
+        return path
+    if model in network_names():
+        return network_file(model)
+    raise ValueError(f"model {model!r} is neither a .pt checkpoint nor a shipped network; shipped: {network_names()}")
+
+
+@lru_cache(maxsize=16)
+def _load_cached(path: str, mtime: float) -> tuple[PolicyValueNet, dict[str, Any]]:
+    return load_network(path)
+
+
+def load_model(model: str, rules: Rules) -> PolicyValueNet:
+    """The network ``<model>`` names (:func:`model_path`), checked against ``rules``; a file is
+    read once per modification time (seats of one arena share the object: read-only use).
+
+    Raises:
+        ValueError: no such model, or a network of another game, player count, action space,
+            board size or feature set (the message names both sides). Game options other than
+            the network's are allowed where all of these fit.
+    """
+    path = model_path(model)
+    net, meta = _load_cached(str(path.resolve()), path.stat().st_mtime)
+    inputs = NetworkInputs(rules)
+    try:
+        game = find_game(meta.get("game")).key
+    except ValueError:
+        game = meta.get("game")
+    mine = {
+        "game": inputs.game,
+        "num_players": inputs.num_players,
+        "num_actions": inputs.num_actions,
+        "board_dim": inputs.board_dim,
+        "feature_names": list(inputs.feature_names),
+    }
+    theirs = {**{key: meta.get(key) for key in mine}, "game": game}
+    if theirs != mine:
+        diff = {key: (theirs[key], mine[key]) for key in mine if theirs[key] != mine[key]}
+        raise ValueError(f"network {model!r} does not fit this game: (network, game) differ in {diff}")
+    return net
+
+
+def make_network_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = None) -> Any:
+    """The bot of a ``policy:<model>`` or ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` spec.
+
+    Raises:
+        ValueError: a malformed spec, an unknown model, or a network that does not fit ``rules``.
+    """
+    kind, _, rest = name.partition(":")
+    if kind == "policy":
+        if not rest:
+            raise ValueError(f"bot {name!r}: expected {POLICY_SYNTAX}")
+        return NetworkBot(rules, load_model(rest, rules), seed)
+    if kind == "az":
+        model, config = parse_az_spec(name)
+        net = load_model(model, rules)
+        return AZBot(rules, NetworkEvaluator(net, NetworkInputs(rules)), config, seed)
+    raise ValueError(f"bot {name!r} is not a network bot; known: {', '.join(NETWORK_SPECS)}")

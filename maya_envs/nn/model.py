@@ -1,0 +1,143 @@
+"""The action-scoring policy-value network (torch).
+
+For a batch of decisions, each with a board vector ``b`` (the acting seat's observation) and a
+list of candidate actions, each with an id ``a`` and a feature row ``f(a)``
+(:mod:`maya_envs.nn.inputs`)::
+
+    h         = MLP_board(b)                                  # (B, H) board embedding
+    logit(a)  = MLP_action([h, f(a)]) + bias[a]               # one shared MLP for every action
+    value     = tanh(MLP_value(h))                            # (B, num_values), in [-1, 1]
+
+Sharing ``MLP_action`` over actions lets one update teach the network about every action with
+similar features, where a head with one output per id has to learn each id on its own; the
+optional per-id bias (``id_bias``, zero at the start) still lets it learn what the features miss.
+Logits are ``-inf`` where the batch is padding (``valid`` False). The value entries are
+seat-relative (entry ``k`` = seat ``(seat + k) % num_players``; see :mod:`maya_envs.nn.inputs`)
+on the scale of :func:`maya_envs.bots.mcts.terminal_values` (a finished game's
+``rules.returns`` divided by the largest absolute reward); teammates get the same target.
+
+Checkpoints (:func:`save_network`, :func:`load_network`) are one ``torch.save`` file (``.pt``)
+holding the constructor arguments, the weights and a JSON-able ``meta`` dict (game key, game
+options, num_players, board_dim, feature_dim, feature names; see
+:meth:`maya_envs.nn.inputs.NetworkInputs.meta`), loaded with ``weights_only=True``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+FORMAT = "maya_envs.network"
+VERSION = 1
+
+
+class PolicyValueNet(nn.Module):
+    """See the module docstring.
+
+    Args:
+        board_dim: ``D``, the board vector's length.
+        feature_dim: ``F``, the per-action feature count.
+        num_actions: the game's action-space size (for the per-id bias).
+        num_values: value entries (one per seat: ``num_players``).
+        hidden: ``H``, the width of every hidden layer.
+        id_bias: add a learnt bias per action id (initialised to 0).
+
+    Attributes:
+        config: the constructor arguments (saved with the weights).
+    """
+
+    def __init__(
+        self,
+        board_dim: int,
+        feature_dim: int,
+        num_actions: int,
+        num_values: int,
+        hidden: int = 128,
+        id_bias: bool = True,
+    ) -> None:
+        super().__init__()
+        for name, value in (("board_dim", board_dim), ("feature_dim", feature_dim), ("num_actions", num_actions)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name}={value!r}; allowed: an int >= 1")
+        if not isinstance(num_values, int) or num_values < 1:
+            raise ValueError(f"num_values={num_values!r}; allowed: an int >= 1")
+        if not isinstance(hidden, int) or hidden < 1:
+            raise ValueError(f"hidden={hidden!r}; allowed: an int >= 1")
+        self.config = {
+            "board_dim": board_dim,
+            "feature_dim": feature_dim,
+            "num_actions": num_actions,
+            "num_values": num_values,
+            "hidden": hidden,
+            "id_bias": bool(id_bias),
+        }
+        self.board = nn.Sequential(nn.Linear(board_dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+        # The action MLP's first layer on [h, f(a)] is split so that the board part is
+        # computed once per decision, not once per action.
+        self.action_board = nn.Linear(hidden, hidden)
+        self.action_features = nn.Linear(feature_dim, hidden, bias=False)
+        self.action_out = nn.Sequential(nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        self.bias = nn.Embedding(num_actions, 1) if id_bias else None
+        if self.bias is not None:
+            nn.init.zeros_(self.bias.weight)
+        self.value = nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, num_values), nn.Tanh())
+
+    def forward(
+        self, board: torch.Tensor, actions: torch.Tensor, features: torch.Tensor, valid: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Score a padded batch (:func:`maya_envs.nn.inputs.collate`).
+
+        Args:
+            board: float ``(B, D)``.
+            actions: int64 ``(B, A)`` action ids (any id in range where not valid).
+            features: float ``(B, A, F)``.
+            valid: bool ``(B, A)``.
+
+        Returns:
+            ``logits (B, A)`` (``-inf`` where not valid) and ``values (B, num_values)`` in [-1, 1].
+        """
+        h = self.board(board)
+        x = self.action_board(h).unsqueeze(1) + self.action_features(features)
+        logits = self.action_out(x).squeeze(-1)
+        if self.bias is not None:
+            logits = logits + self.bias(actions).squeeze(-1)
+        logits = logits.masked_fill(~valid, float("-inf"))
+        return logits, self.value(h)
+
+
+def save_network(net: PolicyValueNet, path: str | Path, meta: dict[str, Any]) -> Path:
+    """Write ``net`` (its config and weights) and ``meta`` (JSON-able) to ``path`` (a ``.pt``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    torch.save(
+        {"format": FORMAT, "version": VERSION, "config": dict(net.config), "state_dict": state, "meta": meta}, path
+    )
+    return path
+
+
+def load_network(path: str | Path, device: str = "cpu") -> tuple[PolicyValueNet, dict[str, Any]]:
+    """Read a :func:`save_network` file; the network comes back in eval mode on ``device``.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: the file is not a network checkpoint of this format (the message names it).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"network checkpoint {str(path)!r} does not exist")
+    try:
+        data = torch.load(path, map_location=device, weights_only=True)
+    except Exception as error:  # an SB3 .zip, a pickle, a truncated file ...
+        raise ValueError(f"{str(path)!r} is not a maya_envs network checkpoint ({error})") from error
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{str(path)!r} is not a maya_envs network checkpoint (no format {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise ValueError(f"{str(path)!r}: network checkpoint version {data.get('version')!r}; this reads {VERSION}")
+    net = PolicyValueNet(**data["config"])
+    net.load_state_dict(data["state_dict"])
+    net.to(device).eval()
+    return net, dict(data["meta"])

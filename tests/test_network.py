@@ -1,0 +1,277 @@
+"""The policy-value network (maya_envs.nn): inputs and their batch, the model's shapes and
+masking, save/load, the evaluator (one forward pass per call, seat-relative values), the
+``policy:``/``az:`` bot specs in gym.make, the arena and maya-play with no illegal action,
+shipped-network registry entries, and the message when torch is missing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import maya_envs  # noqa: E402,F401  (registers the gymnasium ids)
+from maya_envs import pretrained  # noqa: E402
+from maya_envs.bots import make_bot  # noqa: E402
+from maya_envs.bots.guided import AZBot, search_many  # noqa: E402
+from maya_envs.evaluation import play_match  # noqa: E402
+from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.nn.agent import NetworkBot, NetworkEvaluator  # noqa: E402
+from maya_envs.nn.inputs import NetworkInputs, collate, to_absolute, to_seat_relative  # noqa: E402
+from maya_envs.nn.model import PolicyValueNet, load_network, save_network  # noqa: E402
+
+#: Game options of the games played here: a random network seldom ends Maya (2012) on its
+#: own, so its games are cut at 12 exchanges (a turn cap the rules end the game at).
+QUICK = {"maya2012": {"max_turns": 12}, "maya_quarry": {}, "yaxha": {}}
+
+
+def _rules(key, n):
+    return GAMES[key].make_rules({"num_players": n, **QUICK[key]})
+
+
+def _tiny_net(inputs, seed=0):
+    torch.manual_seed(seed)
+    return PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, inputs.num_players, hidden=16)
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory):
+    """A tiny randomly initialised network per game, saved: ``{(key, n): path}``."""
+    root = tmp_path_factory.mktemp("nets")
+    paths = {}
+    for key, n in (("maya2012", 2), ("maya_quarry", 3), ("yaxha", 2)):
+        inputs = NetworkInputs(_rules(key, n))
+        meta = inputs.meta({"num_players": n, **QUICK[key]})
+        paths[key, n] = save_network(_tiny_net(inputs), root / f"{key}_{n}p.pt", meta)
+    return paths
+
+
+def _midgame(rules, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    state = rules.initial_state(rng)
+    for _ in range(steps):
+        legal = rules.legal_actions(state)
+        state = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
+    return state
+
+
+@pytest.mark.parametrize(("key", "n"), [("maya2012", 2), ("maya_quarry", 3), ("yaxha", 2)])
+def test_inputs_encode_and_collate_shapes(key, n):
+    rules = _rules(key, n)
+    inputs = NetworkInputs(rules)
+    states = [_midgame(rules, k) for k in (0, 3, 7)]
+    items = [inputs.encode(s, rules.current_player(s)) for s in states]
+    for state, (board, actions, features) in zip(states, items, strict=True):
+        assert board.shape == (inputs.board_dim,) and board.dtype == np.float32
+        assert actions.dtype == np.int64 and list(actions) == list(rules.legal_actions(state))
+        assert features.shape == (len(actions), inputs.feature_dim) and features.dtype == np.float32
+        assert np.isfinite(features).all()
+    board, actions, features, valid = collate(items)
+    amax = max(len(a) for _, a, _ in items)
+    assert board.shape == (3, inputs.board_dim) and actions.shape == valid.shape == (3, amax)
+    assert features.shape == (3, amax, inputs.feature_dim)
+    for i, (_, ids, rows) in enumerate(items):
+        assert valid[i].sum() == len(ids) and (actions[i, : len(ids)] == ids).all()
+        assert (features[i, : len(ids)] == rows).all() and not features[i, len(ids) :].any()
+    with pytest.raises(ValueError, match="empty"):
+        collate([])
+
+
+def test_seat_relative_values_round_trip():
+    values = np.array([0.1, 0.2, 0.3, 0.4])
+    assert list(to_seat_relative(values, 1)) == [0.2, 0.3, 0.4, 0.1]  # entry 0 is "me"
+    for seat in range(4):
+        assert (to_absolute(to_seat_relative(values, seat), seat) == values).all()
+
+
+def test_model_masks_padding_and_bounds_values():
+    net = PolicyValueNet(board_dim=5, feature_dim=2, num_actions=7, num_values=3, hidden=8)
+    board = torch.randn(2, 5)
+    actions = torch.tensor([[1, 4, 6], [2, 0, 0]])
+    features = torch.randn(2, 3, 2)
+    valid = torch.tensor([[True, True, True], [True, False, False]])
+    logits, values = net(board, actions, features, valid)
+    assert logits.shape == (2, 3) and values.shape == (2, 3)
+    assert torch.isinf(logits[1, 1:]).all() and torch.isfinite(logits[0]).all()
+    assert (values.abs() <= 1).all()
+    # The per-id bias moves only that id's logit.
+    with torch.no_grad():
+        net.bias.weight[4] += 2.0
+    after, _ = net(board, actions, features, valid)
+    assert torch.allclose(after[0] - logits[0], torch.tensor([0.0, 2.0, 0.0]))
+    with pytest.raises(ValueError, match="hidden=0"):
+        PolicyValueNet(5, 2, 7, 3, hidden=0)
+
+
+def test_save_and_load_round_trip(tmp_path):
+    inputs = NetworkInputs(_rules("yaxha", 2))
+    net = _tiny_net(inputs)
+    path = save_network(net, tmp_path / "net.pt", inputs.meta({"num_players": 2}))
+    loaded, meta = load_network(path)
+    assert meta["game"] == "yaxha" and meta["feature_names"] == list(inputs.feature_names)
+    assert meta["board_dim"] == inputs.board_dim and meta["num_players"] == 2
+    for a, b in zip(net.state_dict().values(), loaded.state_dict().values(), strict=True):
+        assert torch.equal(a, b)
+    (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="is not a maya_envs network checkpoint"):
+        load_network(tmp_path / "junk.pt")
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        load_network(tmp_path / "missing.pt")
+
+
+def test_evaluator_is_one_forward_pass_per_call_with_absolute_values():
+    rules = _rules("maya_quarry", 3)
+    inputs = NetworkInputs(rules)
+    net = _tiny_net(inputs)
+    forwards = []
+    net.register_forward_hook(lambda module, args, output: forwards.append(args[0].shape[0]))
+    evaluator = NetworkEvaluator(net, inputs)
+    states = [_midgame(rules, k, seed=k) for k in (1, 5, 9, 13)]
+    seats = [rules.current_player(s) for s in states]
+    priors, values = evaluator(states, seats)
+    assert forwards == [4] and evaluator.calls == 1 and evaluator.positions == 4
+    assert values.shape == (4, 3) and values.dtype == np.float32
+    for state, seat, prior, value in zip(states, seats, priors, values, strict=True):
+        assert prior.shape == (len(rules.legal_actions(state)),) and prior.sum() == pytest.approx(1, abs=1e-5)
+        _, single = evaluator([state], [seat])  # absolute order: the net's entry 0 is the seat's own
+        np.testing.assert_allclose(single[0], value, atol=1e-6)
+        with torch.no_grad():
+            board, actions, features, valid = (torch.from_numpy(x) for x in collate([inputs.encode(state, seat)]))
+            raw = net(board, actions, features, valid)[1][0].numpy()
+        np.testing.assert_allclose(value[seat], raw[0], atol=1e-6)
+    # The guided search asks it once for the roots and once per simulation round.
+    search_many(rules, states, seats, evaluator, rng=0)
+    assert evaluator.calls == 1 + 4 + 1 + 32
+    with pytest.raises(ValueError, match="built for"):
+        NetworkEvaluator(net, NetworkInputs(_rules("maya_quarry", 4)))
+
+
+def test_network_bot_plays_the_highest_prior(checkpoints):
+    rules = _rules("yaxha", 2)
+    net, _ = load_network(checkpoints["yaxha", 2])
+    bot = NetworkBot(rules, net)
+    state = _midgame(rules, 5)
+    priors, _ = bot.evaluator([state], [rules.current_player(state)])
+    assert bot.act(state) == rules.legal_actions(state)[int(np.argmax(priors[0]))]
+    sampled = {NetworkBot(rules, net, seed=s, deterministic=False).act(state) for s in range(8)}
+    assert sampled <= set(rules.legal_actions(state))
+
+
+@pytest.mark.parametrize(("key", "n"), [("maya2012", 2), ("maya_quarry", 3), ("yaxha", 2)])
+def test_policy_and_az_specs_play_whole_games_in_gym_make(checkpoints, key, n):
+    path = checkpoints[key, n]
+    options = {"num_players": n, **QUICK[key]}
+    env = gym.make(GAMES[key].gym_id, **options, opponents=[f"policy:{path}", f"az:{path}:4"][: n - 1])
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert "illegal_action" not in str(info.get("end", ""))
+    env.close()
+    result = play_match(lambda: GAMES[key].make_aec_env(**options), f"az:{path}:4", f"policy:{path}", games=n, seed=0)
+    assert result.games == n and result.illegal_actions == 0
+
+
+def test_specs_in_maya_arena_and_maya_play(checkpoints, tmp_path, capsys):
+    from maya_envs.cli.play import main as play_main
+    from training.arena import main as arena_main
+
+    path = checkpoints["maya2012", 2]
+    out = tmp_path / "arena"
+    assert (
+        arena_main(
+            [
+                "--env",
+                "maya2012",
+                "--option",
+                "max_turns=12",
+                "--agents",
+                f"az:{path}:2",
+                f"policy:{path}",
+                "--games",
+                "2",
+            ]
+            + ["--out", str(out), "--no-plot", "--seed", "1"]
+        )
+        == 0
+    )
+    summary = json.loads((out / "arena.json").read_text())
+    assert [(a["games"], a["illegal_actions"]) for a in summary["agents"]] == [(2, 0), (2, 0)]
+    record = tmp_path / "game.jsonl"
+    assert (
+        play_main(
+            ["--game", "maya2012", "--option", "max_turns=12", "--seats", f"policy:{path},az:{path}:2", "--seed", "3"]
+            + ["--record", str(record)]
+        )
+        == 0
+    )
+    from maya_envs.records import load_record
+
+    assert load_record(record).end is not None
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("policy:", "expected policy:<model>"),
+        ("policy:missing.pt", "'missing.pt' does not exist"),
+        ("az:champion", "neither a .pt checkpoint nor a shipped network"),
+        ("az:{yaxha}", "does not fit this game"),
+    ],
+)
+def test_bad_network_specs_are_clear_value_errors(checkpoints, spec, message):
+    spec = spec.format(yaxha=checkpoints["yaxha", 2])
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec, _rules("maya2012", 2), 0)
+
+
+def test_a_shipped_network_entry_works_as_pretrained_and_as_a_model_name(checkpoints, monkeypatch):
+    info = pretrained.PretrainedInfo(
+        name="tiny_quarry",
+        file=str(checkpoints["maya_quarry", 3]),  # absolute: joins the package folder as itself
+        game="maya_quarry_v1",
+        num_players=3,
+        num_actions=_rules("maya_quarry", 3).spec.num_actions,
+        observation_shape=(1,),  # a network reads its own inputs: the env's shape is not compared
+        env_id=GAMES["maya_quarry"].gym_id,
+        config="maya_quarry/3p_exit",
+        total_timesteps=0,
+        seed=0,
+        train_seconds=1.0,
+        kind="network",
+    )
+    registry = {**pretrained._registry(), "tiny_quarry": info}
+    monkeypatch.setattr(pretrained, "_registry", lambda: registry)
+    assert pretrained.network_names() == ["tiny_quarry"]
+    env = gym.make(GAMES["maya_quarry"].gym_id, num_players=3, opponents="pretrained:tiny_quarry")
+    assert isinstance(env.unwrapped.opponents[0]._bot, NetworkBot)
+    _, info_ = env.reset(seed=1)
+    done = False
+    while not done:
+        _, _, terminated, truncated, info_ = env.step(int(np.flatnonzero(info_["action_mask"])[0]))
+        done = terminated or truncated
+    env.close()
+    rules = _rules("maya_quarry", 3)
+    assert isinstance(make_bot("az:tiny_quarry:2", rules, 0), AZBot)
+    assert isinstance(make_bot("pretrained" and "policy:tiny_quarry", rules, 0), NetworkBot)
+    with pytest.raises(ValueError, match="play it as the bot 'policy:tiny_quarry'"):
+        pretrained.load_pretrained("tiny_quarry")
+
+
+def test_without_torch_a_network_spec_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
+    with pytest.raises(ImportError, match=r"needs torch, from the train extra: pip install 'maya-envs\[train\]'"):
+        make_bot("az:net.pt:8", _rules("maya2012", 2), 0)
+
+
+def test_importing_the_package_and_the_bots_imports_no_torch():
+    code = "import sys, maya_envs, maya_envs.bots, maya_envs.nn, maya_envs.bots.guided; print('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
