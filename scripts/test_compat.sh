@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite on gymnasium 1.2.2 with Ray RLlib, in a second venv (.venv-compat).
+# The test suite's env-layer part on gymnasium 1.2.2 with Ray RLlib, in a second venv (.venv-compat).
 #
 # ray[rllib] pins gymnasium==1.2.2 while the main .venv (scripts/test.sh) has the newest 1.x, so
 # this venv is both the project's gymnasium-1.2.2 check and the RLlib smoke test: it is created
@@ -25,5 +25,7 @@ if not gymnasium.__version__.startswith("1.2."):
 EOF
 # loadgroup: the tests that start a local Ray (xdist_group "ray") share one worker, one Ray at a time.
 # The many-game sweeps (marked slow) run once, in scripts/test.sh; here only the slow RLlib runs.
+# Modules marked engine (tests/conftest.py: they never reach the Gymnasium/PettingZoo layer) ran
+# in scripts/test.sh on the same code and are left out here.
 MAYA_REQUIRE_RLLIB=1 "$venv/bin/python" -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider \
-  -m "not extended and (not slow or rllib)" "$@"
+  -m "not extended and (not slow or rllib) and not engine" "$@"
