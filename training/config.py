@@ -14,8 +14,10 @@ from typing import Any
 
 import yaml
 
+from maya_envs.bots.base import NETWORK_BOTS
 from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME
+from maya_envs.nn.specs import check_network_spec
 from maya_envs.pretrained import is_pretrained_spec, list_pretrained
 from maya_envs.registration import ENV_IDS
 from training.config_names import path_name, resolve_config
@@ -120,9 +122,16 @@ class TrainConfig:
         if not isinstance(self.opponents, dict) or not self.opponents:
             raise ConfigError(f"opponents={self.opponents!r}; allowed: a non-empty mapping bot name -> weight")
         for name in list(self.opponents) + list(self.eval_opponents):
+            if isinstance(name, str) and name.split(":", 1)[0] in NETWORK_BOTS:
+                try:
+                    check_network_spec(name)
+                except ValueError as error:
+                    raise ConfigError(f"opponent {name!r}: {error}") from None
+                continue
             if name not in ("random", "heuristic") and not is_pretrained_spec(name):
                 raise ConfigError(
-                    f"opponent {name!r}; allowed: 'random', 'heuristic', 'pretrained', 'pretrained:<name>'"
+                    f"opponent {name!r}; allowed: 'random', 'heuristic', 'pretrained', 'pretrained:<name>', "
+                    "'policy:<model>', 'az:<model>[:SIMULATIONS][:KEY=VALUE...]'"
                 )
             if name.startswith("pretrained:") and name.partition(":")[2] not in list_pretrained():
                 raise ConfigError(f"opponent {name!r}: no such pretrained baseline; known: {list_pretrained()}")

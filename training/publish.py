@@ -1,13 +1,18 @@
 """Publish a finished training run as a pretrained baseline inside the package.
 
-Usage::
+Usage (one line per shipped agent)::
 
     python -m training.publish runs/<run> --name maya2012_2p --config maya2012/2p_long
+    python -m training.publish runs/<exit run> --name maya2012_2p_exit --config maya2012/2p_exit
 
-Copies the run's ``model.zip`` to ``maya_envs/pretrained/<name>.zip`` with the optimizer state
-reset (it is only needed to continue training, and Adam's moments double the file) and writes
-the registry entry (game, spec, config name, steps, seed, seconds, evaluation) into
-``maya_envs/pretrained/registry.json``, replacing an entry of the same name.
+A MaskablePPO run (``model.zip``): copies it to ``maya_envs/pretrained/<name>.zip`` with the
+optimizer state reset (it is only needed to continue training, and Adam's moments double the
+file). An expert-iteration run (``model.pt``, :func:`maya_envs.nn.model.save_network`): copies
+the network to ``maya_envs/pretrained/<name>.pt`` (a ``"kind": "network"`` entry; it then plays
+as ``pretrained:<name>``, ``policy:<name>`` and ``az:<name>``). Either way the registry entry
+(game, spec, config name, steps, seed, seconds, evaluation) goes into
+``maya_envs/pretrained/registry.json``, replacing an entry of the same name; ``pyproject.toml``
+ships every ``.zip``/``.pt`` there in the wheel.
 """
 
 from __future__ import annotations
@@ -35,10 +40,12 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
         ValueError: a run directory without ``model.zip``/``config.yaml``/``evaluation.json``,
             a name that is not a plain identifier, or a file over 5 MB.
     """
-    from sb3_contrib import MaskablePPO
-
     if not name.isidentifier():
         raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
+    if (run_dir / "model.pt").is_file() and not (run_dir / "model.zip").is_file():
+        return publish_network(run_dir, name, config_name, package_dir)
+    from sb3_contrib import MaskablePPO
+
     for needed in ("model.zip", "config.yaml", "evaluation.json"):
         if not (run_dir / needed).is_file():
             raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train run?")
@@ -67,16 +74,72 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
         "total_timesteps": int(evaluation["total_timesteps"]),
         "seed": config.seed,
         "train_seconds": round(float(evaluation["train_seconds"]), 1),
-        "results": [
-            {key: r[key] for key in ("opponent", "games", "wins", "draws", "losses", "win_rate", "win_rate_ci95")}
-            for r in evaluation["results"]
-        ],
+        "results": _results(evaluation),
     }
+    return _write_entry(package_dir, name, entry)
+
+
+RESULT_KEYS = ("candidate", "opponent", "games", "wins", "draws", "losses", "win_rate", "win_rate_ci95")
+
+
+def _results(evaluation: dict) -> list[dict]:
+    return [{key: r[key] for key in RESULT_KEYS if key in r} for r in evaluation["results"]]
+
+
+def _write_entry(package_dir: Path, name: str, entry: dict) -> dict:
     registry_path = package_dir / "registry.json"
     registry = json.loads(registry_path.read_text()) if registry_path.is_file() else {}
     registry[name] = entry
     registry_path.write_text(json.dumps(registry, indent=2) + "\n")
     return entry
+
+
+def publish_network(run_dir: Path, name: str, config_name: str, package_dir: Path = PACKAGE_DIR) -> dict:
+    """Write ``<name>.pt`` (the run's ``model.pt``) and its ``network`` registry entry into
+    ``package_dir``; return the entry. The run directory needs ``model.pt``, ``config.yaml`` (its
+    ``env_id``, ``game_options``, ``seed``) and ``evaluation.json`` (``results``, ``train_seconds``
+    and ``total_timesteps`` or ``positions``).
+
+    Raises:
+        ValueError: a missing file, a name that is not a plain identifier, a file that is no
+            network checkpoint, or one over 5 MB.
+    """
+    import shutil
+
+    import yaml
+
+    from maya_envs.games import find_game
+    from maya_envs.nn.model import load_network
+
+    if not name.isidentifier():
+        raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
+    for needed in ("model.pt", "config.yaml", "evaluation.json"):
+        if not (run_dir / needed).is_file():
+            raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train exit run?")
+    _, meta = load_network(run_dir / "model.pt")  # refuses anything but a network checkpoint
+    size = (run_dir / "model.pt").stat().st_size
+    if size > MAX_BYTES:
+        raise ValueError(f"{name}.pt would be {size} bytes; the limit is {MAX_BYTES}")
+    config = yaml.safe_load((run_dir / "config.yaml").read_text()) or {}
+    evaluation = json.loads((run_dir / "evaluation.json").read_text())
+    target = package_dir / f"{name}.pt"
+    shutil.copyfile(run_dir / "model.pt", target)
+    entry = {
+        "kind": "network",
+        "file": target.name,
+        "game": find_game(meta["game"]).name,
+        "num_players": int(meta["num_players"]),
+        "num_actions": int(meta["num_actions"]),
+        "observation_shape": [int(meta["board_dim"])],
+        "env_id": config.get("env_id", find_game(meta["game"]).gym_id),
+        "game_options": config.get("game_options", meta.get("game_options", {})),
+        "config": config_name,
+        "total_timesteps": int(evaluation.get("total_timesteps", evaluation.get("positions", 0))),
+        "seed": int(config.get("seed", 0)),
+        "train_seconds": round(float(evaluation.get("train_seconds", 0.0)), 1),
+        "results": _results(evaluation),
+    }
+    return _write_entry(package_dir, name, entry)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,21 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from maya_envs.bots.guided import AZBot, parse_az_spec
+from maya_envs.bots.guided import AZBot
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.games import find_game
 from maya_envs.nn.inputs import NetworkInputs, collate, to_absolute
 from maya_envs.nn.model import PolicyValueNet, load_network
-
-NETWORK_SPECS = ("policy", "az")
-POLICY_SYNTAX = "policy:<model> with <model> a .pt network checkpoint or a shipped network name"
+from maya_envs.nn.specs import model_path, parse_network_spec
 
 
 class NetworkEvaluator:
@@ -131,32 +128,13 @@ class NetworkBot:
         return int(legal[int(self.rng.choice(len(legal), p=prior / prior.sum()))])
 
 
-def model_path(model: str) -> Path:
-    """The checkpoint file ``<model>`` names: a path (a ``.pt``, or any existing file) or a
-    shipped network's name.
-
-    Raises:
-        ValueError: no such file, or no shipped network of that name (the message lists them).
-    """
-    from maya_envs.pretrained import network_file, network_names
-
-    if model.endswith(".pt") or Path(model).is_file():
-        path = Path(model)
-        if not path.is_file():
-            raise ValueError(f"network checkpoint {model!r} does not exist")
-        return path
-    if model in network_names():
-        return network_file(model)
-    raise ValueError(f"model {model!r} is neither a .pt checkpoint nor a shipped network; shipped: {network_names()}")
-
-
 @lru_cache(maxsize=16)
 def _load_cached(path: str, mtime: float) -> tuple[PolicyValueNet, dict[str, Any]]:
     return load_network(path)
 
 
 def load_model(model: str, rules: Rules) -> PolicyValueNet:
-    """The network ``<model>`` names (:func:`model_path`), checked against ``rules``; a file is
+    """The network ``<model>`` names (:func:`maya_envs.nn.specs.model_path`), checked against ``rules``; a file is
     read once per modification time (seats of one arena share the object: read-only use).
 
     Raises:
@@ -191,13 +169,8 @@ def make_network_bot(name: str, rules: Rules, seed: int | np.random.Generator | 
     Raises:
         ValueError: a malformed spec, an unknown model, or a network that does not fit ``rules``.
     """
-    kind, _, rest = name.partition(":")
+    kind, model, config = parse_network_spec(name)
+    net = load_model(model, rules)
     if kind == "policy":
-        if not rest:
-            raise ValueError(f"bot {name!r}: expected {POLICY_SYNTAX}")
-        return NetworkBot(rules, load_model(rest, rules), seed)
-    if kind == "az":
-        model, config = parse_az_spec(name)
-        net = load_model(model, rules)
-        return AZBot(rules, NetworkEvaluator(net, NetworkInputs(rules)), config, seed)
-    raise ValueError(f"bot {name!r} is not a network bot; known: {', '.join(NETWORK_SPECS)}")
+        return NetworkBot(rules, net, seed)
+    return AZBot(rules, NetworkEvaluator(net, NetworkInputs(rules)), config, seed)

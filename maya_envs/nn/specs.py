@@ -1,0 +1,59 @@
+"""The ``policy:<model>`` and ``az:<model>[...]`` bot specs, checked without torch.
+
+:func:`check_network_spec` lets a training config or a command line refuse a malformed spec or
+a missing model before anything runs; :func:`model_path` finds the checkpoint a ``<model>``
+names. Building the bot needs torch (:func:`maya_envs.nn.agent.make_network_bot`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from maya_envs.bots.guided import GuidedConfig, parse_az_spec
+from maya_envs.pretrained import network_file, network_names
+
+POLICY_SYNTAX = "policy:<model> with <model> a .pt network checkpoint or a shipped network name"
+
+
+def parse_network_spec(name: str) -> tuple[str, str, GuidedConfig | None]:
+    """``(kind, model, config)`` of a ``policy:``/``az:`` spec (``config`` is ``None`` for
+    ``policy``; syntax: :data:`POLICY_SYNTAX`, :data:`maya_envs.bots.guided.AZ_SYNTAX`).
+
+    Raises:
+        ValueError: not such a spec, or a malformed one (the message gives the syntax).
+    """
+    kind, _, rest = name.partition(":")
+    if kind == "policy":
+        if not rest:
+            raise ValueError(f"bot {name!r}: expected {POLICY_SYNTAX}")
+        return kind, rest, None
+    if kind == "az":
+        model, config = parse_az_spec(name)
+        return kind, model, config
+    raise ValueError(f"bot {name!r} is not a network bot (policy:<model> or az:<model>[...])")
+
+
+def model_path(model: str) -> Path:
+    """The checkpoint file ``<model>`` names: a path (a ``.pt``, or any existing file) or a
+    shipped network's name.
+
+    Raises:
+        ValueError: no such file, or no shipped network of that name (the message lists them).
+    """
+    if model.endswith(".pt") or Path(model).is_file():
+        path = Path(model)
+        if not path.is_file():
+            raise ValueError(f"network checkpoint {model!r} does not exist")
+        return path
+    if model in network_names():
+        return network_file(model)
+    raise ValueError(f"model {model!r} is neither a .pt checkpoint nor a shipped network; shipped: {network_names()}")
+
+
+def check_network_spec(name: str) -> None:
+    """Refuse a malformed ``policy:``/``az:`` spec or one whose model does not exist.
+
+    Raises:
+        ValueError: the message names the problem.
+    """
+    model_path(parse_network_spec(name)[1])
