@@ -39,10 +39,134 @@ class SelfPlayConfig:
     ``opponents`` weights (``{random: 1}`` and 1.0: half the seats go to snapshots)."""
 
 
+ALGOS = ("ppo", "exit")
+"""``algo`` values: ``"ppo"`` (MaskablePPO, :mod:`training.train`) and ``"exit"`` (expert
+iteration, :mod:`training.exit`)."""
+
+EXIT_OPPONENTS = ("self", "heuristic", "older", "random")
+"""The kinds of game :attr:`ExitConfig.opponents` mixes: ``self`` (the network with search in
+every seat), ``heuristic`` / ``random`` (one network seat, the other seats that bot) and
+``older`` (one network seat, the others an older kept network, with search)."""
+
+
+@dataclass
+class ExitConfig:
+    """The ``exit`` block (``algo: exit``): expert iteration (:mod:`training.exit`). Each
+    iteration the actors play ``games_per_iteration`` games with the network-guided search,
+    the learner fits the network to the search policies and the final returns of the last
+    ``replay_iterations`` iterations, and a gate keeps the new network only when it plays at
+    least as well as the last kept one."""
+
+    iterations: int = 10
+    """Iterations after the imitation start (iteration 0); ``--resume`` counts the
+    checkpoint's."""
+    max_seconds: float = 0
+    """Stop after the first iteration that ends past this many seconds of training (0: no
+    limit); the final evaluation is not counted."""
+    actors: int = 2
+    """Actor processes that play the self-play and gating games (one core each)."""
+    games_per_iteration: int = 64
+    """Self-play games per iteration (over all actors)."""
+    games_in_flight: int = 32
+    """Games each actor advances in lock step (their leaves share one forward pass)."""
+    simulations: int = 32
+    """Guided-search simulations per move in self-play."""
+    search: dict[str, Any] = field(default_factory=dict)
+    """Further ``GuidedConfig`` settings of the self-play search (``maya_envs.bots``)."""
+    sample_moves: int = 8
+    """Moves per seat at the start of each self-play game drawn from the search policy
+    (exploration); later moves take the search's own choice."""
+    opponents: dict[str, float] = field(default_factory=lambda: {"self": 0.75, "heuristic": 0.25})
+    """Kind of game -> weight (:data:`EXIT_OPPONENTS`); each game draws one kind."""
+    imitation: str = "heuristic"
+    """Iteration 0's teacher: ``"heuristic"`` (its action as a one-hot target), a search bot
+    (``"mcts:200:depth=2"``: its visit counts as the target) or ``"none"`` (no imitation)."""
+    imitation_games: int = 400
+    """Games the teacher plays against itself in iteration 0."""
+    imitation_epsilon: float = 0.1
+    """Share of the teacher's moves replaced by a random legal move in those games (the
+    target stays the teacher's choice), so the data covers positions it would not reach."""
+    imitation_epochs: int = 4
+    """Passes over the imitation data in iteration 0."""
+    replay_iterations: int = 4
+    """Iterations whose positions the replay buffer keeps (the imitation data counts as one)."""
+    hidden: int = 128
+    """Hidden width of the policy-value network."""
+    id_bias: bool = True
+    """A learned bias per action id on top of the feature-scored logits."""
+    weight_decay: float = 1e-4
+    value_weight: float = 1.0
+    """Weight of the value loss (mean squared error) beside the policy cross-entropy."""
+    gate_games: int = 100
+    """Games of each gating match (seats rotated)."""
+    gate_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
+    """Bots the new network (raw, no search) plays at each gate for the learning curve; the
+    match against the last kept network decides."""
+    gate_threshold: float = 0.5
+    """The new network is kept when its score (wins + draws / 2) against the last kept one
+    reaches this."""
+    eval_simulations: int = 32
+    """The final evaluation plays the raw network (``policy:``) and, when > 0, the network
+    with this many guided simulations (``az:``) against ``eval_opponents``."""
+
+    def validate(self) -> None:
+        """Raise :class:`ConfigError` naming the ``exit.<key>`` and what is allowed."""
+        for name in ("iterations", "sample_moves", "gate_games", "eval_simulations", "imitation_games"):
+            _check_int(f"exit.{name}", getattr(self, name), minimum=0)
+        for name in ("actors", "games_per_iteration", "games_in_flight", "simulations", "replay_iterations",
+                     "hidden", "imitation_epochs"):  # fmt: skip
+            _check_int(f"exit.{name}", getattr(self, name), minimum=1)
+        for name in ("max_seconds", "weight_decay", "value_weight"):
+            value = getattr(self, name)
+            if not _is_number(value) or value < 0:
+                raise ConfigError(f"exit.{name}={value!r}; allowed: a number >= 0")
+        for name in ("imitation_epsilon", "gate_threshold"):
+            value = getattr(self, name)
+            if not _is_number(value) or not 0 <= value <= 1:
+                raise ConfigError(f"exit.{name}={value!r}; allowed: a number in [0, 1]")
+        if not isinstance(self.id_bias, bool):
+            raise ConfigError(f"exit.id_bias={self.id_bias!r}; allowed: true, false")
+        if not isinstance(self.search, dict):
+            raise ConfigError(f"exit.search={self.search!r}; allowed: a mapping of guided-search settings")
+        mix = self.opponents
+        if (
+            not isinstance(mix, dict)
+            or not mix
+            or any(not _is_number(w) or w < 0 for w in mix.values())
+            or not sum(mix.values()) > 0
+        ):
+            raise ConfigError(
+                f"exit.opponents={mix!r}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> weight >= 0, "
+                "not all 0"
+            )
+        unknown = sorted(set(mix) - set(EXIT_OPPONENTS))
+        if unknown:
+            raise ConfigError(f"exit.opponents: unknown kind(s) {unknown}; allowed: {', '.join(EXIT_OPPONENTS)}")
+        if self.imitation not in ("heuristic", "none") and not _is_search_spec(self.imitation):
+            raise ConfigError(
+                f"exit.imitation={self.imitation!r}; allowed: 'heuristic', 'none' or a search bot 'mcts:N[...]'"
+            )
+        if _is_search_spec(self.imitation):
+            _check_search_spec("exit.imitation", self.imitation)
+        if not isinstance(self.gate_opponents, list):
+            raise ConfigError(f"exit.gate_opponents={self.gate_opponents!r}; allowed: a list of bot names")
+        for name in self.gate_opponents:
+            if _is_search_spec(name):
+                _check_search_spec("exit.gate_opponents", name)
+            elif name not in ("random", "heuristic"):
+                raise ConfigError(
+                    f"exit.gate_opponents: {name!r}; allowed: 'random', 'heuristic', 'mcts:N[...]'"
+                )
+
+
 @dataclass
 class TrainConfig:
-    """MaskablePPO against a mix of opponents, then an evaluation against the bots."""
+    """A training run from a config: MaskablePPO (``algo: ppo``) or expert iteration
+    (``algo: exit``, the ``exit`` block), then an evaluation against the bots."""
 
+    algo: str = "ppo"
+    """``"ppo"`` (MaskablePPO, the keys below) or ``"exit"`` (expert iteration: the ``exit``
+    block; the MaskablePPO-only keys :data:`PPO_ONLY_KEYS` are then refused)."""
     env_id: str = DEFAULT_GAME.gym_id
     """Gymnasium id of the single-agent view (see ``maya_envs.games.GAMES``)."""
     exp_name: str = "maskable_ppo"
@@ -103,9 +227,23 @@ class TrainConfig:
     """Torch intra-op threads (``torch.set_num_threads``). 1 suits these small networks on the
     CPU and keeps parallel runs from oversubscribing the cores; 0 leaves torch's default."""
     progress_bar: bool = True
+    exit: ExitConfig = field(default_factory=ExitConfig)
+    """Expert-iteration settings (``algo: exit`` only; see :class:`ExitConfig`)."""
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` on a bad value."""
+        if self.algo not in ALGOS:
+            raise ConfigError(f"algo={self.algo!r}; allowed: {', '.join(map(repr, ALGOS))}")
+        if not isinstance(self.exit, ExitConfig):
+            raise ConfigError(f"exit={self.exit!r}; allowed: a mapping with keys {_field_names(ExitConfig)}")
+        if self.algo == "exit":
+            self.exit.validate()
+            for name in self.eval_opponents:
+                if is_pretrained_spec(name):
+                    raise ConfigError(
+                        f"eval_opponents: {name!r}; algo: exit plays its evaluation in lock step with bots only: "
+                        "'random', 'heuristic', 'mcts:N...', 'policy:<model>', 'az:<model>...'"
+                    )
         if self.env_id not in ENV_IDS:
             raise ConfigError(f"env_id={self.env_id!r}; allowed: {sorted(ENV_IDS)}")
         positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_games")
@@ -121,6 +259,8 @@ class TrainConfig:
             raise ConfigError(f"learner_seat={self.learner_seat!r}; allowed: 'random', 'first', 'second'")
         if not isinstance(self.opponents, dict) or not self.opponents:
             raise ConfigError(f"opponents={self.opponents!r}; allowed: a non-empty mapping bot name -> weight")
+        if not isinstance(self.eval_opponents, list) or not self.eval_opponents:
+            raise ConfigError(f"eval_opponents={self.eval_opponents!r}; allowed: a non-empty list of bot names")
         for name in list(self.opponents) + list(self.eval_opponents):
             if isinstance(name, str) and name.split(":", 1)[0] in NETWORK_BOTS:
                 try:
@@ -128,10 +268,14 @@ class TrainConfig:
                 except ValueError as error:
                     raise ConfigError(f"opponent {name!r}: {error}") from None
                 continue
+            if _is_search_spec(name) and name not in self.opponents:
+                _check_search_spec("eval_opponents", name)
+                continue
             if name not in ("random", "heuristic") and not is_pretrained_spec(name):
                 raise ConfigError(
                     f"opponent {name!r}; allowed: 'random', 'heuristic', 'pretrained', 'pretrained:<name>', "
                     "'policy:<model>', 'az:<model>[:SIMULATIONS][:KEY=VALUE...]'"
+                    + (", 'mcts:N...' (evaluation only)" if name in self.eval_opponents else "")
                 )
             if name.startswith("pretrained:") and name.partition(":")[2] not in list_pretrained():
                 raise ConfigError(f"opponent {name!r}: no such pretrained baseline; known: {list_pretrained()}")
@@ -185,16 +329,33 @@ class TrainConfig:
             raise ConfigError(f"self_play.snapshot_weight={sp.snapshot_weight!r}; allowed: a number >= 0")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The config as YAML writes it (``config.yaml`` of a run): only the keys ``algo``
+        reads, so that the file loads back."""
+        data = asdict(self)
+        if self.algo == "exit":
+            return {key: value for key, value in data.items() if key not in PPO_ONLY_KEYS}
+        data.pop("exit")
+        return data
+
+
+PPO_ONLY_KEYS = (
+    "total_timesteps", "n_envs", "vec_env", "opponents", "learner_seat", "reward_shaping", "n_steps", "gamma",
+    "gae_lambda", "clip_range", "ent_coef", "policy", "action_feature_gain", "net_arch", "self_play", "eval_every",
+    "eval_curve_games", "checkpoint_every",
+)  # fmt: skip
+"""The :class:`TrainConfig` keys only MaskablePPO reads; a config with ``algo: exit`` that sets
+one is refused (nothing set is silently ignored)."""
 
 
 def override_keys() -> list[str]:
     """Every key ``--set KEY=VALUE`` accepts: the :class:`TrainConfig` fields, the
-    ``self_play.*`` fields and ``game_options.<option>``."""
+    ``self_play.*`` and ``exit.*`` fields and ``game_options.<option>``."""
     keys = []
     for f in fields(TrainConfig):
         if f.name == "self_play":
             keys += [f"self_play.{name}" for name in _field_names(SelfPlayConfig)]
+        elif f.name == "exit":
+            keys += [f"exit.{name}" for name in _field_names(ExitConfig)]
         elif f.name == "game_options":
             keys += ["game_options.<option>"]
         else:
@@ -233,6 +394,29 @@ def check_env(config: TrainConfig) -> None:
     env.close()
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_int(key: str, value: Any, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        allowed = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+        raise ConfigError(f"{key}={value!r}; allowed: {allowed}")
+
+
+def _is_search_spec(name: Any) -> bool:
+    return isinstance(name, str) and name.split(":", 1)[0] in ("mcts", "ismcts")
+
+
+def _check_search_spec(key: str, name: str) -> None:
+    from maya_envs.bots.mcts import parse_spec
+
+    try:
+        parse_spec(name)
+    except ValueError as error:
+        raise ConfigError(f"{key}: {error}") from None
+
+
 def _field_names(cls) -> list[str]:
     return sorted(f.name for f in fields(cls))
 
@@ -249,6 +433,17 @@ def _self_play(block: Any) -> SelfPlayConfig:
     if isinstance(block.get("snapshot_every"), float) and block["snapshot_every"].is_integer():
         block["snapshot_every"] = int(block["snapshot_every"])
     return SelfPlayConfig(**block)
+
+
+def _exit_block(block: Any) -> ExitConfig:
+    if isinstance(block, ExitConfig):
+        return block
+    if not isinstance(block, dict):
+        raise ConfigError(f"exit={block!r}; allowed: a mapping with keys {_field_names(ExitConfig)}")
+    unknown = sorted(set(block) - set(_field_names(ExitConfig)))
+    if unknown:
+        raise ConfigError(f"unknown exit key(s) {unknown}; known keys: {_field_names(ExitConfig)}")
+    return ExitConfig(**block)
 
 
 def _yaml(text: str, where: str) -> Any:
@@ -279,7 +474,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
             raise ConfigError(f"override {item!r} must look like key=value")
         key = key.strip()
         block_name, dot, entry = key.partition(".")
-        if dot and block_name in ("self_play", "game_options"):  # --set self_play.enabled=true
+        if dot and block_name in ("self_play", "game_options", "exit"):  # --set self_play.enabled=true
             block = data.get(block_name)
             data[block_name] = {**(block if isinstance(block, dict) else {}), entry: _yaml(raw, f"override {item!r}")}
             continue
@@ -298,6 +493,18 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
             data[key] = int(data[key])  # allow 2.0e+5 or 200000.0 in YAML
     if "self_play" in data:
         data["self_play"] = _self_play(data["self_play"])
+    algo = data.get("algo", TrainConfig.algo)
+    if algo == "exit":
+        refused = sorted(set(data) & set(PPO_ONLY_KEYS))
+        if refused:
+            raise ConfigError(
+                f"key(s) {refused} belong to MaskablePPO (algo: ppo); algo: exit does not use them; "
+                f"its settings are the exit block: {_field_names(ExitConfig)}"
+            )
+    elif "exit" in data:
+        raise ConfigError(f"the exit block needs algo: exit (algo is {algo!r})")
+    if "exit" in data:
+        data["exit"] = _exit_block(data["exit"])
     config = TrainConfig(**data)
     config.validate()
     return config

@@ -52,21 +52,29 @@ def plot_ratings(result: dict[str, Any], path: Path, title: str = "") -> Path:
     return path
 
 
-def plot_learning_curve(points: list[dict[str, Any]], path: Path, title: str = "", fair_share: float = 0.5) -> Path:
-    """Win rate (with Wilson 95% band) against each bot over training steps; ``points`` are
-    ``{"timesteps", "opponent", "win_rate", "win_rate_ci95"}`` records."""
+def plot_learning_curve(
+    points: list[dict[str, Any]],
+    path: Path,
+    title: str = "",
+    fair_share: float = 0.5,
+    x_key: str = "timesteps",
+    x_label: str = "training timesteps",
+) -> Path:
+    """Win rate (with Wilson 95% band) against each bot over training; ``points`` are
+    ``{x_key, "opponent", "win_rate", "win_rate_ci95"}`` records (``x_key``: ``"timesteps"``
+    for MaskablePPO, ``"iteration"`` for expert iteration)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     for opponent in dict.fromkeys(p["opponent"] for p in points):
         series = [p for p in points if p["opponent"] == opponent]
-        steps = [p["timesteps"] for p in series]
+        steps = [p[x_key] for p in series]
         ax.plot(steps, [p["win_rate"] for p in series], marker="o", label=f"vs {opponent}")
         ax.fill_between(
             steps, [p["win_rate_ci95"][0] for p in series], [p["win_rate_ci95"][1] for p in series], alpha=0.2
         )
     ax.axhline(fair_share, color="grey", linestyle="--", label="fair share (1/n; 1/2 in team play)")
     ax.set_ylim(0, 1)
-    ax.set_xlabel("training timesteps")
+    ax.set_xlabel(x_label)
     ax.set_ylabel("win rate")
     ax.set_title(title or "learning curve")
     ax.legend(loc="best", fontsize="small")

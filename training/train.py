@@ -1,4 +1,5 @@
-"""Train a MaskablePPO agent from a config, then evaluate it against the bots.
+"""Train an agent from a config (MaskablePPO, or expert iteration with ``algo: exit``), then
+evaluate it against the bots.
 
 Usage::
 
@@ -7,6 +8,8 @@ Usage::
     maya-train --list-configs                                       # the shipped names
     python -m training.train --config ...
     maya-train --resume runs/<run>/model.zip [--config ...] [--set total_timesteps=400000]
+    maya-train --config maya2012/2p_exit                            # expert iteration
+    maya-train --resume runs/<run>/checkpoint.pt [--set exit.iterations=20]
 
 The run directory ``{output_dir}/{env}__{exp_name}__{seed}__{time}`` receives the resolved
 ``config.yaml``, TensorBoard logs (``tb/``), checkpoints, self-play ``snapshots/``,
@@ -14,6 +17,11 @@ The run directory ``{output_dir}/{env}__{exp_name}__{seed}__{time}`` receives th
 and the evaluation results (``evaluation.json``, ``evaluation.md``). ``--resume`` continues a
 checkpoint in a new run directory until ``total_timesteps`` in all (the config defaults to
 the ``config.yaml`` of the checkpoint's run).
+
+``algo: exit`` (:mod:`training.exit`) writes ``model.pt`` (a policy-value network, playable as
+``policy:<path>`` and ``az:<path>``), ``checkpoint.pt``, ``networks/``, ``history.json`` and
+the same ``tb/``, learning curve and evaluation files; ``--resume runs/<run>/checkpoint.pt``
+continues up to ``exit.iterations`` in all.
 """
 
 from __future__ import annotations
@@ -184,7 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--config", type=Path, help="YAML config file or shipped config name (see --list-configs, training/config.py)"
     )
     parser.add_argument("--list-configs", action="store_true", help="print the shipped config names and exit")
-    parser.add_argument("--resume", type=Path, help="continue from this MaskablePPO checkpoint .zip")
+    parser.add_argument(
+        "--resume", type=Path, help="continue from this MaskablePPO checkpoint .zip (algo: exit: a checkpoint.pt)"
+    )
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     return parser
 
@@ -219,6 +229,14 @@ def main(argv: list[str] | None = None) -> int:
         check_env(config)
     except ConfigError as error:
         parser.error(str(error))
+    if config.algo == "exit":
+        from training.exit.loop import train_exit
+
+        try:
+            train_exit(config, resume=args.resume)
+        except ValueError as error:  # ConfigError, or a --resume file that is no exit checkpoint
+            parser.error(str(error))
+        return 0
     if args.resume is not None:
         from stable_baselines3.common.save_util import load_from_zip_file
 

@@ -1,0 +1,91 @@
+"""The learner: fits the policy-value network to the replay buffer.
+
+Loss per position: the cross-entropy of the network's policy over the legal actions against
+the target policy (the search policy, or the teacher's in iteration 0), plus
+``value_weight`` times the mean squared error of the value head against every seat's final
+value (:func:`maya_envs.bots.mcts.terminal_values`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from maya_envs.nn.inputs import to_seat_relative
+from training.exit.replay import Batch, ReplayBuffer
+
+
+def value_targets(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """The value head's target for positions seen by ``seats``: every seat's final value
+    (``values (B, num_players)``, absolute seat order) turned seat-relative (entry ``k`` =
+    seat ``(seat + k) % n``, :func:`maya_envs.nn.inputs.to_seat_relative`), as the head
+    outputs them."""
+    return np.stack([to_seat_relative(row, seat) for row, seat in zip(values, seats, strict=True)])
+
+
+@dataclass
+class EpochStats:
+    """Means over one :meth:`Learner.train` call: ``policy_loss`` (cross-entropy, nats),
+    ``value_loss`` (mean squared error), ``agreement`` (share of positions where the network's
+    most probable action is the target's) and ``rows_trained`` (positions seen, over all
+    epochs)."""
+
+    policy_loss: float
+    value_loss: float
+    agreement: float
+    rows_trained: int
+
+
+class Learner:
+    """Adam on the policy-value network ``net``.
+
+    Args:
+        net: a :class:`maya_envs.nn.model.PolicyValueNet`.
+        learning_rate, weight_decay, value_weight: the optimiser and the loss mix.
+        batch_size: positions per minibatch.
+    """
+
+    def __init__(
+        self, net: torch.nn.Module, learning_rate: float, weight_decay: float, value_weight: float, batch_size: int
+    ) -> None:
+        self.net = net
+        self.optimizer = torch.optim.AdamW(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
+        self.value_weight = value_weight
+        self.batch_size = batch_size
+
+    def loss(self, batch: Batch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """``(total, policy_loss, value_loss, agreement)`` of one batch (means over its rows)."""
+        valid = torch.from_numpy(batch.valid)
+        logits, values = self.net(
+            torch.from_numpy(batch.board),
+            torch.from_numpy(batch.actions),
+            torch.from_numpy(batch.features),
+            valid,
+        )
+        log_p = torch.log_softmax(logits, dim=-1).masked_fill(~valid, 0.0)
+        target = torch.from_numpy(batch.policy)
+        policy_loss = -(target * log_p).sum(-1).mean()
+        wanted = torch.from_numpy(value_targets(batch.values, batch.seats))
+        value_loss = ((values - wanted) ** 2).mean()
+        agreement = (logits.argmax(-1) == target.argmax(-1)).float().mean()
+        return policy_loss + self.value_weight * value_loss, policy_loss, value_loss, agreement
+
+    def train(self, buffer: ReplayBuffer, epochs: int, rng: np.random.Generator) -> EpochStats:
+        """``epochs`` shuffled passes over ``buffer``; the mean losses of the passes."""
+        self.net.train()
+        sums = np.zeros(3)
+        seen = 0
+        for _ in range(epochs):
+            for batch in buffer.batches(self.batch_size, rng):
+                total, policy_loss, value_loss, agreement = self.loss(batch)
+                self.optimizer.zero_grad()
+                total.backward()
+                self.optimizer.step()
+                rows = len(batch.seats)
+                sums += rows * np.array([policy_loss.item(), value_loss.item(), agreement.item()])
+                seen += rows
+        self.net.eval()
+        means = sums / max(seen, 1)
+        return EpochStats(float(means[0]), float(means[1]), float(means[2]), seen)

@@ -1,0 +1,361 @@
+"""The expert-iteration loop (``algo: exit``): imitation start, then self-play with guided
+search, learning and gating, iteration after iteration; then the evaluation.
+
+Iteration 0 (``exit.imitation``): the teacher (the heuristic bot, or a rollout search bot)
+plays ``imitation_games`` games against itself; the network learns its choices and the
+final returns. Each later iteration:
+
+1. **Self-play**: the actors play ``games_per_iteration`` games with the last kept network
+   and guided search (``simulations`` per move), drawing each game's kind from
+   ``exit.opponents`` (self-play, or one network seat against the heuristic, random or an
+   older kept network); every searched decision of the network's seats is recorded with its
+   search policy, and each seat's final value once the game ends.
+2. **Learning**: ``n_epochs`` passes over the replay buffer (the last ``replay_iterations``
+   iterations) with the policy cross-entropy and value loss (:mod:`training.exit.learner`).
+3. **Gating**: the new network, raw (no search), plays ``gate_games`` seat-rotated games
+   against the last kept network and against each of ``gate_opponents``; it is kept when its
+   parity score against the last kept network reaches ``gate_threshold``
+   (:mod:`training.exit.gating`). Self-play always uses the last kept network; the learner
+   keeps training its own weights either way.
+
+The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``history.json``
+(one row per iteration), the learning curve (``learning_curve.json``/``.png``: the gate
+matches against the bots), ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
+(everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
+network, :func:`maya_envs.nn.model.load_network`; plays as ``policy:<path>`` and
+``az:<path>``) and the evaluation (``evaluation.json``/``.md``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.config import TrainConfig, check_env
+
+
+def run_name(config: TrainConfig) -> str:
+    env = config.env_id.split("/")[-1]
+    return f"{env}__{config.exp_name}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def opponent_lineups(kinds: list[str], num_players: int, older: list[str]) -> list[list[str]]:
+    """Self-play lineups (agent specs, :mod:`training.exit.actors`) for games of the given
+    kinds: ``self`` puts the learner in every seat; ``heuristic``/``random`` put it in seat
+    ``g % num_players`` and the bot elsewhere; ``older`` puts an older kept network (with
+    search) elsewhere, drawn in turn from ``older`` (self-play while there is none)."""
+    lineups = []
+    for game, kind in enumerate(kinds):
+        if kind == "self" or (kind == "older" and not older):
+            lineups.append(["learner"] * num_players)
+            continue
+        other = f"search:{older[game % len(older)]}" if kind == "older" else f"bot:{kind}"
+        lineup = [other] * num_players
+        lineup[game % num_players] = "learner"
+        lineups.append(lineup)
+    return lineups
+
+
+class ExitTrainer:
+    """One expert-iteration run (see the module docstring); :meth:`run` does it all."""
+
+    OLDER_KEPT = 4
+    """Older kept networks remembered as ``older`` opponents."""
+
+    def __init__(self, config: TrainConfig, resume: str | Path | None = None) -> None:
+        import torch
+
+        from maya_envs.games import find_game
+        from maya_envs.nn.inputs import NetworkInputs
+        from maya_envs.nn.model import PolicyValueNet
+        from training.exit.learner import Learner
+        from training.exit.replay import ReplayBuffer
+
+        check_env(config)
+        self.config = config
+        ex = config.exit
+        if config.torch_threads:
+            torch.set_num_threads(config.torch_threads)
+        torch.manual_seed(config.seed)
+        self.game = find_game(config.env_id)
+        self.rules = self.game.make_rules(config.game_options)
+        self.num_players = self.rules.spec.num_players
+        self.inputs = NetworkInputs(self.rules)
+        self.net_kwargs = {
+            "board_dim": self.inputs.board_dim,
+            "feature_dim": self.inputs.feature_dim,
+            "num_actions": self.inputs.num_actions,
+            "num_values": self.num_players,
+            "hidden": ex.hidden,
+            "id_bias": ex.id_bias,
+        }
+        self.net = PolicyValueNet(**self.net_kwargs)
+        self.learner = Learner(self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size)
+        self.replay = ReplayBuffer(ex.replay_iterations)
+        self.rng = np.random.default_rng(config.seed)
+        self.iteration = -1  # the last finished iteration (0: the imitation start)
+        self.best = copy.deepcopy(self.net.state_dict())
+        self.older: list[dict] = []
+        self.history: list[dict[str, Any]] = []
+        self.elapsed = 0.0
+        self.resumed_from = None
+        if resume is not None:
+            self._load(Path(resume))
+
+    # -- checkpoints -------------------------------------------------------------------------
+
+    def _save(self, path: Path) -> None:
+        import torch
+
+        data = {
+            "format": "maya_envs.exit_checkpoint/1",
+            "config": self.config.to_dict(),
+            "net_kwargs": self.net_kwargs,
+            "net": self.net.state_dict(),
+            "optimizer": self.learner.optimizer.state_dict(),
+            "best": self.best,
+            "older": self.older,
+            "iteration": self.iteration,
+            "history": self.history,
+            "elapsed": self.elapsed,
+            "rng": self.rng.bit_generator.state,
+            "replay": [vars(chunk) for chunk in self.replay.chunks],
+        }
+        torch.save(data, path.with_suffix(".tmp"))
+        path.with_suffix(".tmp").replace(path)
+
+    def _load(self, path: Path) -> None:
+        import torch
+
+        from training.exit.play import Positions
+
+        data = torch.load(path, map_location="cpu", weights_only=False)
+        if not isinstance(data, dict) or data.get("format") != "maya_envs.exit_checkpoint/1":
+            raise ValueError(f"{str(path)!r} is not an expert-iteration checkpoint (checkpoint.pt of an exit run)")
+        if data["net_kwargs"] != self.net_kwargs:
+            raise ValueError(
+                f"{str(path)!r} holds a network of another shape {data['net_kwargs']} than the config's {self.net_kwargs}"
+            )
+        self.net.load_state_dict(data["net"])
+        self.learner.optimizer.load_state_dict(data["optimizer"])
+        self.best, self.older = data["best"], data["older"]
+        self.iteration, self.history, self.elapsed = data["iteration"], data["history"], data["elapsed"]
+        self.rng.bit_generator.state = data["rng"]
+        for chunk in data["replay"]:
+            self.replay.add(Positions(**chunk))
+        self.resumed_from = str(path)
+
+    def save_model(self, path: Path) -> Path:
+        """The last kept network as a :func:`maya_envs.nn.model.save_network` file."""
+        from maya_envs.nn.model import PolicyValueNet, save_network
+
+        net = PolicyValueNet(**self.net_kwargs)
+        net.load_state_dict(self.best)
+        meta = {**self.inputs.meta(self.config.game_options), "trainer": "exit", "iteration": self.iteration}
+        save_network(net, path, meta)
+        return path
+
+    # -- one iteration ------------------------------------------------------------------------
+
+    def _seeds(self, count: int) -> list[int]:
+        return [int(x) for x in self.rng.integers(0, 2**31 - 1, size=count)]
+
+    def _imitate(self, actors) -> dict[str, Any]:
+        ex = self.config.exit
+        lineups = [[f"teacher:{ex.imitation}"] * self.num_players for _ in range(ex.imitation_games)]
+        played = actors.play(lineups, self._seeds(len(lineups)), {}, self._seeds(1)[0])
+        self.replay.add(played.positions)
+        stats = self.learner.train(self.replay, ex.imitation_epochs, self.rng)
+        return {"positions": len(played.positions), "decisions": played.decisions, **vars(stats)}
+
+    def _self_play(self, actors) -> dict[str, Any]:
+        ex = self.config.exit
+        kinds = list(ex.opponents)
+        weights = np.array([ex.opponents[k] for k in kinds], np.float64)
+        drawn = [kinds[i] for i in self.rng.choice(len(kinds), size=ex.games_per_iteration, p=weights / weights.sum())]
+        older = [f"older{i}" for i in range(len(self.older))]
+        lineups = opponent_lineups(drawn, self.num_players, older)
+        nets = {"best": self.best, **dict(zip(older, self.older))}
+        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
+        self.replay.add(played.positions)
+        stats = self.learner.train(self.replay, self.config.n_epochs, self.rng)
+        return {"positions": len(played.positions), "decisions": played.decisions, **vars(stats)}
+
+    def match(self, actors, candidate: str, opponent: str, games: int, nets: dict[str, Any]):
+        """A seat-rotated match of agent spec ``candidate`` against ``opponent``
+        (:mod:`training.exit.actors`), played by the actors; the
+        :class:`~training.exit.gating.Match` and the final values of its games."""
+        from training.exit.gating import fair_share, match_lineups, score_match
+
+        fair = fair_share(self.num_players, self.game.teams(self.num_players))
+        lineups = match_lineups(candidate, opponent, games, self.num_players)
+        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
+        return score_match(opponent.partition(":")[2], played.values, fair), played.values
+
+    def _gate(self, actors, against_best: bool) -> tuple[dict[str, Any], bool]:
+        from training.exit.gating import keep
+
+        ex = self.config.exit
+        opponents = [(name, f"bot:{name}") for name in ex.gate_opponents]
+        if against_best:
+            opponents.append(("last kept", "policy:best"))
+        nets = {"candidate": self.net.state_dict(), "best": self.best}
+        matches = {}
+        for name, spec in opponents if ex.gate_games else ():
+            matches[name] = self.match(actors, "policy:candidate", spec, ex.gate_games, nets)[0]
+        kept = not against_best or "last kept" not in matches or keep(matches["last kept"], ex.gate_threshold)
+        return {name: m.to_dict() for name, m in matches.items()}, kept
+
+    def evaluate(self, actors, label: str) -> list:
+        """The last kept network raw and, when ``exit.eval_simulations`` > 0, with that many
+        guided simulations, against each of ``eval_opponents`` (``eval_games`` seat-rotated
+        games, played in lock step by the actors) as
+        :class:`maya_envs.evaluation.MatchResult` rows."""
+        config, sims = self.config, self.config.exit.eval_simulations
+        candidates = [(f"{label} (raw)", "policy:best")]
+        if sims:
+            candidates.append((f"{label} (+{sims} sims)", "az:best"))
+        results = []
+        for name, spec in candidates:
+            for opponent in config.eval_opponents:
+                match, values = self.match(actors, spec, f"bot:{opponent}", config.eval_games, {"best": self.best})
+                results.append(match.match_result(name, values))
+        return results
+
+    # -- the run ------------------------------------------------------------------------------
+
+    def run(self, run_dir: Path) -> dict[str, Any]:
+        """Train until ``exit.iterations`` (or ``exit.max_seconds``), writing into ``run_dir``;
+        return a summary for the results file."""
+        from torch.utils.tensorboard import SummaryWriter
+        from tqdm import tqdm
+
+        from training.exit.actors import Actors, ActorSettings
+
+        config, ex = self.config, self.config.exit
+        settings = ActorSettings(
+            game=self.game.key,
+            game_options=dict(config.game_options),
+            net_kwargs=self.net_kwargs,
+            simulations=ex.simulations,
+            eval_simulations=ex.eval_simulations,
+            search=dict(ex.search),
+            sample_moves=ex.sample_moves,
+            imitation_epsilon=ex.imitation_epsilon,
+            in_flight=ex.games_in_flight,
+            torch_threads=1,
+        )
+        (run_dir / "networks").mkdir(exist_ok=True)
+        writer = SummaryWriter(str(run_dir / "tb"))
+        start_iteration = self.iteration + 1
+        started = time.perf_counter() - self.elapsed
+        first = 0 if ex.imitation != "none" else 1
+        with Actors(settings, ex.actors) as actors, tqdm(
+            total=ex.iterations + 1, initial=max(start_iteration, first), desc="expert iteration", unit="it",
+            disable=not config.progress_bar, dynamic_ncols=True,
+        ) as bar:  # fmt: skip
+            for iteration in range(max(start_iteration, first), ex.iterations + 1):
+                t0 = time.perf_counter()
+                learned = self._imitate(actors) if iteration == 0 else self._self_play(actors)
+                t1 = time.perf_counter()
+                gates, kept = self._gate(actors, against_best=iteration > 0)
+                if kept:
+                    if iteration > 0:
+                        self.older = [self.best, *self.older][: self.OLDER_KEPT]
+                    self.best = copy.deepcopy(self.net.state_dict())
+                    self.save_model(run_dir / "networks" / f"iter_{iteration:04d}.pt")
+                self.iteration = iteration
+                self.elapsed = time.perf_counter() - started
+                row = {
+                    "iteration": iteration,
+                    "kept": kept,
+                    "seconds": self.elapsed,
+                    "play_learn_seconds": t1 - t0,
+                    "gate_seconds": time.perf_counter() - t1,
+                    "replay_positions": len(self.replay),
+                    **learned,
+                    "gates": gates,
+                }
+                self.history.append(row)
+                self._log(writer, row, run_dir)
+                self._save(run_dir / "checkpoint.pt")
+                bar.update(1)
+                bar.set_postfix_str(_postfix(row))
+                if ex.max_seconds and self.elapsed >= ex.max_seconds:
+                    tqdm.write(f"stopping after iteration {iteration}: {self.elapsed:.0f} s >= max_seconds")
+                    break
+            writer.close()
+            self.save_model(run_dir / "model.pt")
+            bar.close()
+            print(f"trained {self.iteration} iterations in {self.elapsed:.0f} s; evaluating...")
+            started = time.perf_counter()
+            self.results = self.evaluate(actors, config.exp_name)
+            eval_seconds = time.perf_counter() - started
+        return {
+            "eval_seconds": eval_seconds,
+            "train_seconds": self.elapsed,
+            "iterations": self.iteration,
+            "positions": int(sum(r["positions"] for r in self.history)),
+            "decisions": int(sum(r["decisions"] for r in self.history)),
+            "kept_iterations": [r["iteration"] for r in self.history if r["kept"]],
+            "resumed_from": self.resumed_from,
+        }
+
+    def _log(self, writer, row: dict[str, Any], run_dir: Path) -> None:
+        from training.plots import plot_learning_curve
+
+        step = row["iteration"]
+        for key in ("policy_loss", "value_loss", "agreement", "positions", "replay_positions", "seconds"):
+            writer.add_scalar(f"exit/{key}", row[key], step)
+        writer.add_scalar("exit/kept", float(row["kept"]), step)
+        for name, match in row["gates"].items():
+            writer.add_scalar(f"gate/win_rate_vs_{name.replace(' ', '_')}", match["win_rate"], step)
+        writer.flush()
+        (run_dir / "history.json").write_text(json.dumps(self.history, indent=2))
+        points = [
+            {"iteration": r["iteration"], **match}
+            for r in self.history
+            for name, match in r["gates"].items()
+            if name != "last kept"
+        ]
+        if points:
+            (run_dir / "learning_curve.json").write_text(json.dumps(points, indent=2))
+            fair = next(iter(self.history[-1]["gates"].values()))["fair_share"]
+            title = f"{self.config.env_id} {self.config.exp_name}: raw network at each gate"
+            plot_learning_curve(points, run_dir / "learning_curve.png", title, fair, "iteration", "iteration")
+
+
+def _postfix(row: dict[str, Any]) -> str:
+    parts = [f"pol {row['policy_loss']:.2f}", f"val {row['value_loss']:.3f}"]
+    parts += [f"{name} {m['win_rate']:.0%}" for name, m in row["gates"].items()]
+    return ", ".join(parts) + ("" if row["kept"] else " (not kept)")
+
+
+def train_exit(config: TrainConfig, resume: str | Path | None = None) -> Path:
+    """Run expert iteration from ``config`` (or continue the ``checkpoint.pt`` ``resume`` up
+    to ``exit.iterations`` in all) into a new run directory, evaluate the kept network raw and
+    with ``exit.eval_simulations`` guided simulations against ``eval_opponents``
+    (:meth:`ExitTrainer.evaluate`; the table and ``evaluation.json``/``.md`` of
+    :func:`training.evaluate.write_results`), and return the directory.
+
+    Raises:
+        ConfigError: the env cannot be built from the config (nothing is written then).
+        ValueError: ``resume`` is not a checkpoint of an exit run of the same network shape.
+    """
+    import yaml
+
+    from training.evaluate import write_results
+
+    trainer = ExitTrainer(config, resume)
+    run_dir = Path(config.output_dir) / run_name(config)
+    run_dir.mkdir(parents=True, exist_ok=False)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+    print(f"run directory: {run_dir}")
+    summary = trainer.run(run_dir)
+    write_results(trainer.results, run_dir, summary)
+    return run_dir

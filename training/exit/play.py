@@ -1,0 +1,275 @@
+"""Many games in lock step: each seat of each game is an agent, and an agent decides for all
+the games waiting on it at once (the network agents in one batched forward pass per step).
+
+:func:`play_games` is the one game loop of the trainer: self-play, the teacher's games of
+iteration 0, the gating matches and the games against older networks all run through it.
+Agents that ``record`` leave one :class:`Positions` row per decision: the network inputs of
+the position (:class:`maya_envs.nn.inputs.NetworkInputs`, what the acting seat may see), the
+policy target over its legal actions and, once the game is over, every seat's final value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from maya_envs.bots.mcts import terminal_values
+from maya_envs.core.protocol import Rules
+from maya_envs.core.rng import make_rng
+
+
+class Agent:
+    """Decides for one seat in many games at once.
+
+    ``decide(states, seats, plies)`` returns one ``(action, target)`` per state: a legal
+    action id and, for an agent that records, the policy target as ``float32`` over
+    ``rules.legal_actions(state)`` (same order), summing to 1; ``None`` otherwise.
+    ``plies[i]`` counts the decisions that seat already took in that game.
+    """
+
+    record: bool = False
+
+    def decide(self, states: list[Any], seats: list[int], plies: list[int]) -> list[tuple[int, np.ndarray | None]]:
+        raise NotImplementedError
+
+
+class BotAgent(Agent):
+    """A bot (``act(state)``) that plays each game in turn. Recording (a teacher), its target is
+    the root visit distribution when the bot keeps one (``last_visits`` of the search bots),
+    else a one-hot of its action; with ``epsilon`` > 0 that share of its moves is replaced by
+    a uniformly random legal move (the target stays the bot's choice)."""
+
+    def __init__(self, rules: Rules, bot: Any, record: bool = False, epsilon: float = 0.0, rng=None) -> None:
+        self.rules, self.bot, self.record, self.epsilon = rules, bot, record, epsilon
+        self.rng = make_rng(rng)
+
+    def decide(self, states, seats, plies):
+        out = []
+        for state in states:
+            action = int(self.bot.act(state))
+            target = None
+            legal = self.rules.legal_actions(state)
+            if self.record:
+                target = np.zeros(len(legal), np.float32)
+                visits = getattr(self.bot, "last_visits", None)
+                if visits:
+                    for i, a in enumerate(legal):
+                        target[i] = visits.get(a, 0)
+                    target /= target.sum()
+                else:
+                    target[legal.index(action)] = 1.0
+            if self.epsilon and self.rng.random() < self.epsilon:
+                action = int(legal[int(self.rng.integers(len(legal)))])
+            out.append((action, target))
+        return out
+
+
+class PolicyAgent(Agent):
+    """The raw network: ``evaluator(states, seats)`` once for all its games; the most probable
+    legal action (``deterministic``) or one drawn from the priors."""
+
+    def __init__(self, rules: Rules, evaluator: Any, deterministic: bool = True, rng=None) -> None:
+        self.rules, self.evaluator, self.deterministic = rules, evaluator, deterministic
+        self.rng = make_rng(rng)
+
+    def decide(self, states, seats, plies):
+        priors, _ = self.evaluator(states, seats)
+        out = []
+        for state, prior in zip(states, priors, strict=True):
+            legal = self.rules.legal_actions(state)
+            if self.deterministic:
+                index = int(np.argmax(prior))
+            else:
+                p = np.asarray(prior, np.float64)
+                index = int(self.rng.choice(len(legal), p=p / p.sum()))
+            out.append((int(legal[index]), None))
+        return out
+
+
+class SearchAgent(Agent):
+    """The network with guided search (:func:`maya_envs.bots.guided.search_many`) over all its
+    games at once. Its target is the search policy; its move is drawn from that policy for
+    the first ``sample_moves`` decisions of its seat in a game, then the search's choice."""
+
+    def __init__(
+        self, rules: Rules, evaluator: Any, config: Any, record: bool = False, sample_moves: int = 0, rng=None
+    ) -> None:
+        self.rules, self.evaluator, self.config = rules, evaluator, config
+        self.record, self.sample_moves = record, sample_moves
+        self.rng = make_rng(rng)
+
+    def decide(self, states, seats, plies):
+        from maya_envs.bots.guided import search_many
+
+        results = search_many(self.rules, states, seats, self.evaluator, self.config, self.rng)
+        out = []
+        for state, result, ply in zip(states, results, plies, strict=True):
+            legal = self.rules.legal_actions(state)
+            target = np.asarray(result.policy, np.float64)[legal]
+            total = target.sum()
+            target = target / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
+            action = int(result.action)
+            if ply < self.sample_moves:
+                action = int(legal[int(self.rng.choice(len(legal), p=target))])
+            out.append((action, target.astype(np.float32) if self.record else None))
+        return out
+
+
+@dataclass
+class Positions:
+    """Recorded decisions, one row per position (ragged over the legal actions).
+
+    Attributes:
+        boards: ``float16 (N, D)`` board inputs from the acting seat's observation.
+        actions: ``int64`` legal action ids of all rows, concatenated.
+        features: ``float16 (sum A, F)`` per-action features, concatenated like ``actions``.
+        policies: ``float32 (sum A,)`` policy targets, concatenated like ``actions``.
+        offsets: ``int64 (N + 1,)``: row ``i``'s actions are ``offsets[i]:offsets[i+1]``.
+        seats: ``int64 (N,)`` the acting seat.
+        values: ``float32 (N, num_players)`` every seat's final value (:func:`maya_envs.bots.mcts.terminal_values`).
+    """
+
+    boards: np.ndarray
+    actions: np.ndarray
+    features: np.ndarray
+    policies: np.ndarray
+    offsets: np.ndarray
+    seats: np.ndarray
+    values: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    @staticmethod
+    def concat(parts: Sequence[Positions]) -> Positions:
+        """The rows of ``parts`` in order (an empty ``parts`` is an error)."""
+        parts = [p for p in parts if len(p)] or list(parts[:1])
+        starts = np.cumsum([0] + [len(p.actions) for p in parts[:-1]])
+        offsets = np.concatenate([parts[0].offsets[:1]] + [p.offsets[1:] + s for p, s in zip(parts, starts)])
+        return Positions(
+            boards=np.concatenate([p.boards for p in parts]),
+            actions=np.concatenate([p.actions for p in parts]),
+            features=np.concatenate([p.features for p in parts]),
+            policies=np.concatenate([p.policies for p in parts]),
+            offsets=offsets,
+            seats=np.concatenate([p.seats for p in parts]),
+            values=np.concatenate([p.values for p in parts]),
+        )
+
+
+@dataclass
+class _Recorder:
+    inputs: Any
+    num_players: int
+    feature_dim: int
+    board_dim: int
+    rows: list[tuple] = field(default_factory=list)
+
+    def add(self, game: int, state: Any, seat: int, target: np.ndarray) -> None:
+        board, actions, features = self.inputs.encode(state, seat)
+        self.rows.append((game, board, np.asarray(actions, np.int64), features, target, seat))
+
+    def positions(self, values_by_game: dict[int, np.ndarray]) -> Positions:
+        rows = self.rows
+        lengths = [len(r[2]) for r in rows]
+        return Positions(
+            boards=np.array([r[1] for r in rows], np.float16).reshape(len(rows), self.board_dim),
+            actions=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0, np.int64),
+            features=(np.concatenate([r[3] for r in rows]) if rows else np.zeros((0, self.feature_dim))).astype(
+                np.float16
+            ),
+            policies=np.concatenate([r[4] for r in rows]).astype(np.float32) if rows else np.zeros(0, np.float32),
+            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            seats=np.array([r[5] for r in rows], np.int64),
+            values=np.array([values_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), self.num_players),
+        )
+
+
+@dataclass
+class Played:
+    """What :func:`play_games` returns: ``values[g]`` the final values of game ``g`` (its
+    ``lineups`` order; :func:`maya_envs.bots.mcts.terminal_values`), ``positions`` the recorded decisions, and
+    ``decisions`` the number of decisions taken in all."""
+
+    values: np.ndarray
+    positions: Positions | None
+    decisions: int
+
+
+def play_games(
+    rules: Rules,
+    lineups: Sequence[Sequence[Agent]],
+    seeds: Sequence[int],
+    inputs: Any = None,
+    in_flight: int = 32,
+) -> Played:
+    """Play one game per lineup (``lineups[g][seat]`` is the agent of that seat), at most
+    ``in_flight`` at a time in lock step: each step, every agent decides at once for all the
+    running games in which one of its seats is to move; a finished game's place goes to the
+    next lineup.
+
+    Args:
+        rules: the game.
+        lineups: one agent per seat for each game.
+        seeds: one seed per game for its setup and chance draws.
+        inputs: a :class:`~maya_envs.nn.inputs.NetworkInputs` (needed when an agent records).
+        in_flight: games advanced together.
+
+    Raises:
+        ValueError: a lineup of the wrong length, or ``seeds`` of another length than ``lineups``.
+    """
+    n = rules.spec.num_players
+    if len(seeds) != len(lineups):
+        raise ValueError(f"{len(seeds)} seeds for {len(lineups)} games")
+    for lineup in lineups:
+        if len(lineup) != n:
+            raise ValueError(f"a lineup of {len(lineup)} agents for {n} seats")
+    recorder = None
+    if any(agent.record for lineup in lineups for agent in lineup):
+        if inputs is None:
+            raise ValueError("an agent records positions: pass the NetworkInputs as inputs=")
+        recorder = _Recorder(inputs, n, inputs.feature_dim, inputs.board_dim)
+    values = np.zeros((len(lineups), n), np.float32)
+    running: dict[int, list] = {}  # game -> [state, rng, plies per seat]
+    upcoming = iter(range(len(lineups)))
+    decisions = 0
+    limit = rules.spec.max_game_length
+
+    def start_next() -> None:
+        for game in upcoming:
+            rng = make_rng(int(seeds[game]))
+            running[game] = [rules.initial_state(rng), rng, [0] * n, 0]
+            return
+
+    for _ in range(min(in_flight, len(lineups))):
+        start_next()
+    while running:
+        waiting: dict[int, list[int]] = {}
+        for game, (state, _, _, _) in running.items():
+            seat = rules.current_player(state)
+            waiting.setdefault(id(lineups[game][seat]), []).append(game)
+        for games in waiting.values():
+            states = [running[g][0] for g in games]
+            seats = [rules.current_player(s) for s in states]
+            agent = lineups[games[0]][seats[0]]
+            chosen = agent.decide(states, seats, [running[g][2][s] for g, s in zip(games, seats)])
+            for game, state, seat, (action, target) in zip(games, states, seats, chosen, strict=True):
+                entry = running[game]
+                if recorder is not None and agent.record and target is not None:
+                    recorder.add(game, state, seat, target)
+                entry[0] = rules.apply_action(state, action, entry[1])
+                entry[2][seat] += 1
+                entry[3] += 1
+                decisions += 1
+                if entry[3] > limit:
+                    raise RuntimeError(f"a game ran past max_game_length={limit} decisions")
+        for game in [g for g, entry in running.items() if rules.current_player(entry[0]) < 0]:
+            values[game] = terminal_values(rules, running.pop(game)[0])
+            start_next()
+    positions = None
+    if recorder is not None:
+        positions = recorder.positions({g: values[g] for g in range(len(lineups))})
+    return Played(values, positions, decisions)

@@ -1,0 +1,80 @@
+"""The replay buffer: the recorded positions of the last K iterations, drawn in shuffled
+minibatches padded to the batch's widest legal-action set (the network's batch layout,
+:func:`maya_envs.nn.inputs.collate`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from training.exit.play import Positions
+
+
+@dataclass
+class Batch:
+    """One minibatch: ``board float32 (B, D)``, ``actions int64 (B, Amax)``, ``features
+    float32 (B, Amax, F)``, ``valid bool (B, Amax)``, ``policy float32 (B, Amax)`` (0 where
+    not valid), ``values float32 (B, num_players)`` and ``seats int64 (B,)``."""
+
+    board: np.ndarray
+    actions: np.ndarray
+    features: np.ndarray
+    valid: np.ndarray
+    policy: np.ndarray
+    values: np.ndarray
+    seats: np.ndarray
+
+
+class ReplayBuffer:
+    """Positions of the ``iterations`` most recent :meth:`add` calls (one per iteration)."""
+
+    def __init__(self, iterations: int) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations={iterations!r}; allowed: an int >= 1")
+        self.chunks: deque[Positions] = deque(maxlen=iterations)
+        self._all: Positions | None = None
+
+    def add(self, positions: Positions) -> None:
+        """Add one iteration's positions (the oldest iteration leaves when full)."""
+        self.chunks.append(positions)
+        self._all = None
+
+    def __len__(self) -> int:
+        return sum(len(c) for c in self.chunks)
+
+    @property
+    def positions(self) -> Positions:
+        """All kept positions as one :class:`Positions`."""
+        if self._all is None:
+            self._all = Positions.concat(list(self.chunks))
+        return self._all
+
+    def batches(self, batch_size: int, rng: np.random.Generator) -> Iterator[Batch]:
+        """One shuffled pass over every kept position in minibatches of ``batch_size`` (the
+        last one smaller)."""
+        data = self.positions
+        order = rng.permutation(len(data))
+        for start in range(0, len(order), batch_size):
+            yield gather(data, order[start : start + batch_size])
+
+
+def gather(data: Positions, rows: np.ndarray) -> Batch:
+    """The rows ``rows`` of ``data`` as a padded :class:`Batch`."""
+    starts = data.offsets[rows]
+    lengths = data.offsets[rows + 1] - starts
+    width = int(lengths.max())
+    column = np.arange(width)
+    valid = column[None, :] < lengths[:, None]
+    index = np.where(valid, starts[:, None] + column[None, :], 0)
+    return Batch(
+        board=data.boards[rows].astype(np.float32),
+        actions=np.where(valid, data.actions[index], 0),
+        features=np.where(valid[..., None], data.features[index], 0).astype(np.float32),
+        valid=valid,
+        policy=np.where(valid, data.policies[index], 0).astype(np.float32),
+        values=data.values[rows],
+        seats=data.seats[rows],
+    )
