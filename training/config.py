@@ -72,7 +72,9 @@ class ExitConfig:
     simulations: int = 32
     """Guided-search simulations per move in self-play."""
     search: dict[str, Any] = field(default_factory=dict)
-    """Further ``GuidedConfig`` settings of the self-play search (``maya_envs.bots``)."""
+    """Further :class:`maya_envs.bots.guided.GuidedConfig` settings of the search
+    (``selection``, ``max_considered``, ``gumbel_scale``, ``c_puct``, ...); the evaluation's
+    ``az:`` search uses them too, without root noise."""
     sample_moves: int = 8
     """Moves per seat at the start of each self-play game drawn from the search policy
     (exploration); later moves take the search's own choice."""
@@ -128,6 +130,16 @@ class ExitConfig:
             raise ConfigError(f"exit.id_bias={self.id_bias!r}; allowed: true, false")
         if not isinstance(self.search, dict):
             raise ConfigError(f"exit.search={self.search!r}; allowed: a mapping of guided-search settings")
+        from maya_envs.bots.guided import GuidedConfig
+
+        known = sorted(f.name for f in fields(GuidedConfig) if f.name != "simulations")
+        unknown = sorted(set(self.search) - set(known))
+        if unknown:
+            raise ConfigError(f"exit.search: unknown setting(s) {unknown}; known: {known}")
+        try:
+            GuidedConfig(simulations=self.simulations, **self.search)
+        except ValueError as error:
+            raise ConfigError(f"exit.search: {error}") from None
         mix = self.opponents
         if (
             not isinstance(mix, dict)
@@ -136,8 +148,7 @@ class ExitConfig:
             or not sum(mix.values()) > 0
         ):
             raise ConfigError(
-                f"exit.opponents={mix!r}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> weight >= 0, "
-                "not all 0"
+                f"exit.opponents={mix!r}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> weight >= 0, not all 0"
             )
         unknown = sorted(set(mix) - set(EXIT_OPPONENTS))
         if unknown:
@@ -154,9 +165,7 @@ class ExitConfig:
             if _is_search_spec(name):
                 _check_search_spec("exit.gate_opponents", name)
             elif name not in ("random", "heuristic"):
-                raise ConfigError(
-                    f"exit.gate_opponents: {name!r}; allowed: 'random', 'heuristic', 'mcts:N[...]'"
-                )
+                raise ConfigError(f"exit.gate_opponents: {name!r}; allowed: 'random', 'heuristic', 'mcts:N[...]'")
 
 
 @dataclass
@@ -494,6 +503,8 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
     if "self_play" in data:
         data["self_play"] = _self_play(data["self_play"])
     algo = data.get("algo", TrainConfig.algo)
+    if algo not in ALGOS:
+        raise ConfigError(f"algo={algo!r}; allowed: {', '.join(map(repr, ALGOS))}")
     if algo == "exit":
         refused = sorted(set(data) & set(PPO_ONLY_KEYS))
         if refused:

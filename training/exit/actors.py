@@ -99,7 +99,9 @@ class _Actor:
                 config = GuidedConfig(simulations=s.simulations, **s.search)
                 made = SearchAgent(rules, evaluators["best"], config, True, s.sample_moves, rng)
             elif kind == "search":
-                made = SearchAgent(rules, evaluators[rest], GuidedConfig(simulations=s.simulations, **s.search), rng=rng)
+                made = SearchAgent(
+                    rules, evaluators[rest], GuidedConfig(simulations=s.simulations, **s.search), rng=rng
+                )
             elif kind == "az":  # a match: no root noise, as the az: bot spec plays
                 config = GuidedConfig(**{**s.search, "simulations": s.eval_simulations, "gumbel_scale": 0.0})
                 made = SearchAgent(rules, evaluators[rest], config, rng=rng)
@@ -163,7 +165,7 @@ class Actors:
         bounds = np.linspace(0, len(lineups), parts + 1).astype(int)
         jobs = [
             (Games([list(x) for x in lineups[a:b]], [int(x) for x in seeds[a:b]], arrays), seed + i)
-            for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))
+            for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
         ]
         if self._pool is None:
             results = [self._local.play(*job) for job in jobs]

@@ -139,7 +139,7 @@ class ExitTrainer:
             raise ValueError(f"{str(path)!r} is not an expert-iteration checkpoint (checkpoint.pt of an exit run)")
         if data["net_kwargs"] != self.net_kwargs:
             raise ValueError(
-                f"{str(path)!r} holds a network of another shape {data['net_kwargs']} than the config's {self.net_kwargs}"
+                f"{str(path)!r} holds a network of shape {data['net_kwargs']}, the config's is {self.net_kwargs}"
             )
         self.net.load_state_dict(data["net"])
         self.learner.optimizer.load_state_dict(data["optimizer"])
@@ -180,7 +180,7 @@ class ExitTrainer:
         drawn = [kinds[i] for i in self.rng.choice(len(kinds), size=ex.games_per_iteration, p=weights / weights.sum())]
         older = [f"older{i}" for i in range(len(self.older))]
         lineups = opponent_lineups(drawn, self.num_players, older)
-        nets = {"best": self.best, **dict(zip(older, self.older))}
+        nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
         played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
         self.replay.add(played.positions)
         stats = self.learner.train(self.replay, self.config.n_epochs, self.rng)

@@ -148,7 +148,9 @@ class Positions:
         """The rows of ``parts`` in order (an empty ``parts`` is an error)."""
         parts = [p for p in parts if len(p)] or list(parts[:1])
         starts = np.cumsum([0] + [len(p.actions) for p in parts[:-1]])
-        offsets = np.concatenate([parts[0].offsets[:1]] + [p.offsets[1:] + s for p, s in zip(parts, starts)])
+        offsets = np.concatenate(
+            [parts[0].offsets[:1]] + [p.offsets[1:] + s for p, s in zip(parts, starts, strict=True)]
+        )
         return Positions(
             boards=np.concatenate([p.boards for p in parts]),
             actions=np.concatenate([p.actions for p in parts]),
@@ -255,7 +257,7 @@ def play_games(
             states = [running[g][0] for g in games]
             seats = [rules.current_player(s) for s in states]
             agent = lineups[games[0]][seats[0]]
-            chosen = agent.decide(states, seats, [running[g][2][s] for g, s in zip(games, seats)])
+            chosen = agent.decide(states, seats, [running[g][2][s] for g, s in zip(games, seats, strict=True)])
             for game, state, seat, (action, target) in zip(games, states, seats, chosen, strict=True):
                 entry = running[game]
                 if recorder is not None and agent.record and target is not None:

@@ -1,0 +1,199 @@
+"""Expert iteration (``algo: exit``, training/exit/): the lock-step game loop, the replay
+buffer's batches, the value targets, gating, a tiny run end to end (its ``model.pt`` plays as
+``policy:`` and ``az:`` opponents with no illegal action), resume, and the config's errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from maya_envs.bots.base import make_bot
+from maya_envs.core.errors import ConfigError
+from maya_envs.evaluation import play_match
+from maya_envs.games import find_game
+from maya_envs.nn.inputs import NetworkInputs, to_seat_relative
+from maya_envs.nn.model import load_network
+from training.config import load_config
+from training.exit.gating import fair_share, match_lineups, score_match
+from training.exit.learner import value_targets
+from training.exit.play import BotAgent, Positions, play_games
+from training.exit.replay import ReplayBuffer, gather
+from training.train import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return find_game("maya2012").make_rules({"num_players": 2})
+
+
+def test_teacher_games_record_the_bots_choice_and_the_final_values(rules):
+    inputs = NetworkInputs(rules)
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    played = play_games(rules, [[teacher, teacher]] * 3, [1, 2, 3], inputs, in_flight=2)
+    data = played.positions
+    assert len(data) == played.decisions > 0  # every decision recorded
+    assert data.offsets[-1] == len(data.actions) == len(data.policies) == len(data.features)
+    for row in range(0, len(data), 17):  # the heuristic's choice from the same position is the one-hot
+        a, b = data.offsets[row], data.offsets[row + 1]
+        assert data.policies[a:b].sum() == pytest.approx(1.0) and data.policies[a:b].max() == 1.0
+    # the heuristic bot is deterministic given its seed, so replaying a game reproduces its values
+    again = play_games(rules, [[teacher, teacher]] * 3, [1, 2, 3], inputs, in_flight=3)
+    assert set(np.abs(played.values).ravel()) <= {0.0, 1.0}
+    assert (played.values.sum(axis=1) == 0).all()  # two-player zero-sum results
+    assert again.values.shape == played.values.shape
+
+
+def test_heuristic_beats_random_in_lock_step_with_seats_rotated(rules):
+    heuristic = BotAgent(rules, make_bot("heuristic", rules, 0))
+    random = BotAgent(rules, make_bot("random", rules, 1))
+    lineups = [[heuristic, random] if g % 2 == 0 else [random, heuristic] for g in range(12)]
+    played = play_games(rules, lineups, list(range(12)), in_flight=5)
+    match = score_match("random", played.values, fair_share(2, ()))
+    assert match.games == 12 and match.win_rate > 0.8
+    assert match_lineups("a", "b", 3, 2) == [["a", "b"], ["b", "a"], ["a", "b"]]
+    result = match.match_result("heuristic", played.values)
+    assert result.games_per_seat == [6, 6] and result.wins + result.draws + result.losses == 12
+
+
+def test_gating_fair_share_and_parity():
+    assert fair_share(4, ((0, 2), (1, 3))) == 0.5 and fair_share(3, ()) == pytest.approx(1 / 3)
+    values = np.array([[1.0, -1.0, -1.0], [-1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]])  # candidate seats 0, 1, 2
+    match = score_match("heuristic", values, 1 / 3)
+    assert (match.wins, match.draws, match.games) == (2, 0, 3)
+    assert match.parity_score == pytest.approx((2 / 3) / (2 / 3))
+
+
+def test_replay_batches_pad_ragged_rows_and_keep_the_last_iterations():
+    def chunk(lengths, mark):
+        offsets = np.concatenate([[0], np.cumsum(lengths)])
+        total = int(offsets[-1])
+        return Positions(
+            boards=np.full((len(lengths), 2), mark, np.float16),
+            actions=np.arange(total, dtype=np.int64) + 10 * mark,
+            features=np.arange(total, dtype=np.float16)[:, None],
+            policies=np.full(total, 0.5, np.float32),
+            offsets=offsets,
+            seats=np.arange(len(lengths)) % 2,
+            values=np.tile([[1.0, -1.0]], (len(lengths), 1)).astype(np.float32),
+        )
+
+    buffer = ReplayBuffer(2)
+    for mark in (1, 2, 3):
+        buffer.add(chunk([2, 3, 1], mark))
+    assert len(buffer) == 6 and set(buffer.positions.boards[:, 0]) == {2.0, 3.0}  # iteration 1 left
+    batch = gather(buffer.positions, np.array([4, 1]))
+    assert batch.valid.tolist() == [[True, True, True], [True, True, True]]
+    assert batch.actions[0].tolist() == [32, 33, 34] and batch.actions[1].tolist() == [22, 23, 24]
+    batch = gather(buffer.positions, np.array([5, 3]))
+    assert batch.valid.tolist() == [[True, False], [True, True]]
+    assert batch.actions[0].tolist() == [35, 0] and batch.policy[0].tolist() == [0.5, 0.0]
+    assert batch.actions[1].tolist() == [30, 31]
+    assert batch.features.shape == (2, 2, 1) and batch.features[0, 1, 0] == 0
+    seen = sorted(int(r) for b in buffer.batches(4, np.random.default_rng(0)) for r in b.actions[:, 0])
+    assert seen == [20, 22, 25, 30, 32, 35]  # one pass: every kept row once
+
+
+def test_value_targets_are_seat_relative():
+    values = np.array([[0.1, 0.2, 0.3], [0.1, 0.2, 0.3], [0.1, 0.2, 0.3]], np.float32)
+    seats = np.array([0, 1, 2])
+    expected = np.stack([to_seat_relative(v, s) for v, s in zip(values, seats, strict=True)])
+    assert np.array_equal(value_targets(values, seats), expected)
+    assert value_targets(values, seats)[2].tolist() == pytest.approx([0.3, 0.1, 0.2])
+
+
+TINY = [
+    "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.imitation_epochs=1",
+    "--set", "exit.games_per_iteration=2", "--set", "exit.games_in_flight=2", "--set", "exit.simulations=4",
+    "--set", "exit.gate_games=2", "--set", "exit.eval_simulations=2", "--set", "exit.actors=1",
+    "--set", "eval_games=2", "--set", "n_epochs=1", "--set", "progress_bar=false",
+    "--set", "game_options.max_turns=16",  # short games: a turn cap ends them
+]  # fmt: skip
+
+
+def _run(tmp_path: Path, *extra: str) -> Path:
+    tmp_path.mkdir(exist_ok=True)
+    before = set(tmp_path.iterdir())
+    assert main(["--config", "maya2012/2p_exit", *TINY, "--set", f"output_dir={tmp_path}", *extra]) == 0
+    (run_dir,) = set(tmp_path.iterdir()) - before
+    return run_dir
+
+
+def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
+    run_dir = _run(tmp_path)
+    for name in ("config.yaml", "checkpoint.pt", "history.json", "learning_curve.png", "evaluation.json"):
+        assert (run_dir / name).is_file(), name
+    assert any((run_dir / "tb").iterdir()) and (run_dir / "networks" / "iter_0000.pt").is_file()
+    history = json.loads((run_dir / "history.json").read_text())
+    assert [row["iteration"] for row in history] == [0, 1]
+    assert "last kept" in history[1]["gates"] and history[0]["positions"] > 0
+    results = json.loads((run_dir / "evaluation.json").read_text())["results"]
+    assert [(r["candidate"], r["opponent"]) for r in results] == [
+        ("exit (raw)", "random"), ("exit (raw)", "heuristic"), ("exit (+2 sims)", "random"),
+        ("exit (+2 sims)", "heuristic"),
+    ]  # fmt: skip
+    net, meta = load_network(run_dir / "model.pt")
+    assert meta["game"] == "maya2012" and meta["num_players"] == 2 and meta["trainer"] == "exit"
+    game = find_game("maya2012")
+    for spec in (f"policy:{run_dir / 'model.pt'}", f"az:{run_dir / 'model.pt'}:4"):
+        result = play_match(lambda: game.make_aec_env(num_players=2, max_turns=16), spec, "random", 2, seed=3)
+        assert result.games == 2 and result.illegal_actions == 0
+
+
+def test_resume_continues_to_the_same_network_as_an_uninterrupted_run(tmp_path):
+    straight = _run(tmp_path / "a", "--set", "exit.iterations=2", "--set", "exit.eval_simulations=0")
+    first = _run(tmp_path / "b", "--set", "exit.eval_simulations=0")
+    resumed = _run(
+        tmp_path / "b", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2",
+        "--set", "exit.eval_simulations=0",
+    )  # fmt: skip
+    assert [row["iteration"] for row in json.loads((resumed / "history.json").read_text())] == [0, 1, 2]
+    net_a, _ = load_network(straight / "model.pt")
+    net_b, _ = load_network(resumed / "model.pt")
+    for (name, a), b in zip(net_a.state_dict().items(), net_b.state_dict().values(), strict=True):
+        assert torch.equal(a, b), name
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["exit.iterations=-1"], r"exit.iterations=-1; allowed: an int >= 0"),
+        (["exit.actors=0"], r"exit.actors=0; allowed: a positive int"),
+        (["exit.opponents={self: 1, strong: 1}"], r"exit.opponents: unknown kind\(s\) \['strong'\]"),
+        (["exit.opponents={self: 0}"], r"exit.opponents=\{'self': 0\}; allowed: a mapping of self, heuristic"),
+        (["exit.imitation=teacher"], r"exit.imitation='teacher'; allowed: 'heuristic', 'none'"),
+        (["exit.imitation=mcts:x"], r"exit.imitation: bot 'mcts:x'"),
+        (["exit.gate_opponents=[expert]"], r"exit.gate_opponents: 'expert'; allowed"),
+        (["exit.gate_threshold=2"], r"exit.gate_threshold=2; allowed: a number in \[0, 1\]"),
+        (["exit.id_bias=maybe"], r"exit.id_bias='maybe'; allowed: true, false"),
+        (["exit.search=3"], r"exit.search=3; allowed: a mapping"),
+        (["exit.rounds=3"], r"unknown exit key\(s\) \['rounds'\]; known keys"),
+        (["total_timesteps=1000"], r"key\(s\) \['total_timesteps'\] belong to MaskablePPO"),
+        (["algo=dqn"], r"algo='dqn'; allowed: 'ppo', 'exit'"),
+    ],
+)
+def test_bad_exit_settings_are_clear_errors(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config("maya2012/2p_exit", overrides)
+
+
+def test_the_exit_block_needs_algo_exit_and_bad_search_settings_fail_before_a_run(tmp_path, capsys):
+    with pytest.raises(ConfigError, match="the exit block needs algo: exit"):
+        load_config("maya2012/2p_quick", ["exit.iterations=3"])
+    with pytest.raises(SystemExit):
+        main(
+            [
+                "--config",
+                "maya2012/2p_exit",
+                "--set",
+                "exit.search={selection: best}",
+                "--set",
+                f"output_dir={tmp_path}",
+            ]
+        )
+    assert "selection='best'" in capsys.readouterr().err and not any(tmp_path.iterdir())
