@@ -10,9 +10,11 @@ random play (seeded, the same positions in every run):
 * ``mcts``: :class:`maya_envs.bots.mcts.MCTSBot` simulations per second at a fixed budget
   (``--sims``, default 100; random rollouts to the end of the game; determinized for
   hidden-information games, i.e. SO-ISMCTS), timed over whole ``act`` calls;
-* ``az`` (where ``maya_envs.nn`` and torch are installed): the network-guided search
-  (``az:`` bot, a randomly initialised network, no rollouts) simulations per second at the
-  same budget.
+* ``az`` (where torch is installed): the network-guided search (``az:`` bot, Gumbel root, a
+  randomly initialised network of the default width on one torch thread, no rollouts)
+  simulations per second at the same budget, one position at a time; ``az lock step``: one
+  ``search_many`` over all the sampled positions at once (one forward pass per simulation
+  round for all of them, as the expert-iteration actors search).
 
 Reference, in the same run (needs the ``openspiel`` extra): OpenSpiel's C++ ``connect_four``
 driven from Python the same ways (``clone`` + ``legal_actions`` + ``apply_action`` random
@@ -92,12 +94,55 @@ def search_moves(bot: Any, positions: list[Any], simulations: int) -> Callable[[
 
 
 def _az_bot(case: Case, rules: Any, simulations: int, seed: int) -> Any | None:
-    """The network-guided search bot over a random network, or ``None`` without torch/nn."""
+    """The network-guided search bot (``az:``) over a randomly initialised network (seeded; the
+    default width, one torch thread, no root noise), or ``None`` without torch."""
+    made = _az_parts(rules, simulations, seed)
+    if made is None:
+        return None
+    evaluator, config = made
+    from maya_envs.bots.guided import AZBot
+
+    return AZBot(rules, evaluator, config, seed)
+
+
+def _az_parts(rules: Any, simulations: int, seed: int) -> tuple[Any, Any] | None:
+    """``(evaluator, GuidedConfig)`` of a random network, or ``None`` without torch."""
     try:
-        from maya_envs.nn.bench import random_az_bot
+        import torch
+
+        from maya_envs.bots.guided import GuidedConfig
+        from maya_envs.nn.agent import NetworkEvaluator
+        from maya_envs.nn.inputs import NetworkInputs
+        from maya_envs.nn.model import PolicyValueNet
     except ImportError:
         return None
-    return random_az_bot(rules, simulations, seed)
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    inputs = NetworkInputs(rules)
+    net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, inputs.num_players)
+    return NetworkEvaluator(net, inputs), GuidedConfig(simulations=simulations, gumbel_scale=0.0)
+
+
+def search_lock_step(
+    rules: Any, positions: list[Any], simulations: int, seed: int
+) -> Callable[[], tuple[int, int]] | None:
+    """A ``run_once`` for ``_measure``: ONE ``search_many`` over every position in lock step
+    (one forward pass per simulation round, as the expert-iteration actors run it); returns
+    (simulations, moves); ``None`` without torch."""
+    made = _az_parts(rules, simulations, seed)
+    if made is None:
+        return None
+    evaluator, config = made
+    from maya_envs.bots.guided import search_many
+
+    seats = [rules.current_player(p) for p in positions]
+    rng = np.random.default_rng(seed)
+
+    def run_once() -> tuple[int, int]:
+        results = search_many(rules, positions, seats, evaluator, config, rng)
+        return sum(r.simulations for r in results), len(positions)
+
+    return run_once
 
 
 def openspiel_reference(seconds: float, repeats: int, simulations: int, seed: int) -> dict[str, Any] | None:
@@ -140,7 +185,9 @@ def openspiel_reference(seconds: float, repeats: int, simulations: int, seed: in
     return {"steps": _measure(steps_once, seconds, repeats), "mcts": _measure(moves_once, seconds, repeats)}
 
 
-def run(cases: tuple[Case, ...], seconds: float, repeats: int, simulations: int, positions: int, seed: int = 0) -> dict[str, Any]:
+def run(
+    cases: tuple[Case, ...], seconds: float, repeats: int, simulations: int, positions: int, seed: int = 0
+) -> dict[str, Any]:
     """Measure everything; returns the JSON-able results dict."""
     warnings.filterwarnings("ignore")
     rng = np.random.default_rng(seed)
@@ -172,10 +219,12 @@ def run(cases: tuple[Case, ...], seconds: float, repeats: int, simulations: int,
         az_bot = _az_bot(case, rules, simulations, seed)
         if az_bot is not None:
             entry["az"] = _measure(search_moves(az_bot, sampled, simulations), seconds, repeats)
+            entry["az_lock_step"] = _measure(search_lock_step(rules, sampled, simulations, seed), seconds, repeats)
         results["games"][case.label] = entry
         line = f"{case.label:26s} steps {entry['steps']['steps_per_s']:10.0f}/s  mcts {entry['mcts']['steps_per_s']:8.0f} sims/s"
         if "az" in entry:
             line += f"  az {entry['az']['steps_per_s']:8.0f} sims/s"
+            line += f"  az lock step {entry['az_lock_step']['steps_per_s']:8.0f} sims/s"
         print(line, flush=True)
     return results
 
@@ -195,18 +244,20 @@ def to_markdown(results: dict[str, Any]) -> str:
         f"{meta['repeats']} x {meta['seconds']} s; {meta['positions']} sampled positions per game, "
         f"{meta['simulations']} simulations per move.",
         "",
-        "| game | search steps/s | vs C4 | MCTS sims/s | vs C4 | az sims/s |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| game | search steps/s | vs C4 | MCTS sims/s | vs C4 | az sims/s | az lock-step sims/s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     if ref:
         lines.append(
-            f"| OpenSpiel C++ connect_four (reference) | {rate(ref['steps'])} | 1.00x | {rate(ref['mcts'])} | 1.00x | |"
+            f"| OpenSpiel C++ connect_four (reference) | {rate(ref['steps'])} | 1.00x | {rate(ref['mcts'])} | 1.00x "
+            "| | |"
         )
     for label, entry in results["games"].items():
         steps, mcts = entry["steps"]["steps_per_s"], entry["mcts"]["steps_per_s"]
         name = label + (" (IS-MCTS)" if entry["hidden_information"] else "")
         lines.append(
-            f"| {name} | {steps:,.0f} | {ratio(steps, 'steps')} | {mcts:,.0f} | {ratio(mcts, 'mcts')} | {rate(entry.get('az'))} |"
+            f"| {name} | {steps:,.0f} | {ratio(steps, 'steps')} | {mcts:,.0f} | {ratio(mcts, 'mcts')} "
+            f"| {rate(entry.get('az'))} | {rate(entry.get('az_lock_step'))} |"
         )
     if "reference_missing" in results:
         lines += ["", f"Reference not measured: {results['reference_missing']}."]

@@ -30,8 +30,11 @@ def test_quick_mode_writes_results(tmp_path):
         sys.modules.pop("bench_search", None)
     results = json.loads((tmp_path / "bench_search_quick.json").read_text())
     assert set(results["games"]) == {"maya2012 2p", "maya_quarry 3p", "yaxha 2p"}
+    has_torch = importlib.util.find_spec("torch") is not None
     for entry in results["games"].values():
         assert entry["steps"]["steps_per_s"] > 0 and entry["mcts"]["steps_per_s"] > 0
+        if has_torch:  # the network-guided search, one position at a time and all in lock step
+            assert entry["az"]["steps_per_s"] > 0 and entry["az_lock_step"]["steps_per_s"] > 0
     assert results["reference"] or "reference_missing" in results
     table = (tmp_path / "bench_search_quick.md").read_text()
     assert "| maya2012 2p |" in table and "| yaxha 2p (IS-MCTS) |" in table

@@ -76,7 +76,7 @@ def test_games_without_a_feature_block_are_refused():
         action_feature_block(yaxha)
     with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
         action_feature_block(observation_layout("maya_envs/MayaQuarry-v1"))
-    with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features'\]"):
+    with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features', 'action_scoring'\]"):
         policy_for("cnn", observation_layout("maya_envs/Maya2012-v1"))
 
 
@@ -102,3 +102,37 @@ def test_the_config_gain_reaches_the_policy_and_scales_the_scores():
             dist = model.policy.get_distribution(th.as_tensor(obs))
         scores[gain] = float(dist.distribution.logits[0, 5] - dist.distribution.logits[0, 6])
     assert scores[40.0] == pytest.approx(4 * scores[10.0]) and scores[10.0] > 0
+
+
+def test_action_scoring_policy_scores_each_action_from_its_features_and_learns():
+    # The network's action head on PPO's latent: an MLP shared by every action over
+    # [latent, gain * f(a)]; it starts as the plain MLP policy (zero output layer).
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    from training.policies import ActionScoringPolicy
+
+    env = gym.make("maya_envs/Maya2012-v1", setup="random")
+    policy_class, extra = policy_for("action_scoring", env.unwrapped.aec_env.observer.layout)
+    assert policy_class is ActionScoringPolicy
+    model = MaskablePPO(policy_class, env, policy_kwargs={"net_arch": [16], **extra}, n_steps=64, batch_size=32, seed=0)
+    policy = model.policy
+    head = {id(p) for p in policy.action_scoring_out.parameters()}
+    assert head <= {id(p) for group in policy.optimizer.param_groups for p in group["params"]}
+    start, features, actions = policy.action_feature_block
+    obs = np.zeros((2, model.observation_space.shape[0]), np.float32)
+    obs[0, start + 2 * actions + 7] = 1.0
+    obs[1, start + 2 * actions + 30] = 1.0
+    with th.no_grad():
+        policy.action_net.weight.zero_()
+        policy.action_net.bias.zero_()
+        policy.action_scoring_latent.weight.zero_()
+        policy.action_scoring_latent.bias.zero_()
+        policy.action_scoring_features.weight.zero_()
+        policy.action_scoring_features.weight[0, 2] = 1.0  # hidden unit 0 = VP swing x gain
+        policy.action_scoring_out[1].weight[0, 0] = 5.0
+    predicted, _ = model.predict(obs, deterministic=True)
+    assert predicted.tolist() == [7, 30]
+    model.learn(128)
+    with pytest.raises(ConfigError, match=r"policy='action_scoring' needs an observation with a per-action"):
+        policy_for("action_scoring", observation_layout("maya_envs/MayaQuarry-v1"))

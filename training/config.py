@@ -208,9 +208,9 @@ class TrainConfig:
     clip_range: float = 0.2
     ent_coef: float = 0.01
     policy: str = "mlp"
-    """``"mlp"`` or ``"action_features"`` (see ``training/policies.py``)."""
+    """``"mlp"``, ``"action_features"`` or ``"action_scoring"`` (see ``training/policies.py``)."""
     action_feature_gain: float = 10.0
-    """``policy: action_features`` only: the per-action feature block is multiplied by this
+    """``policy: action_features`` / ``action_scoring`` only: the per-action feature block is multiplied by this
     before the shared head (see ``training.policies.ActionFeaturePolicy``); a larger gain lets
     the head express a preference in fewer updates."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -260,8 +260,8 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"{name}={value!r}; allowed: a positive int")
-        if self.policy not in ("mlp", "action_features"):
-            raise ConfigError(f"policy={self.policy!r}; allowed: 'mlp', 'action_features'")
+        if self.policy not in ("mlp", "action_features", "action_scoring"):
+            raise ConfigError(f"policy={self.policy!r}; allowed: 'mlp', 'action_features', 'action_scoring'")
         if self.vec_env not in ("dummy", "subproc"):
             raise ConfigError(f"vec_env={self.vec_env!r}; allowed: 'dummy', 'subproc'")
         if self.learner_seat not in ("random", "first", "second"):

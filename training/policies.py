@@ -10,6 +10,12 @@ the part named ``action_features`` of the game observer's layout), a linear scor
 one weight vector shared by every action, added to that action's logit. Sharing the weights
 lets one update teach the policy about every action at once, where a plain MLP has to learn a
 separate input-to-logit path per action id.
+
+``"action_scoring"``: :class:`ActionScoringPolicy`, the expert-iteration network's action head
+(:class:`maya_envs.nn.model.PolicyValueNet`) on PPO's MLP: ``logit(a) = MLP([latent, gain *
+f(a)]) + action_net(latent)[a]``, one small MLP shared by every action over the board's latent
+code and the action's feature column (non-linear, where ``action_features`` is linear), plus the
+per-id output of the plain MLP policy; same feature block, same gain.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.core.layout import ACTION_FEATURES, Layout
 from maya_envs.core.layout import action_feature_block as layout_feature_block
 
-POLICIES = ("mlp", "action_features")
+POLICIES = ("mlp", "action_features", "action_scoring")
 
 
 class ActionFeaturePolicy(MaskableActorCriticPolicy):
@@ -73,13 +79,52 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
 
     def _get_action_dist_from_latent(self, latent_pi: th.Tensor):
         logits = self.action_net(latent_pi)
-        start, features, actions = self.action_feature_block
-        if self._observation is None or self._observation.shape[0] != logits.shape[0]:
-            raise RuntimeError("ActionFeaturePolicy: no observation recorded for this latent batch")
-        block = self._observation[:, start : start + features * actions].reshape(-1, features, actions)
-        scores = self.action_feature_head(self.action_feature_gain * block.transpose(1, 2)).squeeze(-1)
+        scores = self._scores(latent_pi, self._scaled_block(len(logits)))
+        actions = scores.shape[1]
         logits = th.cat([logits[:, :actions] + scores, logits[:, actions:]], dim=1)
         return self.action_dist.proba_distribution(action_logits=logits)
+
+    def _scaled_block(self, batch: int) -> th.Tensor:
+        """``(batch, actions, features)``: the recorded observations' feature block times the gain."""
+        start, features, actions = self.action_feature_block
+        if self._observation is None or self._observation.shape[0] != batch:
+            raise RuntimeError(f"{type(self).__name__}: no observation recorded for this latent batch")
+        block = self._observation[:, start : start + features * actions].reshape(-1, features, actions)
+        return self.action_feature_gain * block.transpose(1, 2)
+
+    def _scores(self, latent_pi: th.Tensor, block: th.Tensor) -> th.Tensor:
+        """``(batch, actions)``: each action's score added to its logit (a shared linear head)."""
+        return self.action_feature_head(block).squeeze(-1)
+
+
+class ActionScoringPolicy(ActionFeaturePolicy):
+    """:class:`ActionFeaturePolicy` with a shared MLP scoring head over ``[latent, gain * f(a)]``
+    (module docstring).
+
+    Args:
+        action_scoring_hidden: the scoring MLP's width.
+        Other arguments as :class:`ActionFeaturePolicy`.
+    """
+
+    def __init__(self, *args: Any, action_scoring_hidden: int = 64, **kwargs: Any) -> None:
+        self.action_scoring_hidden = int(action_scoring_hidden)
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        del self.action_feature_head  # replaced by the scoring MLP below
+        hidden, features = self.action_scoring_hidden, self.action_feature_block[1]
+        self.action_scoring_latent = nn.Linear(self.mlp_extractor.latent_dim_pi, hidden)
+        self.action_scoring_features = nn.Linear(features, hidden, bias=False)
+        self.action_scoring_out = nn.Sequential(nn.ReLU(), nn.Linear(hidden, 1))
+        nn.init.zeros_(self.action_scoring_out[1].weight)  # start as the plain MLP policy
+        nn.init.zeros_(self.action_scoring_out[1].bias)
+        # The optimizer super()._build made does not hold the new head: make it again.
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _scores(self, latent_pi: th.Tensor, block: th.Tensor) -> th.Tensor:
+        x = self.action_scoring_latent(latent_pi).unsqueeze(1) + self.action_scoring_features(block)
+        return self.action_scoring_out(x).squeeze(-1)
 
 
 def observation_layout(env_id: str, game_options: dict[str, Any] | None = None) -> Layout:
@@ -94,7 +139,7 @@ def observation_layout(env_id: str, game_options: dict[str, Any] | None = None) 
         env.close()
 
 
-def action_feature_block(layout: Layout) -> tuple[int, int, int]:
+def action_feature_block(layout: Layout, policy: str = "action_features") -> tuple[int, int, int]:
     """``(start, features, actions)`` of the ``action_features`` part of ``layout``, read by name.
 
     Raises:
@@ -103,7 +148,7 @@ def action_feature_block(layout: Layout) -> tuple[int, int, int]:
     block = layout_feature_block(layout)
     if block is None:
         raise ConfigError(
-            "policy='action_features' needs an observation with a per-action feature block (a part named "
+            f"policy={policy!r} needs an observation with a per-action feature block (a part named "
             f"{ACTION_FEATURES!r}); this observation has the parts {list(layout.names)} (use policy='mlp')"
         )
     return block
@@ -118,7 +163,8 @@ def policy_for(name: str, layout: Layout, action_feature_gain: float = 10.0) -> 
     """
     if name == "mlp":
         return MaskableActorCriticPolicy, {}
-    if name == "action_features":
-        block = action_feature_block(layout)
-        return ActionFeaturePolicy, {"action_feature_block": block, "action_feature_gain": float(action_feature_gain)}
+    if name in ("action_features", "action_scoring"):
+        block = action_feature_block(layout, name)
+        policy = ActionFeaturePolicy if name == "action_features" else ActionScoringPolicy
+        return policy, {"action_feature_block": block, "action_feature_gain": float(action_feature_gain)}
     raise ConfigError(f"policy={name!r}; allowed: {list(POLICIES)}")
