@@ -290,3 +290,26 @@ def test_training_configs_take_network_specs_as_opponents(checkpoints):
     for spec, message in (("az:missing.pt:4", "'missing.pt' does not exist"), (f"az:{path}:0", "'0'")):
         with pytest.raises(ConfigError, match=message):
             load_config("maya2012/2p_quick", [f"eval_opponents=['{spec}']"])
+
+
+@pytest.mark.parametrize(("key", "n"), [("maya2012", 3), ("maya_quarry", 3), ("yaxha", 2)])
+def test_the_network_sees_only_what_the_acting_seat_may_see(key, n):
+    # Resample everything the seat to move cannot see: the inputs, the priors and the values
+    # the evaluator gives for that seat do not change.
+    game = GAMES[key]
+    rules = _rules(key, n)
+    inputs = NetworkInputs(rules)
+    evaluator = NetworkEvaluator(_tiny_net(inputs), inputs)
+    determinize = game.hook("determinize")
+    rng = np.random.default_rng(3)
+    for steps in (1, 4, 7):
+        state = _midgame(rules, steps, seed=steps)
+        seat = rules.current_player(state)
+        priors, values = evaluator([state], [seat])
+        for _ in range(3):
+            other = determinize(rules, state, seat, rng)
+            for a, b in zip(inputs.encode(state, seat), inputs.encode(other, seat), strict=True):
+                np.testing.assert_array_equal(a, b)
+            again_priors, again_values = evaluator([other], [seat])
+            np.testing.assert_array_equal(again_priors[0], priors[0])
+            np.testing.assert_array_equal(again_values, values)

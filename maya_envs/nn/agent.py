@@ -35,7 +35,7 @@ class NetworkEvaluator:
     """``evaluator(states, seats) -> (priors, values)`` from a :class:`PolicyValueNet`.
 
     Args:
-        net: the network (used in eval mode, without gradients).
+        net: the network (used without gradients, in whatever train/eval mode it is in).
         inputs: the :class:`~maya_envs.nn.inputs.NetworkInputs` of the game's rules.
         device: the torch device of ``net``.
 
@@ -73,15 +73,13 @@ class NetworkEvaluator:
         board, actions, features, valid = collate(items)
         self.calls += 1
         self.positions += len(items)
-        was_training = self.net.training
-        self.net.eval()
+        # PolicyValueNet has no dropout or normalisation layer: train/eval mode does not change
+        # its output, so the mode is left as the caller (a trainer) has it.
         with torch.inference_mode():
             tensors = [torch.from_numpy(x).to(self.device) for x in (board, actions, features, valid)]
             logits, values = self.net(*tensors)
             probs = torch.softmax(logits, dim=-1).cpu().numpy()
             values = values.float().cpu().numpy()
-        if was_training:
-            self.net.train()
         priors = [probs[i, : len(ids)].astype(np.float32) for i, (_, ids, _) in enumerate(items)]
         absolute = np.stack([to_absolute(v, seat) for v, seat in zip(values, seats, strict=True)])
         return priors, absolute.astype(np.float32)
