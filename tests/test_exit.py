@@ -14,7 +14,7 @@ import torch
 from maya_envs.bots.base import make_bot
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_match
-from maya_envs.games import find_game
+from maya_envs.games import GAMES, find_game
 from maya_envs.nn.inputs import NetworkInputs, to_seat_relative
 from maya_envs.nn.model import load_network
 from training.config import load_config
@@ -157,6 +157,17 @@ def test_resume_continues_to_the_same_network_as_an_uninterrupted_run(tmp_path):
     net_b, _ = load_network(resumed / "model.pt")
     for (name, a), b in zip(net_a.state_dict().items(), net_b.state_dict().values(), strict=True):
         assert torch.equal(a, b), name
+
+
+def test_every_game_player_count_and_variant_has_an_exit_config():
+    for key, game in GAMES.items():
+        variants = ("basic", "advanced") if key == "maya_quarry" else (None,)
+        for n in game.player_counts:
+            for variant in variants:
+                name = f"{key}/{n}p_{variant}_exit" if variant else f"{key}/{n}p_exit"
+                config = load_config(name)
+                assert config.algo == "exit" and config.env_id == game.gym_id, name
+                assert config.game_options == {"num_players": n, **({"variant": variant} if variant else {})}, name
 
 
 @pytest.mark.parametrize(

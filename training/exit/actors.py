@@ -173,7 +173,8 @@ class Actors:
             results = self._pool.map(_play, jobs)
         values = np.concatenate([r.values for r in results])
         recorded = [r.positions for r in results if r.positions is not None]
-        return Played(values, Positions.concat(recorded) if recorded else None, sum(r.decisions for r in results))
+        positions = Positions.concat(recorded) if recorded else None
+        return Played(values, positions, sum(r.decisions for r in results), sum(r.cpu_seconds for r in results))
 
     def close(self) -> None:
         if self._pool is not None:

@@ -103,6 +103,7 @@ class ExitTrainer:
         self.older: list[dict] = []
         self.history: list[dict[str, Any]] = []
         self.elapsed = 0.0
+        self.gate_cpu = 0.0
         self.resumed_from = None
         if resume is not None:
             self._load(Path(resume))
@@ -170,8 +171,9 @@ class ExitTrainer:
         lineups = [[f"teacher:{ex.imitation}"] * self.num_players for _ in range(ex.imitation_games)]
         played = actors.play(lineups, self._seeds(len(lineups)), {}, self._seeds(1)[0])
         self.replay.add(played.positions)
+        learn_cpu = time.process_time()
         stats = self.learner.train(self.replay, ex.imitation_epochs, self.rng)
-        return {"positions": len(played.positions), "decisions": played.decisions, **vars(stats)}
+        return _learned(played, stats, time.process_time() - learn_cpu)
 
     def _self_play(self, actors) -> dict[str, Any]:
         ex = self.config.exit
@@ -183,8 +185,9 @@ class ExitTrainer:
         nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
         played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
         self.replay.add(played.positions)
+        learn_cpu = time.process_time()
         stats = self.learner.train(self.replay, self.config.n_epochs, self.rng)
-        return {"positions": len(played.positions), "decisions": played.decisions, **vars(stats)}
+        return _learned(played, stats, time.process_time() - learn_cpu)
 
     def match(self, actors, candidate: str, opponent: str, games: int, nets: dict[str, Any]):
         """A seat-rotated match of agent spec ``candidate`` against ``opponent``
@@ -195,6 +198,7 @@ class ExitTrainer:
         fair = fair_share(self.num_players, self.game.teams(self.num_players))
         lineups = match_lineups(candidate, opponent, games, self.num_players)
         played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
+        self.gate_cpu += played.cpu_seconds
         return score_match(opponent.partition(":")[2], played.values, fair), played.values
 
     def _gate(self, actors, against_best: bool) -> tuple[dict[str, Any], bool]:
@@ -206,8 +210,9 @@ class ExitTrainer:
             opponents.append(("last kept", "policy:best"))
         nets = {"candidate": self.net.state_dict(), "best": self.best}
         matches = {}
+        self.gate_cpu = 0.0
         for name, spec in opponents if ex.gate_games else ():
-            matches[name] = self.match(actors, "policy:candidate", spec, ex.gate_games, nets)[0]
+            matches[name], _ = self.match(actors, "policy:candidate", spec, ex.gate_games, nets)
         kept = not against_best or "last kept" not in matches or keep(matches["last kept"], ex.gate_threshold)
         return {name: m.to_dict() for name, m in matches.items()}, kept
 
@@ -277,6 +282,7 @@ class ExitTrainer:
                     "seconds": self.elapsed,
                     "play_learn_seconds": t1 - t0,
                     "gate_seconds": time.perf_counter() - t1,
+                    "gate_cpu_seconds": self.gate_cpu,
                     "replay_positions": len(self.replay),
                     **learned,
                     "gates": gates,
@@ -328,6 +334,18 @@ class ExitTrainer:
             fair = next(iter(self.history[-1]["gates"].values()))["fair_share"]
             title = f"{self.config.env_id} {self.config.exp_name}: raw network at each gate"
             plot_learning_curve(points, run_dir / "learning_curve.png", title, fair, "iteration", "iteration")
+
+
+def _learned(played, stats, learn_cpu: float) -> dict[str, Any]:
+    """The history fields of one iteration's games and learning: positions recorded,
+    decisions played, the actors' and the learner's CPU seconds, and the learner's means."""
+    return {
+        "positions": len(played.positions),
+        "decisions": played.decisions,
+        "play_cpu_seconds": played.cpu_seconds,
+        "learn_cpu_seconds": learn_cpu,
+        **vars(stats),
+    }
 
 
 def _postfix(row: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ policy target over its legal actions and, once the game is over, every seat's fi
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -193,12 +194,14 @@ class _Recorder:
 @dataclass
 class Played:
     """What :func:`play_games` returns: ``values[g]`` the final values of game ``g`` (its
-    ``lineups`` order; :func:`maya_envs.bots.mcts.terminal_values`), ``positions`` the recorded decisions, and
-    ``decisions`` the number of decisions taken in all."""
+    ``lineups`` order; :func:`maya_envs.bots.mcts.terminal_values`), ``positions`` the recorded
+    decisions, ``decisions`` the number of decisions taken in all and ``cpu_seconds`` the CPU
+    time the playing processes spent (what the games cost on dedicated cores)."""
 
     values: np.ndarray
     positions: Positions | None
     decisions: int
+    cpu_seconds: float = 0.0
 
 
 def play_games(
@@ -229,6 +232,7 @@ def play_games(
     for lineup in lineups:
         if len(lineup) != n:
             raise ValueError(f"a lineup of {len(lineup)} agents for {n} seats")
+    cpu_start = time.process_time()
     recorder = None
     if any(agent.record for lineup in lineups for agent in lineup):
         if inputs is None:
@@ -274,4 +278,4 @@ def play_games(
     positions = None
     if recorder is not None:
         positions = recorder.positions({g: values[g] for g in range(len(lineups))})
-    return Played(values, positions, decisions)
+    return Played(values, positions, decisions, time.process_time() - cpu_start)
