@@ -7,8 +7,9 @@ Usage::
         --agents ppo=runs/<run>/model.zip heuristic random --games 400
     maya-arena --agents runs/<run>/model.zip random          # env from the run's config.yaml
 
-Agents: ``random``, ``heuristic``, ``mcts:N[...]`` (see ``maya_envs.bots.make_bot``), a
-MaskablePPO checkpoint ``.zip``, ``rllib:<path>``; ``label=spec`` names one. Seats follow a
+Agents: ``random``, ``heuristic``, ``mcts:N[...]``, ``policy:<model>``, ``az:<model>[:N][...]``
+(see ``maya_envs.bots.make_bot``), a MaskablePPO checkpoint ``.zip``, ``rllib:<path>``;
+``label=spec`` names one. Seats follow a
 balanced design (``--design latin``: cyclic rotations of every table of agents;
 ``permutations``: every ordering; see ``maya_envs.evaluation.arena.seating_plan``) and
 ``--games`` is rounded up to a whole number of design blocks, so every agent plays every
@@ -70,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         required=True,
         metavar="SPEC",
-        help="random, heuristic, mcts:N[...], ismcts..., pretrained[:<name>], a checkpoint .zip, rllib:<path>; "
+        help="random, heuristic, mcts:N[...], ismcts..., policy:<model>, az:<model>[:N][...], pretrained[:<name>], "
+        "a checkpoint .zip, rllib:<path>; "
         "name=SPEC labels one",
     )
     parser.add_argument("--env", help=f"a game: one of {game_names()}")

@@ -9,8 +9,9 @@ Examples::
     maya-play --game maya2012 --option max_turns=6 --record my_game.jsonl
 
 Seats (``--seats``, comma-separated in seat order, missing ones are ``heuristic``):
-``human``; a bot name (``random``, ``heuristic``, ``mcts:N`` ..., see
-:func:`maya_envs.bots.make_bot`); a MaskablePPO checkpoint path (``.zip``, needs the ``train``
+``human``; a bot name (``random``, ``heuristic``, ``mcts:N``, ``policy:<model>``,
+``az:<model>[:N]`` ..., see :func:`maya_envs.bots.make_bot`; the network bots need the ``train``
+extra); a MaskablePPO checkpoint path (``.zip``, needs the ``train``
 extra); ``pretrained`` (the game's shipped baseline) or ``pretrained:<name>`` (one of
 :func:`maya_envs.pretrained.list_pretrained`, needs the ``train`` extra).
 
@@ -228,8 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
     parser.add_argument(
         "--seats",
-        help="comma-separated, in seat order: human, random, heuristic, mcts:N, a checkpoint .zip, "
-        "pretrained, pretrained:<name>; missing seats are heuristic (default: human, then heuristic)",
+        help="comma-separated, in seat order: human, random, heuristic, mcts:N, policy:<model>, az:<model>[:N], "
+        "a checkpoint .zip, pretrained, pretrained:<name>; missing seats are heuristic (default: human, then "
+        "heuristic)",
     )
     parser.add_argument("--seed", type=int, help="the game's seed (default: from the clock; it is recorded)")
     parser.add_argument("--record", help="record file (default: maya-records/<game>-<time>.jsonl)")
