@@ -31,7 +31,10 @@ Selection (``GuidedConfig.selection``):
   improved policy at that node. Good with few simulations (16-64).
 * ``"puct"`` (AlphaZero): ``argmax(q(a) + c_puct * P(a) * sqrt(sum n) / (1 + n(a)))`` everywhere,
   an unvisited action's ``q`` being the node's own evaluated value; the move is the most visited
-  action and the policy target the visit counts.
+  action (ties: the higher prior) and the policy target the visit counts.
+
+Exact ties among root actions (a flat prior, no noise) are broken at random (from the root's
+generator), never towards low action ids.
 
 **Many roots in lock step** (:func:`search_many`): every simulation round walks one path in each
 root's tree and evaluates all the new leaves in ONE evaluator call, so a batched network
@@ -70,6 +73,8 @@ Evaluator = Callable[[Sequence[Any], Sequence[int]], tuple[Sequence[np.ndarray],
 """``evaluator(states, seats) -> (priors, values)``; see the module docstring."""
 
 SELECTIONS = ("gumbel", "puct")
+TIEBREAK = 1e-9
+"""Scale of the random term that breaks exact ties among root actions (a flat prior)."""
 AZ_SYNTAX = (
     "az:<model>[:SIMULATIONS][:KEY=VALUE...] with <model> a .pt network checkpoint or a shipped network name, "
     "SIMULATIONS a positive int (default 32) and KEY one of select (gumbel|puct), m (considered actions, "
@@ -258,7 +263,9 @@ class _Search:
         self.root = _Node(self.legal, prior, value)
         cfg = self.config
         if cfg.selection == "gumbel":
-            self.gumbel = cfg.gumbel_scale * self.rng.gumbel(size=len(self.legal))
+            # Ties (a flat prior with no noise) are broken at random, not towards low ids.
+            tiebreak = TIEBREAK * self.rng.random(len(self.legal))
+            self.gumbel = cfg.gumbel_scale * self.rng.gumbel(size=len(self.legal)) + tiebreak
             m = min(cfg.max_considered, len(self.legal))
             self.schedule = considered_visits(m, cfg.simulations)
 
@@ -331,7 +338,8 @@ class _Search:
         else:
             n = root.n[idx]
             best = np.flatnonzero(n == n.max())
-            action = self.legal[int(best[np.argmax(root.prior[idx][best])])]
+            tiebreak = TIEBREAK * self.rng.random(len(best))  # then the prior, then at random
+            action = self.legal[int(best[np.argmax(root.prior[idx][best] + tiebreak)])]
             policy[self.legal] = n / n.sum()
         i = root.index[action]
         value = root.w[i] / root.n[i] if root.n[i] > 0 else root.value()
