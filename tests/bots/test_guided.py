@@ -335,3 +335,12 @@ def test_bad_config_values_are_named():
     ):
         with pytest.raises(ValueError, match=text):
             GuidedConfig(**kwargs)
+
+
+@pytest.mark.parametrize("selection", ["gumbel", "puct"])
+def test_exact_ties_at_the_root_are_broken_at_random_not_towards_low_ids(selection):
+    # Twenty stones, values 0 until the end: every move looks the same to a short search.
+    rules = Nim()
+    config = GuidedConfig(simulations=3, selection=selection, gumbel_scale=0.0)
+    chosen = {search_many(rules, [(20, 0)], [0], _uniform(rules), config, rng=seed)[0].action for seed in range(12)}
+    assert chosen == {0, 1, 2}
