@@ -49,3 +49,16 @@ def test_the_arena_line_up_fills_a_table_with_random_bots(players, randoms):
     agents = arena_agents(Path("r"), players)
     assert agents[:2] == [f"agent={Path('r') / 'model.zip'}", "heuristic"]
     assert len(agents) - 2 == randoms and len(agents) >= min(players, 3)
+
+
+def test_an_expert_iteration_run_shows_the_raw_network_and_the_search(tmp_path):
+    run = fake_run(tmp_path)
+    results = [
+        {"candidate": "exit (raw)", "opponent": "heuristic", "win_rate": 0.5, "win_rate_ci95": [0.45, 0.55]},
+        {"candidate": "exit (+32 sims)", "opponent": "heuristic", "win_rate": 0.9, "win_rate_ci95": [0.87, 0.92]},
+    ]
+    (run / "evaluation.json").write_text(json.dumps({"results": results, "positions": 1234, "train_seconds": 60}))
+    (run / "model.pt").write_bytes(b"")
+    line = row("maya2012/2p_exit", run, arena_games=10)
+    assert "| 1,234 | 60 | - | raw 50.0% [45.0%, 55.0%]; +32 sims 90.0% [87.0%, 92.0%] |" in line
+    assert arena_agents(run, 2)[0] == f"agent=policy:{run / 'model.pt'}"

@@ -7,12 +7,13 @@ Usage::
 
 For each ``CONFIG_NAME=RUN_DIR`` pair it reads the run's ``config.yaml`` and
 ``evaluation.json`` (written by ``maya-train``), plays an arena (``maya-arena``) between the
-trained agent, the heuristic bot and random bots (as many random bots as it takes to fill a
+trained agent (an expert-iteration run's raw network), the heuristic bot and random bots (as many random bots as it takes to fill a
 table: 2-3 players play {agent, heuristic, random}; 4-5 players add random2, random3) unless
 ``RUN_DIR/arena/arena.json`` exists, and prints a Markdown table: game, players, config,
-steps, training seconds, win rate against random and against the heuristic (with Wilson 95%
-intervals, from the run's evaluation) and the OpenSkill mu of the agent and of the heuristic
-in the arena.
+steps (expert iteration: positions learnt from), training seconds, win rate against random
+and against the heuristic (with Wilson 95% intervals, from the run's evaluation; an
+expert-iteration run shows its raw network and the network with search) and the OpenSkill
+mu of the agent and of the heuristic in the arena.
 """
 
 from __future__ import annotations
@@ -30,9 +31,14 @@ from training import arena
 
 
 def arena_agents(run_dir: Path, num_players: int) -> list[str]:
-    """The arena line-up for a run: the agent, the heuristic, and random bots up to the table size."""
+    """The arena line-up for a run: the agent (``model.zip`` of a MaskablePPO run, else the raw
+    network ``policy:<run>/model.pt`` of an expert-iteration run), the heuristic, and random bots
+    up to the table size."""
     randoms = ["random"] + [f"random{i}=random" for i in range(2, max(num_players - 1, 1))]
-    return [f"agent={run_dir / 'model.zip'}", "heuristic", *randoms]
+    agent = run_dir / "model.zip"
+    if not agent.is_file() and (run_dir / "model.pt").is_file():
+        return [f"agent=policy:{run_dir / 'model.pt'}", "heuristic", *randoms]
+    return [f"agent={agent}", "heuristic", *randoms]
 
 
 def ensure_arena(run_dir: Path, num_players: int, games: int) -> dict:
@@ -49,6 +55,14 @@ def _rate(result: dict) -> str:
     return f"{result['win_rate']:.1%} [{low:.1%}, {high:.1%}]"
 
 
+def _rates(rows: list[dict]) -> str:
+    """One cell: the win rate of the run's one candidate, or of each candidate of an
+    expert-iteration run (raw network, then with search), labelled by its suffix."""
+    if len(rows) == 1:
+        return _rate(rows[0])
+    return "; ".join(f"{r['candidate'].rpartition('(')[2].rstrip(')')} {_rate(r)}" for r in rows)
+
+
 def row(config_name: str, run_dir: Path, arena_games: int) -> str:
     """One Markdown table row for a finished run (see the module docstring).
 
@@ -60,7 +74,9 @@ def row(config_name: str, run_dir: Path, arena_games: int) -> str:
             raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train run?")
     config = yaml.safe_load((run_dir / "config.yaml").read_text())
     evaluation = json.loads((run_dir / "evaluation.json").read_text())
-    by_opponent = {r["opponent"]: r for r in evaluation["results"]}
+    by_opponent: dict[str, list[dict]] = {}
+    for r in evaluation["results"]:
+        by_opponent.setdefault(r["opponent"], []).append(r)
     options = config.get("game_options", {})
     entry = find_game(config["env_id"])
     num_players = entry.make_rules(options).spec.num_players
@@ -71,10 +87,10 @@ def row(config_name: str, run_dir: Path, arena_games: int) -> str:
         game,
         str(num_players),
         f"`{config_name}`",
-        f"{evaluation['total_timesteps']:,}",
+        f"{evaluation.get('total_timesteps', evaluation.get('positions', 0)):,}",
         f"{evaluation['train_seconds']:.0f}",
-        _rate(by_opponent["random"]) if "random" in by_opponent else "-",
-        _rate(by_opponent["heuristic"]) if "heuristic" in by_opponent else "-",
+        _rates(by_opponent["random"]) if "random" in by_opponent else "-",
+        _rates(by_opponent["heuristic"]) if "heuristic" in by_opponent else "-",
         f"{mu['agent']:.1f} / {mu['heuristic']:.1f}",
     ]
     return "| " + " | ".join(cells) + " |"

@@ -292,6 +292,9 @@ class ExitTrainer:
                 self._save(run_dir / "checkpoint.pt")
                 bar.update(1)
                 bar.set_postfix_str(_postfix(row))
+                tqdm.write(
+                    f"iteration {iteration} ({self.elapsed:.0f} s): {row['positions']:,} positions, {_postfix(row)}"
+                )
                 if ex.max_seconds and self.elapsed >= ex.max_seconds:
                     tqdm.write(f"stopping after iteration {iteration}: {self.elapsed:.0f} s >= max_seconds")
                     break
