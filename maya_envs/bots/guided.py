@@ -257,15 +257,16 @@ class _Search:
         self.root: _Node | None = None
         self.count = 0
         self.gumbel = np.zeros(len(self.legal))
+        self.tiebreak = np.zeros(len(self.legal))
         self.schedule: tuple[int, ...] = ()
 
     def start(self, prior: np.ndarray, value: np.ndarray) -> None:
         self.root = _Node(self.legal, prior, value)
         cfg = self.config
+        # Ties at the root (a flat prior with no noise) are broken at random, not towards low ids.
+        self.tiebreak = TIEBREAK * self.rng.random(len(self.legal))
         if cfg.selection == "gumbel":
-            # Ties (a flat prior with no noise) are broken at random, not towards low ids.
-            tiebreak = TIEBREAK * self.rng.random(len(self.legal))
-            self.gumbel = cfg.gumbel_scale * self.rng.gumbel(size=len(self.legal)) + tiebreak
+            self.gumbel = cfg.gumbel_scale * self.rng.gumbel(size=len(self.legal)) + self.tiebreak
             m = min(cfg.max_considered, len(self.legal))
             self.schedule = considered_visits(m, cfg.simulations)
 
@@ -281,6 +282,8 @@ class _Search:
             q = np.where(n > 0, node.w[idx, mover] / np.maximum(n, 1), node.raw[mover])
             prior = node.prior[idx] / node.prior[idx].sum()
             score = q + cfg.c_puct * prior * math.sqrt(max(n.sum(), 1.0)) / (1.0 + n)
+            if node is self.root:
+                score = score + self.tiebreak
         elif node is self.root:
             target = self.schedule[self.count]
             score = self.gumbel + _logits(node.prior) + _sigma(cfg, node, idx, mover)
@@ -338,8 +341,8 @@ class _Search:
         else:
             n = root.n[idx]
             best = np.flatnonzero(n == n.max())
-            tiebreak = TIEBREAK * self.rng.random(len(best))  # then the prior, then at random
-            action = self.legal[int(best[np.argmax(root.prior[idx][best] + tiebreak)])]
+            # then the prior, then at random
+            action = self.legal[int(best[np.argmax(root.prior[idx][best] + self.tiebreak[best])])]
             policy[self.legal] = n / n.sum()
         i = root.index[action]
         value = root.w[i] / root.n[i] if root.n[i] > 0 else root.value()
