@@ -27,6 +27,7 @@ if ! .venv/bin/python -m build --outdir "$work/dist" . >"$work/build.log" 2>&1; 
 fi
 wheel=$(ls "$work"/dist/*.whl)
 .venv/bin/python - "$wheel" "$work"/dist/*.tar.gz <<'EOF'
+import json
 import sys
 import zipfile
 from collections import Counter
@@ -44,6 +45,8 @@ required = [
     "maya_envs/maya_quarry/data/components.json", "maya_envs/pretrained/registry.json",
     "training/configs/__init__.py", "training/configs/maya2012/2p_quick.yaml", "training/configs/rllib/maya2012_2p.yaml",
 ]  # fmt: skip
+registry = json.loads(zipfile.ZipFile(wheel).read("maya_envs/pretrained/registry.json"))
+required += [f"maya_envs/pretrained/{entry['file']}" for entry in registry.values()]  # .zip and .pt alike
 missing = [name for name in required if name not in names]
 stray = [name for name in names if name.split("/")[0] not in ("maya_envs", "training") and ".dist-info/" not in name]
 if missing or stray:
@@ -117,12 +120,20 @@ names = list_pretrained()
 assert names, "no pretrained policies in the wheel"
 for name in names:
     info = pretrained_info(name)
-    model = load_pretrained(name)
     env = gym.make(info.env_id, opponent=f"pretrained:{name}", **info.game_options)
     obs, _ = env.reset(seed=0)
     mask = env.unwrapped.action_masks()
-    action, _ = model.predict(obs, action_masks=mask, deterministic=True)
-    assert mask[int(action)], (name, action)
+    if info.kind == "network":  # a policy-value network (.pt): plays from the rules state
+        from maya_envs.bots import make_bot
+
+        rules, state = env.unwrapped.rules, env.unwrapped.aec_env.game_state
+        for spec in (f"policy:{name}", f"az:{name}:4"):
+            action = make_bot(spec, rules, 0).act(state)
+            assert mask[int(action)], (spec, action)
+    else:
+        model = load_pretrained(name)
+        action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert mask[int(action)], (name, action)
     for _ in range(3):  # the pretrained opponent answers in the other seats
         obs, reward, terminated, truncated, _ = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
         if terminated or truncated:
