@@ -43,12 +43,12 @@ from maya_envs.core.rng import make_rng
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.features import (
     ALL_DEALS,
+    exchange_prospects,
     result_terms,
     white_setup_joins,
     win_probability,
 )
 from maya_envs.maya2012.rules import (
-    CENTRE,
     CENTRE_BONUS,
     DECLARE,
     DRAFT,
@@ -56,10 +56,7 @@ from maya_envs.maya2012.rules import (
     Maya2012Rules,
     Maya2012State,
     colour_scores,
-    is_complete,
     last_exchange_completed_centre,
-    may_declare,
-    swap,
     unknown_colours,
 )
 
@@ -128,16 +125,13 @@ class HeuristicBot:
             per_colour = colour_scores(state.towers, self.rules.config.three_plus_two)
             p_win = win_probability(per_colour, mine, bonus, deals, state.num_players)
             return A.DECLARE_END if p_win >= DECLARE_THRESHOLD else A.CONTINUE
-        mode = self.rules.config.three_plus_two
-        unknown = unknown_colours(state.towers, mine)
+        prospects = exchange_prospects(state, seat, self.rules.config)
         n = state.num_players
         scores = []
         for action in legal:
-            after = swap(state.towers, action)
-            per_colour = colour_scores(after, mode)
-            value = sum(per_colour[c] for c in mine) - sum(per_colour[c] for c in unknown) / 3
-            if may_declare(after, mine):
-                completes = CENTRE in A.PAIRS[action // 4] and is_complete(after[CENTRE])
+            my_score, unknown_score, can, completes, per_colour = prospects[action]
+            value = my_score - unknown_score / 3
+            if can:
                 p_win = win_probability(per_colour, mine, CENTRE_BONUS if completes else 0, deals, n)
                 if p_win >= DECLARE_THRESHOLD:
                     value = WIN_VALUE * p_win

@@ -83,7 +83,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from maya_envs.maya2012 import actions as A
-from maya_envs.maya2012.observation import exchange_consequences
+from maya_envs.maya2012.observation import exchange_consequences, seat_outlook
 from maya_envs.maya2012.rules import (
     CENTRE,
     CENTRE_BONUS,
@@ -91,11 +91,14 @@ from maya_envs.maya2012.rules import (
     OVER,
     Maya2012Rules,
     Maya2012State,
+    colour_score,
     colour_scores,
+    colour_totals,
+    exchange_totals,
     is_complete,
+    joins_formed,
     last_exchange_completed_centre,
     legal_exchanges,
-    may_declare,
     swap,
     unknown_colours,
     victory_points,
@@ -147,15 +150,6 @@ ALL_DEALS = _all_deals()
 """``(90, 6)``: the equally likely deals of a seat's 6 unknown colours (positions in
 :func:`~maya_envs.maya2012.rules.unknown_colours`) to the 3 other hands, in seat order after
 it (3p: two rivals and the face-down pair; 4p: left rival, partner, right rival)."""
-
-
-def joins_formed(towers: tuple[tuple[int, ...], ...], action: int) -> int:
-    """Number of the two towers whose seam joins a colour after exchange ``action`` (0-47)
-    on ``towers`` (before the swap): the event that earns a ladder (rules section 4)."""
-    pair, offset = divmod(action, 4)
-    i = offset + 1  # index of the base level k = offset + 2
-    a, b = A.PAIRS[pair]
-    return int(towers[a][i - 1] == towers[b][i]) + int(towers[b][i - 1] == towers[a][i])
 
 
 def best_reply_joins(state: Maya2012State) -> int:
@@ -215,6 +209,32 @@ def win_probability(per_colour: Sequence[int], mine: Sequence[int], bonus: int, 
     else:
         mine_total, rivals = own + hands[:, 1], hands[:, 0] + hands[:, 2]
     return float(((mine_total > rivals) + 0.5 * (mine_total == rivals)).mean())
+
+
+def exchange_prospects(
+    state: Maya2012State, seat: int, config
+) -> dict[int, tuple[int, int, bool, bool, list[int] | None]]:
+    """Three and four players, once dealt: for each exchange of ``state``, ``action -> (my task
+    score after it, the unknown colours' summed task score after it, whether I may declare
+    after it, whether it completes the centre tower (checked only where I may declare), the
+    per-colour task scores after it where I may declare, else None)``, from ``seat``'s view
+    only; built on the cached :func:`~maya_envs.maya2012.observation.seat_outlook` (the
+    observation's own per-exchange block), so the bot and these features share it."""
+    mode = config.three_plus_two
+    towers = state.towers
+    mine = state.tasks[seat]
+    totals = colour_totals(towers)
+    now = [colour_score(total, mode) for total in totals]
+    my_now = sum(now[c] for c in mine)
+    unknown_now = sum(now[c] for c in unknown_colours(towers, mine))
+    prospects = {}
+    for action, my_delta, can, unknown_delta in seat_outlook(state, seat, config):
+        per_colour, completes = None, False
+        if can:
+            per_colour = [colour_score(total, mode) for total in exchange_totals(towers, totals, action)]
+            completes = CENTRE in A.PAIRS[action // 4] and is_complete(swap(towers, action)[CENTRE])
+        prospects[action] = (my_now + my_delta, unknown_now + unknown_delta, can, completes, per_colour)
+    return prospects
 
 
 class ActionFeatures:
@@ -297,30 +317,30 @@ class ActionFeatures:
         unknown = unknown_colours(state.towers, mine)
         deals = np.asarray(unknown, np.intp)[ALL_DEALS]
 
-        def board_terms(row: int, towers, can: bool, bonus: bool) -> None:
-            per_colour = colour_scores(towers, mode)
-            my_score = sum(per_colour[c] for c in mine)
-            rival = sum(per_colour[c] for c in unknown) / 3
+        def board_terms(row: int, my_score: int, unknown_score: int, per_colour, bonus: bool) -> None:
+            rival = unknown_score / 3
             out[row, col["my_score"]] = my_score / TASK_SCALE
             out[row, col["rival_score"]] = rival / TASK_SCALE
             out[row, col["margin"]] = (my_score - rival) / TASK_SCALE
-            if can:
+            if per_colour is not None:  # I may declare on this board
                 out[row, col["can_declare"]] = 1.0
                 out[row, col["centre_bonus"]] = float(bonus)
                 p_win = win_probability(per_colour, mine, CENTRE_BONUS if bonus else 0, deals, self._n)
                 out[row, col["win_chance"]] = p_win
 
+        prospects = exchange_prospects(state, seat, self.rules.config) if state.phase == EXCHANGE else {}
+        now = colour_scores(state.towers, mode)
+        my_now, unknown_now = sum(now[c] for c in mine), sum(now[c] for c in unknown)
         for row, action in enumerate(actions):
             if action < A.NUM_EXCHANGES:
                 out[row, col["is_exchange"]] = 1.0
-                after = swap(state.towers, action)
-                completes = CENTRE in A.PAIRS[action // 4] and is_complete(after[CENTRE])
-                board_terms(row, after, may_declare(after, mine), completes)
+                my_score, unknown_score, _, completes, per_colour = prospects[action]
+                board_terms(row, my_score, unknown_score, per_colour, completes)
             elif action == A.DECLARE_END:
                 out[row, col["is_declare"]] = 1.0
-                board_terms(row, state.towers, True, last_exchange_completed_centre(state))
+                board_terms(row, my_now, unknown_now, now, last_exchange_completed_centre(state))
             elif action == A.CONTINUE:
                 out[row, col["is_continue"]] = 1.0
-                board_terms(row, state.towers, False, False)
+                board_terms(row, my_now, unknown_now, None, False)
             else:
                 out[row, col["is_draft"]] = 1.0

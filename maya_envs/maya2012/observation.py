@@ -79,6 +79,8 @@ Pure: numpy only; imports the rules, never the other way round.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from maya_envs.core.layout import Layout
@@ -93,13 +95,17 @@ from maya_envs.maya2012.rules import (
     Maya2012Config,
     Maya2012Rules,
     Maya2012State,
+    colour_score,
+    colour_totals,
+    exchange_deltas,
     exchange_joins,
+    is_complete,
+    joins_formed,
     last_exchange_completed_centre,
     legal_exchanges,
     may_declare,
-    score_runs,
+    state_exchanges,
     swap,
-    tower_runs,
     unknown_colours,
 )
 
@@ -215,9 +221,9 @@ def observe(rules: Maya2012Rules, state: Maya2012State, seat: int) -> np.ndarray
 def encode_observation(state, seat: int, config) -> np.ndarray:
     """Encode ``state`` for ``seat``; returns a new ``float32`` array of
     :func:`observation_shape` (index tables in the module docstring)."""
-    size = observation_shape(config)[0]
+    size = (SIZE_2P if config.num_players == 2 else SIZE_MULTI) + (DRAFT_SIZE if config.setup == "draft" else 0)
     obs = np.zeros(size, np.float32)
-    colours = np.fromiter((c for tower in state.towers for c in tower), np.intp, A.NUM_TOWERS * A.NUM_LEVELS)
+    colours = np.fromiter(chain.from_iterable(state.towers), np.intp, A.NUM_TOWERS * A.NUM_LEVELS)
     if state.phase == DRAFT:
         built = colours >= 0
         obs[_SLOT_BASE[built] + colours[built]] = 1.0
@@ -238,28 +244,34 @@ def _encode_2p(obs: np.ndarray, state, seat: int, config) -> None:
     if state.raven:
         obs[RAVEN_AT + state.raven - 2] = 1.0
     opp = 1 - seat
-    obs[LADDERS_AT : LADDERS_AT + 9] = np.asarray(state.ladders[seat], np.float32) / MAX_LADDER_SPACES
-    obs[LADDERS_AT + 9 : LADDERS_AT + 18] = np.asarray(state.ladders[opp], np.float32) / MAX_LADDER_SPACES
-    for tower, owner in enumerate(state.priests):
-        if owner != NO_PRIEST:
-            obs[PRIESTS_AT + tower + (0 if owner == seat else 9)] = 1.0
     ladders, priests = config.ladders_per_player, config.priests_per_player
-    obs[PIECES_AT : PIECES_AT + 4] = (
+    # ladders, priests and pieces left are one contiguous block: one write
+    obs[LADDERS_AT : PIECES_AT + 4] = [
+        *[count / MAX_LADDER_SPACES for count in state.ladders[seat]],
+        *[count / MAX_LADDER_SPACES for count in state.ladders[opp]],
+        *[float(owner == seat) for owner in state.priests],
+        *[float(owner != NO_PRIEST and owner != seat) for owner in state.priests],
         _ratio(state.ladders_left[seat], ladders),
         _ratio(state.ladders_left[opp], ladders),
         _ratio(state.priests_left[seat], priests),
         _ratio(state.priests_left[opp], priests),
-    )
+    ]
     if SETUP_MONOLITH <= state.phase <= EXCHANGE:
         obs[PHASE_AT + state.phase] = 1.0
     obs[TURN_AT] = min(state.turn / config.max_turns, 1.0)
     obs[SEAT_AT] = 1.0 if seat == 0 else 0.0
     if state.phase == EXCHANGE:
-        for action in legal_exchanges(state.towers, state.monolith, state.raven):
+        towers = state.towers
+        legal = state_exchanges(state)
+        swing_at = ACTION_FEATURES_AT + 2 * A.NUM_EXCHANGES
+        obs[swing_at + np.asarray(legal, np.intp)] = _swing_unit(0)
+        for action in legal:
+            if not joins_formed(towers, action):
+                continue  # no join: no ladder, no priest, no swing
             ladders_placed, completes, swing = exchange_consequences(state, action, seat, config.ladder_spaces)
             obs[ACTION_FEATURES_AT + action] = ladders_placed / 2
             obs[ACTION_FEATURES_AT + A.NUM_EXCHANGES + action] = float(completes)
-            obs[ACTION_FEATURES_AT + 2 * A.NUM_EXCHANGES + action] = min(max((swing + 2) / 6, 0.0), 1.0)
+            obs[swing_at + action] = _swing_unit(swing)
 
 
 def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
@@ -275,38 +287,61 @@ def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
     obs[MULTI_SEAT_AT + seat] = 1.0
     obs[TEAM_GAME_AT] = 1.0 if config.num_players == 4 else 0.0
     if state.phase in (EXCHANGE, DECLARE) and state.tasks:
-        unknown = unknown_colours(state.towers, state.tasks[seat])
-        outlook = exchange_outlook(state.towers, state.monolith, state.tasks[seat], config, unknown)
-        for action, delta, can, rival_delta in outlook:
-            obs[SCORE_DELTA_AT + action] = _unit(delta)
-            obs[CAN_DECLARE_AT + action] = float(can)
-            obs[RIVAL_DELTA_AT + action] = _unit(rival_delta / UNKNOWN_HANDS)
+        outlook = seat_outlook(state, seat, config)
+        if outlook:
+            actions, deltas, cans, rival_deltas = zip(*outlook, strict=True)
+            actions = np.asarray(actions, np.intp)
+            obs[SCORE_DELTA_AT + actions] = [_unit(delta) for delta in deltas]
+            obs[CAN_DECLARE_AT + actions] = cans
+            obs[RIVAL_DELTA_AT + actions] = [_unit(delta / UNKNOWN_HANDS) for delta in rival_deltas]
 
 
-def exchange_outlook(towers, monolith: int, task_colours, config, other_colours=()) -> list[tuple[int, int, bool, int]]:
+def seat_outlook(state: Maya2012State, seat: int, config: Maya2012Config) -> list[tuple[int, int, bool, int]]:
+    """Three and four players, once dealt: :func:`exchange_outlook` of ``state``'s exchanges for
+    ``seat`` (its own task colours against the :func:`~maya_envs.maya2012.rules.unknown_colours`),
+    computed once per state and seat and kept in the state's cache, so the observation, the
+    per-action features and the heuristic bot share it (a shared list: do not modify it). Reads
+    only ``seat``'s cards and the public board."""
+    key = ("outlook", seat, config.three_plus_two)
+    outlook = state._cache.get(key)
+    if outlook is None:
+        mine = state.tasks[seat]
+        unknown = unknown_colours(state.towers, mine)
+        outlook = exchange_outlook(state.towers, state.monolith, mine, config, unknown, state_exchanges(state))
+        state._cache[key] = outlook
+    return outlook
+
+
+def exchange_outlook(
+    towers, monolith: int, task_colours, config, other_colours=(), exchanges: list[int] | None = None
+) -> list[tuple[int, int, bool, int]]:
     """Three and four players: for each exchange legal on ``towers`` with the Monolith at
     ``monolith`` (no Raven), ``(action, change of the task score of task_colours, whether
     the mover may declare after it, change of the summed task scores of other_colours)``
     (rules section 7; the centre bonus is left out). Reads only the public board and the
-    given colours."""
+    given colours. ``exchanges``: those legal ids when the caller has them. The scores after
+    each exchange come from the board's colour totals updated through the two exchanged
+    towers (:func:`~maya_envs.maya2012.rules.exchange_totals`)."""
     mode = config.three_plus_two
-    per_tower = [tower_runs(column) for column in towers]
-    before = _task_score(per_tower, task_colours, mode)
-    others_before = _task_score(per_tower, other_colours, mode)
+    totals = colour_totals(towers)
+    mine_set, other_set = set(task_colours), set(other_colours)
+    centre_done = is_complete(towers[CENTRE])
     result = []
-    for action in legal_exchanges(towers, monolith, 0):
-        after = swap(towers, action)
-        a, b = A.PAIRS[action // 4]
-        runs = list(per_tower)
-        runs[a], runs[b] = tower_runs(after[a]), tower_runs(after[b])
-        mine = _task_score(runs, task_colours, mode) - before
-        others = _task_score(runs, other_colours, mode) - others_before
-        result.append((action, mine, may_declare(after, task_colours), others))
+    legal = legal_exchanges(towers, monolith, 0) if exchanges is None else exchanges
+    for action in legal:
+        mine = others = 0
+        for colour, delta in exchange_deltas(towers, action).items():
+            if delta:
+                before = totals[colour]
+                change = colour_score(before + delta, mode) - colour_score(before, mode)
+                if colour in mine_set:
+                    mine += change
+                if colour in other_set:
+                    others += change
+        # a complete tower is never exchanged, so only the centre tower's own exchange can complete it
+        can = (centre_done or CENTRE in A.PAIRS[action // 4]) and may_declare(swap(towers, action), task_colours)
+        result.append((action, mine, can, others))
     return result
-
-
-def _task_score(per_tower, colours, mode: str) -> int:
-    return sum(score_runs([n for runs in per_tower for c, n in runs if c == colour], mode) for colour in colours)
 
 
 def exchange_consequences(state, action: int, seat: int, ladder_spaces) -> tuple[int, bool, int]:
@@ -330,6 +365,11 @@ def exchange_consequences(state, action: int, seat: int, ladder_spaces) -> tuple
             completes = True
             swing += 1
     return placed, completes, swing
+
+
+def _swing_unit(swing: int) -> float:
+    """A two-player VP-margin change mapped to [0, 1]: ``(swing + 2) / 6``, clipped."""
+    return min(max((swing + 2) / 6, 0.0), 1.0)
 
 
 def _unit(delta: float) -> float:

@@ -123,18 +123,24 @@ from maya_envs.maya2012.state import (
     Maya2012State,
     _replace,
     centre_bonus_seat,
+    colour_score,
     colour_scores,
+    colour_totals,
     declaration_possible,
     declare_step_follows,
     draft_towers,
+    exchange_deltas,
     exchange_joins,
+    exchange_totals,
     is_complete,
     joined_runs,
+    joins_formed,
     last_exchange_completed_centre,
     legal_exchanges,
     may_declare,
     points_by_tower,
     score_runs,
+    state_exchanges,
     swap,
     task_scores,
     team_scores,
@@ -173,19 +179,25 @@ __all__ = [
     "TRUNCATED",
     "WHITE",
     "centre_bonus_seat",
+    "colour_score",
     "colour_scores",
+    "colour_totals",
     "declaration_possible",
     "declare_step_follows",
     "draft_towers",
+    "exchange_deltas",
     "exchange_joins",
+    "exchange_totals",
     "is_complete",
     "joined_runs",
+    "joins_formed",
     "last_exchange_completed_centre",
     "legal_exchanges",
     "may_declare",
     "points_by_tower",
     "reward_range",
     "score_runs",
+    "state_exchanges",
     "swap",
     "task_scores",
     "team_scores",
@@ -261,7 +273,10 @@ class Maya2012Rules(LegalActionCache):
             ValueError: a draft placement or the last one (which deals the cards) without
                 ``rng``.
         """
-        if action not in self._legal_set(state):
+        legal = state._cache.get("legal")
+        if legal is None:
+            legal = state._cache["legal"] = self._compute_legal(state)
+        if action not in legal:
             raise IllegalActionError(
                 f"action {action!r} ({_describe(action)}) is illegal in phase "
                 f"{PHASE_NAMES[state.phase]}; legal ids: {self.legal_actions(state)}"
@@ -272,7 +287,7 @@ class Maya2012Rules(LegalActionCache):
         if phase == DECLARE:
             if action == A.DECLARE_END:
                 return _replace(state, phase=OVER, declared=state.to_move)
-            return self._pass_turn(_replace(state, phase=EXCHANGE))
+            return self._start_exchanges(_replace(state, phase=EXCHANGE, to_move=(state.to_move + 1) % self._n))
         if phase == DRAFT:
             return self._draft(state, action, rng)
         if phase == SETUP_MONOLITH:
@@ -415,50 +430,42 @@ class Maya2012Rules(LegalActionCache):
 
     def _exchange(self, state: Maya2012State, action: int) -> Maya2012State:
         """Two players: swap, move Monolith and Raven, place ladders and a priest."""
-        pair, level = divmod(action, 4)
-        level += 2
+        pair, offset = divmod(action, 4)
         towers = swap(state.towers, action)
         mover = state.to_move
-        ladders = [list(row) for row in state.ladders]
-        priests = list(state.priests)
-        ladders_left = list(state.ladders_left)
-        priests_left = list(state.priests_left)
-        joins = exchange_joins(towers, action, state.ladders, ladders_left[mover], self.config.ladder_spaces)
-        for tower, ladder, complete in joins:
-            if ladder:
-                ladders[mover][tower] += 1
-                ladders_left[mover] -= 1
-            if complete and priests_left[mover]:
-                priests[tower] = mover
-                priests_left[mover] -= 1
-        turn = state.turn + 1
-        next_state = Maya2012State(
-            towers=towers,
-            monolith=pair,
-            raven=level,
-            ladders=tuple(tuple(row) for row in ladders),
-            priests=tuple(priests),
-            ladders_left=tuple(ladders_left),
-            priests_left=tuple(priests_left),
-            to_move=1 - mover,
-            phase=EXCHANGE,
-            turn=turn,
+        joins = exchange_joins(towers, action, state.ladders, state.ladders_left[mover], self.config.ladder_spaces)
+        pieces = {}
+        if joins:  # only an exchange that joins a colour places pieces
+            ladders = [list(row) for row in state.ladders]
+            priests = list(state.priests)
+            ladders_left = list(state.ladders_left)
+            priests_left = list(state.priests_left)
+            for tower, ladder, complete in joins:
+                if ladder:
+                    ladders[mover][tower] += 1
+                    ladders_left[mover] -= 1
+                if complete and priests_left[mover]:
+                    priests[tower] = mover
+                    priests_left[mover] -= 1
+            pieces = dict(
+                ladders=tuple(tuple(row) for row in ladders),
+                priests=tuple(priests),
+                ladders_left=tuple(ladders_left),
+                priests_left=tuple(priests_left),
+            )
+        next_state = _replace(
+            state, towers=towers, monolith=pair, raven=offset + 2, to_move=1 - mover, turn=state.turn + 1, **pieces
         )
         return self._start_exchanges(next_state)
 
     def _exchange_multi(self, state: Maya2012State, action: int) -> Maya2012State:
         """Three and four players: swap and move the Monolith; then the declare decision
-        when :func:`declare_step_follows` (config ``declare_step``)."""
+        when :func:`declare_step_follows` (config ``declare_step``), else the next seat."""
         towers = swap(state.towers, action)
-        after = _replace(state, towers=towers, monolith=action // 4, turn=state.turn + 1)
+        moved = dict(towers=towers, monolith=action // 4, turn=state.turn + 1)
         if declare_step_follows(self.config.declare_step, towers, state.tasks[state.to_move]):
-            return _replace(after, phase=DECLARE)
-        return self._pass_turn(after)
-
-    def _pass_turn(self, state: Maya2012State) -> Maya2012State:
-        """Three and four players: the next seat clockwise moves, unless the turn limit or
-        the lack of a legal exchange ends the game."""
-        return self._start_exchanges(_replace(state, to_move=(state.to_move + 1) % self._n))
+            return _replace(state, **moved, phase=DECLARE)
+        return self._start_exchanges(_replace(state, **moved, to_move=(state.to_move + 1) % self._n))
 
     def _draft(self, state: Maya2012State, action: int, rng: np.random.Generator | None) -> Maya2012State:
         if rng is None:

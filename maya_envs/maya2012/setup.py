@@ -59,6 +59,7 @@ def permanent(matrix: np.ndarray) -> int:
     return round(float(signs @ row_sums.prod(axis=0)))
 
 
+@cache
 def _bregman_bound(row_sum: int, n: int) -> float:
     return math.factorial(row_sum) ** (n / row_sum)
 
@@ -75,32 +76,78 @@ def sample_latin_rectangle(n: int, rows: int, rng: np.random.Generator, batch: i
     """
     if not 1 <= rows <= n:
         raise ValueError(f"rows must be in 1..{n}, got {rows}")
+    columns = np.arange(n)
     while True:
         board = np.empty((rows, n), np.int64)
         board[0] = rng.permutation(n)
         allowed = np.ones((n, n), np.int64)  # allowed[column, symbol]
-        allowed[np.arange(n), board[0]] = 0
+        allowed[columns, board[0]] = 0
         for row in range(1, rows):
-            fillings = permanent(allowed)
+            fillings = _fillings(allowed, board, row)
             if rng.random() * _bregman_bound(n - row, n) >= fillings:
                 break  # reject the whole attempt; keeps every board equally likely
             board[row] = _uniform_filling(allowed, rng, batch)
-            allowed[np.arange(n), board[row]] = 0
+            allowed[columns, board[row]] = 0
         else:
             return board
 
 
-def _uniform_filling(allowed: np.ndarray, rng: np.random.Generator, batch: int) -> np.ndarray:
-    """A uniformly random permutation ``perm`` with ``allowed[i, perm[i]] == 1`` for all i."""
+def _fillings(allowed: np.ndarray, board: np.ndarray, row: int) -> int:
+    """The permanent of ``allowed`` (the ways to fill row ``row`` given rows ``0..row-1``),
+    from a table where it depends only on a small key: relabelling each symbol by its column
+    in row 0 (a column permutation, which keeps the permanent) turns row 1 into a derangement
+    ``sigma`` and leaves ``allowed = J - I - P(sigma)``, whose permanent is the same for every
+    conjugate of ``sigma``; so row 1's count is the number of derangements (one value) and
+    row 2's depends only on the cycle type of ``sigma``. Later rows: :func:`permanent`."""
+    if row > 2:
+        return permanent(allowed)
     n = allowed.shape[0]
-    columns = np.arange(n)
-    identity = np.tile(columns, (batch, 1))
+    key: tuple[int, ...] = ()
+    if row == 2:
+        where = np.empty(n, np.intp)
+        where[board[0]] = np.arange(n)
+        sigma = where[board[1]].tolist()
+        seen = [False] * n
+        lengths = []
+        for start in range(n):
+            length = 0
+            while not seen[start]:
+                seen[start] = True
+                start = sigma[start]
+                length += 1
+            if length:
+                lengths.append(length)
+        key = tuple(sorted(lengths))
+    found = _FILLINGS.get((n, key))
+    if found is None:
+        found = _FILLINGS[(n, key)] = permanent(allowed)
+    return found
+
+
+_FILLINGS: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
+def _uniform_filling(allowed: np.ndarray, rng: np.random.Generator, batch: int) -> np.ndarray:
+    """A uniformly random permutation ``perm`` with ``allowed[i, perm[i]] == 1`` for all i
+    (the first fitting one of batches of ``batch`` uniform permutations)."""
+    n = allowed.shape[0]
+    identity, offsets = _batch_tables(n, batch)
+    flat = allowed.ravel().astype(bool)
     while True:
         perms = rng.permuted(identity, axis=1)
-        ok = allowed[columns, perms].all(axis=1)
-        hits = np.flatnonzero(ok)
-        if hits.size:
-            return perms[hits[0]]
+        ok = flat[perms + offsets].all(axis=1)
+        first = int(ok.argmax())
+        if ok[first]:
+            return perms[first]
+
+
+@cache
+def _batch_tables(n: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(batch, n)`` rows ``0..n-1`` (never written: ``permuted`` returns a copy) and the
+    flat offsets ``n * column`` of each column's row of an ``(n, n)`` matrix."""
+    identity = np.tile(np.arange(n), (batch, 1))
+    identity.flags.writeable = False
+    return identity, np.arange(n) * n
 
 
 def random_towers(rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:

@@ -10,7 +10,7 @@ Pure: standard library only.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from maya_envs.core.errors import ConfigError
@@ -165,26 +165,51 @@ def legal_exchanges(towers: tuple[tuple[int, ...], ...], monolith: int, raven: i
     """
     # Bit j of open_seams[t]: tower t may be cut between levels j+1 and j+2 (no joined
     # colour split); an exchange from base level j+2 needs that seam open in both towers.
-    open_seams = [(c0 != c1) | (c1 != c2) << 1 | (c2 != c3) << 2 | (c3 != c4) << 3 for c0, c1, c2, c3, c4 in towers]
+    seams = _OPEN_SEAMS
+    open_seams = [seams[column] for column in towers]
     allowed = _RAVEN_ALLOWED[raven]
     result: list[int] = []
-    for base, a, b in _FREE_PAIRS[monolith]:
-        seams = open_seams[a] & open_seams[b] & allowed
-        if seams:
-            result.extend([base + j for j in _SEAM_BITS[seams]])
+    for ids, a, b in _FREE_PAIRS[monolith]:
+        both = open_seams[a] & open_seams[b] & allowed
+        if both:
+            result += ids[both]
     return result
 
 
-# Per Monolith position (-1: none), ``(4 * pair, a, b)`` of the pairs it does not block.
+def state_exchanges(state: Maya2012State) -> list[int]:
+    """The exchanges legal on ``state``'s board with its Monolith and Raven (a shared list: do
+    not modify it): in the exchange phase the legal list the rules cached on the state, else
+    :func:`legal_exchanges` (the declare phase: the exchanges the next mover would have)."""
+    if state.phase == EXCHANGE:
+        cached = state._cache.get("legal")
+        if cached is not None:
+            return cached
+    return legal_exchanges(state.towers, state.monolith, state.raven)
+
+
+class _SeamTable(dict):
+    """Column -> its open-seam bits, filled on first use (at most 9**5 columns)."""
+
+    def __missing__(self, column: tuple[int, ...]) -> int:
+        c0, c1, c2, c3, c4 = column
+        bits = self[column] = (c0 != c1) | (c1 != c2) << 1 | (c2 != c3) << 2 | (c3 != c4) << 3
+        return bits
+
+
+_OPEN_SEAMS = _SeamTable()
+_SEAM_BITS = tuple(tuple(j for j in range(4) if seams >> j & 1) for seams in range(16))
+# Per Monolith position (-1: none), ``(ids, a, b)`` of the pairs it does not block, where
+# ``ids[bits]`` lists the exchange ids of the pair open at the seam ``bits``.
 _FREE_PAIRS = {
     monolith: tuple(
-        (4 * pair, a, b) for pair, (a, b) in enumerate(A.PAIRS) if monolith < 0 or not {a, b} & set(A.PAIRS[monolith])
+        (tuple([4 * pair + j for j in _SEAM_BITS[bits]] for bits in range(16)), a, b)
+        for pair, (a, b) in enumerate(A.PAIRS)
+        if monolith < 0 or not {a, b} & set(A.PAIRS[monolith])
     )
     for monolith in range(-1, len(A.PAIRS))
 }
 # Seam bits allowed by the Raven at level 0 (not set) or 2-5.
 _RAVEN_ALLOWED = {0: 15, 1: 15, **{level: 15 & ~(1 << (level - 2)) for level in A.EXCHANGE_LEVELS}}
-_SEAM_BITS = tuple(tuple(j for j in range(4) if seams >> j & 1) for seams in range(16))
 
 
 def swap(towers: tuple[tuple[int, ...], ...], action: int) -> tuple[tuple[int, ...], ...]:
@@ -195,6 +220,15 @@ def swap(towers: tuple[tuple[int, ...], ...], action: int) -> tuple[tuple[int, .
     result = list(towers)
     result[a], result[b] = towers[a][:i] + towers[b][i:], towers[b][:i] + towers[a][i:]
     return tuple(result)
+
+
+def joins_formed(towers: tuple[tuple[int, ...], ...], action: int) -> int:
+    """Number of the two towers whose seam joins a colour after exchange ``action`` (0-47)
+    on ``towers`` (before the swap): the event that earns a ladder (rules section 4)."""
+    pair, offset = divmod(action, 4)
+    i = offset + 1  # index of the base level k = offset + 2
+    a, b = A.PAIRS[pair]
+    return int(towers[a][i - 1] == towers[b][i]) + int(towers[b][i - 1] == towers[a][i])
 
 
 def exchange_joins(
@@ -307,8 +341,70 @@ def joined_runs(towers: tuple[tuple[int, ...], ...]) -> list[list[int]]:
 
 
 def colour_scores(towers: tuple[tuple[int, ...], ...], three_plus_two: str = "sum") -> list[int]:
-    """Task score of each colour 0-8 on ``towers`` (see :func:`score_runs`)."""
-    return [score_runs(r, three_plus_two) for r in joined_runs(towers)]
+    """Task score of each colour 0-8 on ``towers`` (see :func:`score_runs`; computed as
+    :func:`colour_score` of :func:`colour_totals`).
+
+    Raises:
+        ValueError: an unknown ``three_plus_two``.
+    """
+    if three_plus_two not in ("sum", "best"):
+        raise ValueError(f"three_plus_two={three_plus_two!r}; allowed: ['sum', 'best']")
+    return [colour_score(total, three_plus_two) for total in colour_totals(towers)]
+
+
+def colour_totals(towers: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Per colour (0-8), the sum over its joined groups of C(n, 2) (the ``"sum"`` task score);
+    additive over towers, so an exchange changes it only through its two towers
+    (:func:`exchange_totals`). Unbuilt slots (drafted setup) belong to no colour."""
+    totals = [0] * 9
+    points = _TOWER_POINTS
+    for column in towers:
+        for colour, value in points[column]:
+            totals[colour] += value
+    return totals
+
+
+def exchange_deltas(towers: tuple[tuple[int, ...], ...], action: int) -> dict[int, int]:
+    """Colour -> change of its :func:`colour_totals` entry by exchange ``action`` (0-47) on
+    ``towers``: only the two exchanged towers' groups change (colours absent or 0: no change)."""
+    pair, offset = divmod(action, 4)
+    i = offset + 1
+    a, b = A.PAIRS[pair]
+    column_a, column_b = towers[a], towers[b]
+    points = _TOWER_POINTS
+    deltas: dict[int, int] = {}
+    for colour, value in points[column_a] + points[column_b]:
+        deltas[colour] = deltas.get(colour, 0) - value
+    for colour, value in points[column_a[:i] + column_b[i:]] + points[column_b[:i] + column_a[i:]]:
+        deltas[colour] = deltas.get(colour, 0) + value
+    return deltas
+
+
+def exchange_totals(towers: tuple[tuple[int, ...], ...], totals: list[int], action: int) -> list[int]:
+    """:func:`colour_totals` after exchange ``action`` (0-47), from ``totals`` of ``towers``."""
+    new = totals[:]
+    for colour, delta in exchange_deltas(towers, action).items():
+        new[colour] += delta
+    return new
+
+
+def colour_score(total: int, three_plus_two: str = "sum") -> int:
+    """Task score of one colour from its :func:`colour_totals` entry: the total itself with
+    ``"sum"``; with ``"best"`` one less for runs [3, 2] (total 4). A colour has 5 blocks, so its
+    runs are one of [2], [3], [4], [5], [2, 2], [3, 2] (totals 1, 3, 6, 10, 2, 4): the total
+    names the runs, and [3, 2] is the one case where the two modes differ (:func:`score_runs`)."""
+    return total - 1 if total == 4 and three_plus_two == "best" else total
+
+
+class _PointTable(dict):
+    """Column -> ``((colour, C(n, 2)), ...)`` of its joined groups, filled on first use."""
+
+    def __missing__(self, column: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        points = self[column] = tuple((c, n * (n - 1) // 2) for c, n in tower_runs(column) if c != EMPTY)
+        return points
+
+
+_TOWER_POINTS = _PointTable()
 
 
 def is_complete(column: tuple[int, ...]) -> bool:
@@ -417,6 +513,11 @@ def _has_perfect_matching(forbidden: list[set[int]], colours: list[int]) -> bool
 
 
 def _replace(state: Maya2012State, **changes: Any) -> Maya2012State:
-    values = {f.name: getattr(state, f.name) for f in fields(state) if f.name != "_cache"}
+    """A copy of ``state`` with ``changes`` (field name -> value) and an empty cache; the
+    fields are copied as they are, without ``__init__`` (the hot path of every move)."""
+    values = state.__dict__.copy()
     values.update(changes)
-    return Maya2012State(**values)
+    values["_cache"] = {}
+    new = object.__new__(Maya2012State)
+    object.__setattr__(new, "__dict__", values)
+    return new

@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 
 from maya_envs import maya2012_v1
+from maya_envs.maya2012.bots import HeuristicBot
+from maya_envs.maya2012.rules import Maya2012Rules
 
 PINNED = {
     "2p choose": "c00bf773994cb2430e23cd597960c59a868b09309dd389fec4f4a64de8c3f3b7",
@@ -67,3 +69,36 @@ def trajectory_digest(options: dict, games: int = GAMES) -> str:
 @pytest.mark.parametrize("label", list(OPTIONS))
 def test_seeded_trajectories_are_unchanged(label):
     assert trajectory_digest(OPTIONS[label]) == PINNED[label]
+
+
+PINNED_HEURISTIC = {
+    "2p choose": "57984b4c99610080d80a5eda4740e5346953f21ba9d8692d683abbe915487c85",
+    "3p random": "52075d6e6804cfdc15dab7f8ec4d2242ea24be3ea97c8d2885ac2baf7eac8f57",
+    "4p random": "0bc0c918731fd316c13a207c7735c52578b3f6ccd2941393703dd62c62791cdd",
+}
+HEURISTIC_OPTIONS = {
+    "2p choose": {},
+    "3p random": {"num_players": 3},
+    "4p random": {"num_players": 4, "three_plus_two": "best"},
+}
+
+
+def heuristic_digest(options: dict, games: int = 2) -> str:
+    """SHA-256 of the actions of seeded heuristic self-play games on the rules engine."""
+    rules = Maya2012Rules(options)
+    actions = []
+    for game in range(games):
+        rng = np.random.default_rng(game)
+        bots = [HeuristicBot(rules, 10 * game + seat) for seat in range(rules.config.num_players)]
+        state = rules.initial_state(rng)
+        while rules.current_player(state) >= 0:
+            action = bots[rules.current_player(state)].act(state)
+            actions.append(action)
+            state = rules.apply_action(state, action, rng)
+    return hashlib.sha256(json.dumps(actions).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("label", list(HEURISTIC_OPTIONS))
+def test_seeded_heuristic_games_are_unchanged(label):
+    """The heuristic bot's choices (and its generator's use) stay the same too."""
+    assert heuristic_digest(HEURISTIC_OPTIONS[label]) == PINNED_HEURISTIC[label]
