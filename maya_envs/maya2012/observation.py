@@ -95,7 +95,6 @@ from maya_envs.maya2012.rules import (
     Maya2012Config,
     Maya2012Rules,
     Maya2012State,
-    colour_score,
     colour_totals,
     exchange_deltas,
     exchange_joins,
@@ -140,7 +139,10 @@ CAN_DECLARE_AT = SCORE_DELTA_AT + A.NUM_EXCHANGES  # 492
 RIVAL_DELTA_AT = CAN_DECLARE_AT + A.NUM_EXCHANGES  # 540
 SIZE_MULTI = RIVAL_DELTA_AT + A.NUM_EXCHANGES  # 588
 UNKNOWN_HANDS = 3  # the 6 unknown colours are spread over 3 other hands (3p: 2 rivals + the face-down pair)
-SCORE_DELTA_SCALE = 6  # task-score changes of one exchange are mostly within +-6; larger ones clip
+# Task-score changes of one exchange are mostly within +-6; larger ones clip. A change maps to
+# [0, 1] as ``(delta + 6) / 12``: the scale keeps one point visible to the action-feature head
+# (1/12 per point; 1/40 was too faint to learn from).
+SCORE_DELTA_SCALE = 6
 DRAFT_SIZE = COLOURS + 1
 
 
@@ -291,9 +293,11 @@ def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
         if outlook:
             actions, deltas, cans, rival_deltas = zip(*outlook, strict=True)
             actions = np.asarray(actions, np.intp)
-            obs[SCORE_DELTA_AT + actions] = [_unit(delta) for delta in deltas]
+            scale, double = SCORE_DELTA_SCALE, 2 * SCORE_DELTA_SCALE  # (delta + 6) / 12, clipped
+            obs[SCORE_DELTA_AT + actions] = [min(max((d + scale) / double, 0.0), 1.0) for d in deltas]
             obs[CAN_DECLARE_AT + actions] = cans
-            obs[RIVAL_DELTA_AT + actions] = [_unit(delta / UNKNOWN_HANDS) for delta in rival_deltas]
+            rivals = [min(max((d / UNKNOWN_HANDS + scale) / double, 0.0), 1.0) for d in rival_deltas]
+            obs[RIVAL_DELTA_AT + actions] = rivals
 
 
 def seat_outlook(state: Maya2012State, seat: int, config: Maya2012Config) -> list[tuple[int, int, bool, int]]:
@@ -325,19 +329,20 @@ def exchange_outlook(
     mode = config.three_plus_two
     totals = colour_totals(towers)
     mine_set, other_set = set(task_colours), set(other_colours)
+    best = mode == "best"
     centre_done = is_complete(towers[CENTRE])
     result = []
     legal = legal_exchanges(towers, monolith, 0) if exchanges is None else exchanges
     for action in legal:
         mine = others = 0
-        for colour, delta in exchange_deltas(towers, action).items():
-            if delta:
+        for colour, change in exchange_deltas(towers, action):
+            if best:  # colour_score, inlined: [3, 2] (total 4) scores one less
                 before = totals[colour]
-                change = colour_score(before + delta, mode) - colour_score(before, mode)
-                if colour in mine_set:
-                    mine += change
-                if colour in other_set:
-                    others += change
+                change -= (before + change == 4) - (before == 4)
+            if colour in mine_set:
+                mine += change
+            if colour in other_set:
+                others += change
         # a complete tower is never exchanged, so only the centre tower's own exchange can complete it
         can = (centre_done or CENTRE in A.PAIRS[action // 4]) and may_declare(swap(towers, action), task_colours)
         result.append((action, mine, can, others))
@@ -370,12 +375,6 @@ def exchange_consequences(state, action: int, seat: int, ladder_spaces) -> tuple
 def _swing_unit(swing: int) -> float:
     """A two-player VP-margin change mapped to [0, 1]: ``(swing + 2) / 6``, clipped."""
     return min(max((swing + 2) / 6, 0.0), 1.0)
-
-
-def _unit(delta: float) -> float:
-    """A task-score change mapped to [0, 1]: ``(delta + 6) / 12``, clipped. The scale keeps one
-    point visible to the action-feature head (1/12 per point; 1/40 was too faint to learn from)."""
-    return min(max((delta + SCORE_DELTA_SCALE) / (2 * SCORE_DELTA_SCALE), 0.0), 1.0)
 
 
 def _ratio(count: int, total: int) -> float:

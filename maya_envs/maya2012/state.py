@@ -165,8 +165,7 @@ def legal_exchanges(towers: tuple[tuple[int, ...], ...], monolith: int, raven: i
     """
     # Bit j of open_seams[t]: tower t may be cut between levels j+1 and j+2 (no joined
     # colour split); an exchange from base level j+2 needs that seam open in both towers.
-    seams = _OPEN_SEAMS
-    open_seams = [seams[column] for column in towers]
+    open_seams = list(map(_OPEN_SEAMS.__getitem__, towers))
     allowed = _RAVEN_ALLOWED[raven]
     result: list[int] = []
     for ids, a, b in _FREE_PAIRS[monolith]:
@@ -364,26 +363,38 @@ def colour_totals(towers: tuple[tuple[int, ...], ...]) -> list[int]:
     return totals
 
 
-def exchange_deltas(towers: tuple[tuple[int, ...], ...], action: int) -> dict[int, int]:
-    """Colour -> change of its :func:`colour_totals` entry by exchange ``action`` (0-47) on
-    ``towers``: only the two exchanged towers' groups change (colours absent or 0: no change)."""
+def exchange_deltas(towers: tuple[tuple[int, ...], ...], action: int) -> tuple[tuple[int, int], ...]:
+    """``(colour, change)`` of each colour whose :func:`colour_totals` entry exchange ``action``
+    (0-47) on ``towers`` changes: only the two exchanged towers' groups change. Memoised by the
+    two columns and the level (a board changes two towers a move, so most recur next move)."""
     pair, offset = divmod(action, 4)
-    i = offset + 1
     a, b = A.PAIRS[pair]
     column_a, column_b = towers[a], towers[b]
-    points = _TOWER_POINTS
-    deltas: dict[int, int] = {}
-    for colour, value in points[column_a] + points[column_b]:
-        deltas[colour] = deltas.get(colour, 0) - value
-    for colour, value in points[column_a[:i] + column_b[i:]] + points[column_b[:i] + column_a[i:]]:
-        deltas[colour] = deltas.get(colour, 0) + value
-    return deltas
+    key = (column_a, column_b, offset)
+    found = _DELTAS.get(key)
+    if found is None:
+        i = offset + 1
+        points = _TOWER_POINTS
+        deltas: dict[int, int] = {}
+        for colour, value in points[column_a] + points[column_b]:
+            deltas[colour] = deltas.get(colour, 0) - value
+        for colour, value in points[column_a[:i] + column_b[i:]] + points[column_b[:i] + column_a[i:]]:
+            deltas[colour] = deltas.get(colour, 0) + value
+        found = tuple((colour, delta) for colour, delta in deltas.items() if delta)
+        if len(_DELTAS) >= _MAX_DELTAS:
+            _DELTAS.clear()
+        _DELTAS[key] = found
+    return found
+
+
+_DELTAS: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
+_MAX_DELTAS = 1 << 17
 
 
 def exchange_totals(towers: tuple[tuple[int, ...], ...], totals: list[int], action: int) -> list[int]:
     """:func:`colour_totals` after exchange ``action`` (0-47), from ``totals`` of ``towers``."""
     new = totals[:]
-    for colour, delta in exchange_deltas(towers, action).items():
+    for colour, delta in exchange_deltas(towers, action):
         new[colour] += delta
     return new
 
