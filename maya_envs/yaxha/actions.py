@@ -72,6 +72,8 @@ class Geometry:
         links: ``orth + covers + supports``, same-colour connectivity for groups (section 6).
         base_cells / upper_cells: indices with ``z = 0`` / ``z >= 1``.
         anchor: the only legal first cube for ``"floating"`` (``(3, 3, 0)``), else ``None``.
+        side_rows: per cell, for each of the 4 sides of the pyramid (card 15), the cell's row
+            seen from that side and its position along the row (smallest = outermost).
 
     Raises:
         ValueError: an unknown ``footprint``; the message lists ``"floating"`` and ``"fixed"``.
@@ -107,6 +109,7 @@ class Geometry:
         self.base_cells = tuple(i for i, z in enumerate(self.level) if z == 0)
         self.upper_cells = tuple(i for i, z in enumerate(self.level) if z > 0)
         self.anchor = index[(3, 3, 0)] if footprint == "floating" else None
+        self.side_rows = tuple((((y, z), x), ((y, z), -x), ((x, z), y), ((x, z), -y)) for x, y, z in coords)
 
     def cell_name(self, cell: int) -> str:
         """``"L<level> (x,y)"`` with the 1-based level of the rules text, e.g. ``"L1 (3,3)"``."""

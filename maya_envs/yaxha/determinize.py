@@ -112,5 +112,5 @@ def leaf_values(rules: YaxhaRules, state: YaxhaState) -> np.ndarray:
     """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of each seat's current total
     score (colour points and bonus cards, :meth:`YaxhaRules.scores`) over the others' mean,
     divided by :data:`SCORE_SCALE`."""
-    totals = [s["total"] for s in rules.scores(state)]
+    totals = rules.totals(state)
     return relative_values(totals, SCORE_SCALE)

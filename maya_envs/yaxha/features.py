@@ -247,13 +247,6 @@ def visible_pyramids(state: YaxhaState, seat: int) -> tuple[tuple[int, ...], ...
 # -- real scores of one view (shared with the observation's action_features part) -------------
 
 
-def _side_row(coords: tuple[int, int, int], side: int) -> tuple[tuple[int, int], int]:
-    """(row, position along it) of a cell for one of the 4 sides, as ``scoring.single_colour_side``
-    orders them: the outermost cube of a row has the smallest position."""
-    x, y, z = coords
-    return (((y, z), x), ((y, z), -x), ((x, z), y), ((x, z), -y))[side]
-
-
 @lru_cache(maxsize=1024)
 def pyramid_view(geometry: Geometry, pyramid: tuple[int, ...]) -> tuple[PyramidStats, list[bool]]:
     """``pyramid_stats`` and ``visible_cells`` of a pyramid (memoised: most pyramids stay the
@@ -304,7 +297,7 @@ class ScoreView:
             rows: dict = {}
             for cell, colour in enumerate(self.pyramid):
                 if self.visible[cell]:
-                    key, pos = _side_row(self.geometry.coords[cell], side)
+                    key, pos = self.geometry.side_rows[cell][side]
                     if key not in rows or pos < rows[key][0]:
                         rows[key] = (pos, colour)
             counts: dict[int, int] = {}
@@ -316,7 +309,7 @@ class ScoreView:
     def _side_after(self, colour: int, cell: int) -> bool:
         """Card 15 after adding a visible ``colour`` cube on ``cell`` (nothing hidden by it)."""
         for side, (rows, counts) in enumerate(self.sides):
-            key, pos = _side_row(self.geometry.coords[cell], side)
+            key, pos = self.geometry.side_rows[cell][side]
             old = rows.get(key)
             if old is not None and old[0] <= pos:
                 if len(counts) == 1:

@@ -55,6 +55,8 @@ current building left out). ``D(x)`` maps a point change ``x`` to ``clip(0.5 + x
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from maya_envs.core.errors import ConfigError
@@ -70,7 +72,8 @@ NUM_FEATURES = 3
 """Rows of the ``action_features`` part (colour-point change, margin change, group size or
 discards)."""
 _SELECT, _PENDING, _BUILD = 0, 1, 2
-_COLOUR_RANGE = np.arange(NUM_COLOURS, dtype=np.int8)
+_ONE_HOT = np.vstack([np.eye(NUM_COLOURS, dtype=np.float32), np.zeros((1, NUM_COLOURS), np.float32)])
+"""Row ``colour`` is the one-hot of a cube of that colour; row -1 (an empty cell) is all 0."""
 
 
 def observation_layout(num_players: int, num_cells: int, action_features: bool = False) -> Layout:
@@ -118,15 +121,96 @@ class YaxhaObserver:
             raise ConfigError(f"action_features={action_features!r}; allowed: True, False")
         self.rules = rules
         self.action_features = action_features
-        self.layout = observation_layout(rules.num_players, rules.geometry.num_cells, action_features)
+        self.layout = layout = observation_layout(rules.num_players, rules.geometry.num_cells, action_features)
+        self._start = {part.name: part.start for part in layout.parts}
+        self._block = rules.geometry.num_cells * NUM_COLOURS
+        self._onehots: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
+        self._round_parts: tuple[Any, ...] = (None, None, None)
+
+    def _onehot(self, pyramid: tuple[int, ...]) -> np.ndarray:
+        """The ``pyramids`` block of one seat: ``float32 (C*5,)``, 1 at ``cell*5 + colour``
+        (memoised by the pyramid object, the last 512 seen)."""
+        entry = self._onehots.get(id(pyramid))
+        if entry is not None and entry[0] is pyramid:
+            return entry[1]
+        block = _ONE_HOT[np.array(pyramid, np.intp)].reshape(-1)
+        if len(self._onehots) >= 512:
+            self._onehots.clear()
+        self._onehots[id(pyramid)] = (pyramid, block)  # the pyramid is held, so its id stays its own
+        return block
 
     def encode(self, state: YaxhaState, seat: int) -> np.ndarray:
-        """Observation of ``seat`` as ``float32`` of ``layout.shape`` in [0, 1].
+        """Observation of ``seat`` as ``float32`` of ``layout.shape`` in [0, 1] (module table).
 
         Raises:
             ValueError: ``seat`` is not a seat of this game.
         """
-        return encode(self.rules, state, seat, self.layout)
+        rules = self.rules
+        n = rules.num_players
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+            raise ValueError(f"observer seat {seat!r} is out of range: allowed 0..{n - 1}")
+        observer, start, block = int(seat), self._start, self._block
+        obs = np.zeros(self.layout.size, np.float32)
+        seats = [(observer + r) % n for r in range(n)]  # absolute seat of relative seat r
+        pyramids, fresh = state.pyramids, state.fresh
+        for r, other in enumerate(seats):
+            at = r * block  # "pyramids" is the first part
+            obs[at : at + block] = self._onehot(pyramids[other])
+            if r:
+                pyramid = pyramids[other]
+                for cell in fresh[other]:  # another seat's cubes of this round: hidden
+                    obs[at + cell * NUM_COLOURS + pyramid[cell]] = 0.0
+        at, initiative = start["initiative"], state.initiative
+        for r, other in enumerate(seats):
+            obs[at + r * n + initiative[other] - 1] = 1.0
+        market, bag = self._round(state)
+        at = start["market"]
+        obs[at : at + market.size] = market
+        at = start["owner"]
+        for tile, other in enumerate(state.owner):
+            if other >= 0:
+                obs[at + tile * n + (other - observer) % n] = 1.0
+        at, choices = start["choices"], state.choices
+        if state.phase in (_PENDING, _BUILD):  # revealed: every seat's choice
+            for r, other in enumerate(seats):
+                if choices[other] >= 0:
+                    obs[at + r * n + choices[other]] = 1.0
+        elif choices[observer] >= 0:  # while choosing: only my own
+            obs[at + choices[observer]] = 1.0
+        at = start["pending"]
+        for other in state.pending:
+            obs[at + (other - observer) % n] = 1.0
+        hand = state.hands[observer]
+        if any(hand):
+            at = start["hand"]
+            obs[at : at + NUM_COLOURS] = np.asarray(hand, np.float32) / 3.0
+        at = start["bag"]
+        obs[at : at + NUM_COLOURS] = bag
+        at = start["bonus"]
+        for card in state.bonus_cards:
+            obs[at + card] = 1.0
+        if state.round < NUM_ROUNDS:
+            obs[start["round"] + state.round] = 1.0
+        obs[start["phase"] + state.phase] = 1.0
+        if self.action_features:
+            legal = rules.legal_actions_for(state, observer) if state.phase in (_SELECT, _PENDING, _BUILD) else []
+            if legal:
+                view = score_view(rules, state.bonus_cards, observer, visible_pyramids(state, observer))
+                _write_features(view, self.layout.view(obs, ACTION_FEATURES), state, legal)
+        return obs
+
+    def _round(self, state: YaxhaState) -> tuple[np.ndarray, np.ndarray]:
+        """The parts that change once a round (market / 3, bag / cubes_per_colour), memoised for
+        the last market and bag seen."""
+        cached = self._round_parts
+        if cached[0] is state.market and cached[1] is state.bag:
+            return cached[2]
+        parts = (
+            np.asarray(state.market, np.float32).reshape(-1) / 3.0,
+            np.asarray(state.bag, np.float32) / self.rules.config.cubes_per_colour,
+        )
+        self._round_parts = (state.market, state.bag, parts)
+        return parts
 
 
 def observe(rules: YaxhaRules, state: YaxhaState, seat: int) -> np.ndarray:
@@ -137,58 +221,13 @@ def observe(rules: YaxhaRules, state: YaxhaState, seat: int) -> np.ndarray:
 
 def encode(rules: YaxhaRules, state: YaxhaState, observer: int, layout: Layout | None = None) -> np.ndarray:
     """Observation of ``observer`` (a seat) as ``float32`` of ``layout``'s shape (default: the
-    layout without the action features).
+    layout without the action features): :meth:`YaxhaObserver.encode`.
 
     Raises:
         ValueError: ``observer`` is not a seat of this game.
     """
-    n = rules.num_players
-    if not 0 <= observer < n:
-        raise ValueError(f"observer seat {observer!r} is out of range: allowed 0..{n - 1}")
-    num_cells = rules.geometry.num_cells
-    layout = layout if layout is not None else observation_layout(n, num_cells)
-    with_features = ACTION_FEATURES in layout
-    obs = np.zeros(layout.size, np.float32)
-    seats = [(observer + r) % n for r in range(n)]  # absolute seat of relative seat r
-
-    cells = np.empty((n, num_cells), np.int8)
-    for r, seat in enumerate(seats):
-        cells[r] = state.pyramids[seat]
-        if r and state.fresh[seat]:
-            cells[r, list(state.fresh[seat])] = -1
-    obs[layout["pyramids"]] = (cells[:, :, None] == _COLOUR_RANGE).reshape(-1)
-
-    part = obs[layout["initiative"]]
-    for r, seat in enumerate(seats):
-        part[r * n + state.initiative[seat] - 1] = 1.0
-    obs[layout["market"]] = np.asarray(state.market, np.float32).reshape(-1) / 3.0
-    part = obs[layout["owner"]]
-    for tile, seat in enumerate(state.owner):
-        if seat >= 0:
-            part[tile * n + (seat - observer) % n] = 1.0
-    part = obs[layout["choices"]]
-    revealed = state.phase in (1, 2)  # PENDING, BUILD
-    for r, seat in enumerate(seats):
-        tile = state.choices[seat]
-        if tile >= 0 and (revealed or r == 0):
-            part[r * n + tile] = 1.0
-    part = obs[layout["pending"]]
-    for seat in state.pending:
-        part[(seat - observer) % n] = 1.0
-    obs[layout["hand"]] = np.asarray(state.hands[observer], np.float32) / 3.0
-    obs[layout["bag"]] = np.asarray(state.bag, np.float32) / rules.config.cubes_per_colour
-    part = obs[layout["bonus"]]
-    part[list(state.bonus_cards)] = 1.0
-    if state.round < NUM_ROUNDS:
-        obs[layout["round"].start + state.round] = 1.0
-    obs[layout["phase"].start + state.phase] = 1.0
-    if not with_features:
-        return obs
-    legal = rules.legal_actions_for(state, observer) if state.phase in (_SELECT, _PENDING, _BUILD) else []
-    if legal:
-        view = score_view(rules, state.bonus_cards, observer, visible_pyramids(state, observer))
-        _write_features(view, layout.view(obs, ACTION_FEATURES), state, legal)
-    return obs
+    with_features = layout is not None and ACTION_FEATURES in layout
+    return YaxhaObserver(rules, with_features).encode(state, observer)
 
 
 def _points(change: float) -> float:

@@ -44,7 +44,7 @@ Rule decisions implemented here (every option is a :class:`YaxhaConfig` field):
 
 from __future__ import annotations
 
-import dataclasses
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -72,6 +72,7 @@ from maya_envs.yaxha.state import (
     SELECT,
     YaxhaConfig,
     YaxhaState,
+    evolve,
 )
 
 __all__ = [
@@ -95,9 +96,11 @@ __all__ = [
 
 def swap_initiative(initiative: tuple[int, ...], choices: tuple[int, ...]) -> tuple[int, ...]:
     """Section 4.4: in each clash group sorted by initiative, rank i swaps with rank k-1-i."""
+    groups: dict[int, list[int]] = {}
+    for seat in sorted(range(len(choices)), key=initiative.__getitem__):
+        groups.setdefault(choices[seat], []).append(seat)
     new = list(initiative)
-    for tile in set(choices):
-        group = sorted((s for s, c in enumerate(choices) if c == tile), key=initiative.__getitem__)
+    for group in groups.values():
         k = len(group)
         for i in range(k // 2):
             a, b = group[i], group[k - 1 - i]
@@ -111,10 +114,40 @@ def _draw_market(
     """Draw 3 cubes per tile without replacement from ``bag``; returns (market, new bag).
 
     Explicit chance (:mod:`maya_envs.core.chance`): one chance node per cube, colour ``c``
-    with probability ``bag[c] / len(bag)`` (the cubes left in the bag)."""
+    with probability ``bag[c] / len(bag)`` (the cubes left in the bag). From a generator: cube
+    ``k`` (0-based) takes the ``r``-th cube of the bag in colour order, ``r`` the generator's
+    ``integers(len(bag) - k)``; the ``3 N`` draws are made in one call with an array of bounds,
+    which numpy serves with the same stream as the scalar calls one by one (the pinned seeded
+    trajectories of ``tests/yaxha/test_pinned_trajectories.py`` check it)."""
     left = list(bag)
     total = sum(left)
+    cubes = CUBES_PER_TILE * num_tiles
+    if isinstance(rng, np.random.Generator):
+        draws = rng.integers(0, np.arange(total, total - cubes, -1)).tolist()
+    else:
+        draws = None
     market = []
+    k = 0
+    for _ in range(num_tiles):
+        tile = [0] * NUM_COLOURS
+        for _ in range(CUBES_PER_TILE):
+            if draws is not None:
+                r, colour = draws[k], 0
+                while r >= left[colour]:
+                    r -= left[colour]
+                    colour += 1
+            else:
+                colour = draw(rng, lambda: weighted(left), _sampler(left, total), "cube")
+            left[colour] -= 1
+            tile[colour] += 1
+            total -= 1
+            k += 1
+        market.append(tuple(tile))
+    return tuple(market), tuple(left)
+
+
+def _sampler(left: list[int], total: int):
+    """The generator call of one cube (the script and recorder path of :func:`_draw_market`)."""
 
     def sample(g: np.random.Generator) -> int:
         r = int(g.integers(total))
@@ -124,15 +157,66 @@ def _draw_market(
             colour += 1
         return colour
 
-    for _ in range(num_tiles):
-        tile = [0] * NUM_COLOURS
-        for _ in range(CUBES_PER_TILE):
-            colour = draw(rng, lambda: weighted(left), sample, "cube")
-            left[colour] -= 1
-            tile[colour] += 1
-            total -= 1
-        market.append(tuple(tile))
-    return tuple(market), tuple(left)
+    return sample
+
+
+FRONTIER_MEMO = 2048
+"""Pyramids whose :class:`Frontier` a rules object remembers per generation (two generations)."""
+
+
+class Frontier:
+    """Where a cube may go on one pyramid (section 5), computed once per pyramid and updated
+    cube by cube (:meth:`YaxhaRules.frontier`).
+
+    Attributes:
+        window: ``(lo_x, hi_x, lo_y, hi_y)``, where new base cubes keep the base's bounding box
+            within 4 x 4; ``None`` while the base is empty.
+        base: empty base cells where any cube may go, sorted.
+        upper: empty cells above level 1 with all 4 supporting cubes present, sorted.
+        touching: per cell of ``upper``, a bit mask of the colours among its same-level
+            orthogonal neighbours and its supports (bit ``c`` set: a ``c`` cube may go there).
+    """
+
+    __slots__ = ("window", "base", "upper", "touching", "_offsets", "_cells", "_ids")
+
+    def __init__(
+        self,
+        window: tuple[int, int, int, int] | None,
+        base: tuple[int, ...],
+        upper: tuple[int, ...],
+        touching: tuple[int, ...],
+        offsets: tuple[int, ...],
+    ) -> None:
+        self.window, self.base, self.upper, self.touching = window, base, upper, touching
+        self._offsets = offsets
+        self._cells: list[tuple[int, ...] | None] = [None] * NUM_COLOURS
+        self._ids: list[tuple[int, ...] | None] = [None] * NUM_COLOURS
+
+    def cells(self, colour: int) -> tuple[int, ...]:
+        """Sorted cells where a ``colour`` cube may go (memoised)."""
+        cells = self._cells[colour]
+        if cells is None:
+            bit = 1 << colour
+            upper = tuple([u for u, mask in zip(self.upper, self.touching, strict=True) if mask & bit])
+            cells = self._cells[colour] = self.base + upper
+        return cells
+
+    def allows(self, colour: int, cell: int) -> bool:
+        """Whether a ``colour`` cube may go on ``cell`` (``cell in cells(colour)``, faster)."""
+        if cell in self.base:
+            return True
+        upper = self.upper
+        return cell in upper and bool(self.touching[upper.index(cell)] >> colour & 1)
+
+    def ids(self, colour: int) -> tuple[int, ...]:
+        """Sorted ids placing a ``colour`` cube (memoised)."""
+        ids = self._ids[colour]
+        if ids is None:
+            offset, bit = self._offsets[colour], 1 << colour
+            ids = [offset + cell for cell in self.base]
+            ids += [offset + u for u, mask in zip(self.upper, self.touching, strict=True) if mask & bit]
+            ids = self._ids[colour] = tuple(ids)
+        return ids
 
 
 class YaxhaRules(LegalActionCache):
@@ -172,7 +256,18 @@ class YaxhaRules(LegalActionCache):
         self._empty_pyramid = (-1,) * g.num_cells
         self._all_base = g.base_cells
         self._base_xy = {i: g.coords[i][:2] for i in g.base_cells}
-        self._window_cache: tuple[Any, Any] = (None, None)
+        self._offsets = tuple(self.table.place(colour, 0) for colour in range(NUM_COLOURS))
+        self._discard_start = self.table.discard_start
+        self._rests = tuple(tuple((v, itemgetter(*g.supports[v])) for v in g.covers[c]) for c in range(g.num_cells))
+        self._new_round = {
+            "choices": (-1,) * n,
+            "owner": (-1,) * n,
+            "hands": ((0,) * NUM_COLOURS,) * n,
+            "build_step": 0,
+            "fresh": ((),) * n,
+        }
+        self._frontiers: dict[int, tuple[tuple[int, ...], Frontier]] = {}
+        self._old_frontiers: dict[int, tuple[tuple[int, ...], Frontier]] = {}
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -246,73 +341,129 @@ class YaxhaRules(LegalActionCache):
 
     # -- legality ---------------------------------------------------------------------------
 
-    def base_window(self, pyramid: tuple[int, ...]) -> tuple[int, int, int, int] | None:
-        """``(lo_x, hi_x, lo_y, hi_y)``: where new base cubes keep the base's bounding box within
-        4 x 4 (section 5); ``None`` while the base is empty. Memoised by identity."""
-        cached = self._window_cache
-        if cached[0] is pyramid:
-            return cached[1]
-        xy = self._base_xy
-        occupied = [xy[i] for i in self.geometry.base_cells if pyramid[i] >= 0]
-        window = None
-        if occupied:
+    def frontier(self, pyramid: tuple[int, ...]) -> Frontier:
+        """The :class:`Frontier` of ``pyramid`` (memoised by the pyramid object: the rules keep
+        the last 2 x :data:`FRONTIER_MEMO` pyramids they saw, and a pyramid made by
+        :meth:`apply_action` gets its frontier from its predecessor's, cube by cube)."""
+        entry = self._frontiers.get(id(pyramid))
+        if entry is not None and entry[0] is pyramid:
+            return entry[1]
+        entry = self._old_frontiers.get(id(pyramid))
+        frontier = entry[1] if entry is not None and entry[0] is pyramid else self._build_frontier(pyramid)
+        self._remember(pyramid, frontier)
+        return frontier
+
+    def _remember(self, pyramid: tuple[int, ...], frontier: Frontier) -> None:
+        memo = self._frontiers
+        if len(memo) >= FRONTIER_MEMO:
+            self._old_frontiers, self._frontiers = memo, {}
+            memo = self._frontiers
+        memo[id(pyramid)] = (pyramid, frontier)  # the pyramid is held, so its id stays its own
+
+    def _build_frontier(self, pyramid: tuple[int, ...]) -> Frontier:
+        """:class:`Frontier` of ``pyramid`` from scratch (section 5)."""
+        g = self.geometry
+        xy, orth = self._base_xy, g.orth
+        occupied = [xy[i] for i in g.base_cells if pyramid[i] >= 0]
+        if not occupied:
+            window = None
+            base = (g.anchor,) if g.anchor is not None else g.base_cells
+        else:
             xs = [x for x, _ in occupied]
             ys = [y for _, y in occupied]
-            window = (max(xs) - 3, min(xs) + 3, max(ys) - 3, min(ys) + 3)
-        self._window_cache = (pyramid, window)
-        return window
+            window = lo_x, hi_x, lo_y, hi_y = (max(xs) - 3, min(xs) + 3, max(ys) - 3, min(ys) + 3)
+            base = tuple(
+                i
+                for i in g.base_cells
+                if pyramid[i] < 0
+                and lo_x <= xy[i][0] <= hi_x
+                and lo_y <= xy[i][1] <= hi_y
+                and any(pyramid[j] >= 0 for j in orth[i])
+            )
+        sup = g.supports
+        upper = tuple(i for i in g.upper_cells if pyramid[i] < 0 and all(pyramid[j] >= 0 for j in sup[i]))
+        return Frontier(window, base, upper, tuple(self._touching(pyramid, u) for u in upper), self._offsets)
+
+    def _touching(self, pyramid: tuple[int, ...], cell: int) -> int:
+        mask = 0
+        for j in self.geometry.touch[cell]:
+            colour = pyramid[j]
+            if colour >= 0:
+                mask |= 1 << colour
+        return mask
+
+    def _frontier_after(self, frontier: Frontier, after: tuple[int, ...], cell: int, colour: int) -> Frontier:
+        """The :class:`Frontier` of ``after``: the pyramid of ``frontier`` with a ``colour`` cube
+        added on ``cell`` (one of its legal cells). Only the cells around ``cell`` change: a
+        base cube moves the base candidates (and may shrink the window); an upper cube leaves
+        the upper candidates and gives its colour to the candidates beside it; either may
+        complete the supports of the cells resting on it."""
+        g = self.geometry
+        window, base, upper, touching = frontier.window, frontier.base, frontier.upper, frontier.touching
+        orth = g.orth[cell]
+        if g.level[cell] == 0:
+            x, y = self._base_xy[cell]
+            if window is None:
+                window = (x - 3, x + 3, y - 3, y + 3)
+                base = tuple(sorted(orth))  # all empty, all inside the new window
+            else:
+                new_window = (
+                    max(window[0], x - 3),
+                    min(window[1], x + 3),
+                    max(window[2], y - 3),
+                    min(window[3], y + 3),
+                )
+                xy = self._base_xy
+                lo_x, hi_x, lo_y, hi_y = new_window
+                cells = set(base)
+                cells.discard(cell)
+                if new_window != window:
+                    window = new_window
+                    cells = {i for i in cells if lo_x <= xy[i][0] <= hi_x and lo_y <= xy[i][1] <= hi_y}
+                cells.update(j for j in orth if after[j] < 0 and lo_x <= xy[j][0] <= hi_x and lo_y <= xy[j][1] <= hi_y)
+                base = tuple(sorted(cells))
+        else:
+            i = upper.index(cell)
+            upper, touching = upper[:i] + upper[i + 1 :], touching[:i] + touching[i + 1 :]
+            bit = 1 << colour
+            for j in orth:
+                if j in upper:
+                    k = upper.index(j)
+                    touching = touching[:k] + (touching[k] | bit,) + touching[k + 1 :]
+        new = [v for v, supports in self._rests[cell] if after[v] < 0 and min(supports(after)) >= 0]
+        if new:
+            pairs = sorted([*zip(upper, touching, strict=True), *((v, self._touching(after, v)) for v in new)])
+            upper, touching = tuple(u for u, _ in pairs), tuple(m for _, m in pairs)
+        return Frontier(window, base, upper, touching, self._offsets)
+
+    def base_window(self, pyramid: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """``(lo_x, hi_x, lo_y, hi_y)``: where new base cubes keep the base's bounding box within
+        4 x 4 (section 5); ``None`` while the base is empty."""
+        return self.frontier(pyramid).window
 
     def cell_is_legal(self, pyramid: tuple[int, ...], colour: int, cell: int) -> bool:
         """Whether a ``colour`` cube may go on ``cell`` now (section 5): the cell is empty; a
         base cell is the anchor (floating) or any cell (fixed) for the first cube, else it
         touches a base cube orthogonally inside :meth:`base_window`; an upper cell has its 4
         supports and a same-colour cube among its same-level orthogonal neighbours or supports."""
-        if pyramid[cell] >= 0:
-            return False
-        g = self.geometry
-        if g.level[cell] == 0:
-            window = self.base_window(pyramid)
-            if window is None:
-                return g.anchor is None or cell == g.anchor
-            x, y = self._base_xy[cell]
-            return (
-                window[0] <= x <= window[1]
-                and window[2] <= y <= window[3]
-                and any(pyramid[j] >= 0 for j in g.orth[cell])
-            )
-        return all(pyramid[j] >= 0 for j in g.supports[cell]) and any(pyramid[j] == colour for j in g.touch[cell])
+        return self.frontier(pyramid).allows(colour, cell)
 
     def base_candidates(self, pyramid: tuple[int, ...]) -> list[int]:
         """Empty base cells where any cube may go (section 5), sorted."""
-        g = self.geometry
-        window = self.base_window(pyramid)
-        if window is None:
-            return [g.anchor] if g.anchor is not None else list(g.base_cells)
-        lo_x, hi_x, lo_y, hi_y = window
-        xy, orth = self._base_xy, g.orth
-        out = []
-        for i in g.base_cells:
-            if pyramid[i] < 0:
-                x, y = xy[i]
-                if lo_x <= x <= hi_x and lo_y <= y <= hi_y and any(pyramid[j] >= 0 for j in orth[i]):
-                    out.append(i)
-        return out
+        return list(self.frontier(pyramid).base)
 
     def upper_candidates(self, pyramid: tuple[int, ...]) -> list[int]:
         """Empty cells above level 1 with all 4 supporting cubes present (section 5 a), sorted."""
-        sup = self.geometry.supports
-        return [i for i in self.geometry.upper_cells if pyramid[i] < 0 and all(pyramid[j] >= 0 for j in sup[i])]
+        return list(self.frontier(pyramid).upper)
 
     def legal_cells(self, pyramid: tuple[int, ...], colour: int) -> list[int]:
         """Sorted cells where a ``colour`` cube may go now (section 5: base adjacency and
         4 x 4 bounding box; upper: full support and same-colour contact below or beside)."""
-        touch = self.geometry.touch
-        upper = [i for i in self.upper_candidates(pyramid) if any(pyramid[j] == colour for j in touch[i])]
-        return self.base_candidates(pyramid) + upper
+        return list(self.frontier(pyramid).cells(colour))
 
     def legal_actions_for(self, state: YaxhaState, seat: int) -> list[int]:
         """Sorted legal ids of ``seat`` if it acts in the current parallel step, else ``[]``."""
-        phase, t = state.phase, self.table
+        phase = state.phase
         if phase == SELECT:
             return list(range(self.num_players)) if state.choices[seat] < 0 else []
         if phase == PENDING:
@@ -322,20 +473,17 @@ class YaxhaRules(LegalActionCache):
         if phase == BUILD:
             if seat < state.build_step % self.num_players:
                 return []
-            hand, pyramid = state.hands[seat], state.pyramids[seat]
-            places, discards = [], []
-            base = None
+            hand = state.hands[seat]
+            frontier = self.frontier(state.pyramids[seat])
+            places: list[int] = []
+            discards = []
             for colour in range(NUM_COLOURS):
                 if hand[colour]:
-                    if base is None:
-                        base = self.base_candidates(pyramid)
-                        upper = self.upper_candidates(pyramid)
-                    touch = self.geometry.touch
-                    cells = base + [i for i in upper if any(pyramid[j] == colour for j in touch[i])]
-                    if cells:
-                        places.extend(t.place(colour, c) for c in cells)
+                    ids = frontier.ids(colour)
+                    if ids:
+                        places += ids
                     else:
-                        discards.append(t.discard(colour))
+                        discards.append(self._discard_start + colour)
             return places + discards
         return []
 
@@ -367,10 +515,11 @@ class YaxhaRules(LegalActionCache):
         t, phase = self.table, state.phase
         action = int(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else -1
         if phase == SELECT and 0 <= action < t.place_start:
-            seat = state.choices.index(-1)
-            choices = state.choices[:seat] + (action,) + state.choices[seat + 1 :]
+            choices = state.choices
+            seat = choices.index(-1)
+            choices = choices[:seat] + (action,) + choices[seat + 1 :]
             if -1 in choices:
-                return dataclasses.replace(state, choices=choices)
+                return evolve(state, choices=choices)
             return self._resolve(state, choices)
         if phase == PENDING and 0 <= action < t.place_start and state.owner[action] < 0:
             seat = state.pending[0]
@@ -379,15 +528,17 @@ class YaxhaRules(LegalActionCache):
         if phase == BUILD and t.place_start <= action < t.num_actions:
             seat = state.build_step % self.num_players
             hand, pyramid = state.hands[seat], state.pyramids[seat]
+            frontier = self.frontier(pyramid)
             if action < t.discard_start:
                 colour, cell = divmod(action - t.place_start, t.num_cells)
-                if hand[colour] and self.cell_is_legal(pyramid, colour, cell):
-                    pyramid = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
+                if hand[colour] and frontier.allows(colour, cell):
+                    after = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
+                    self._remember(after, self._frontier_after(frontier, after, cell, colour))
                     fresh = state.fresh[seat] + (cell,)
-                    return self._after_build(state, seat, colour, pyramid, fresh, 0, rng)
+                    return self._after_build(state, seat, colour, after, fresh, 0, rng)
             else:
                 colour = action - t.discard_start
-                if hand[colour] and not self.legal_cells(pyramid, colour):
+                if hand[colour] and not frontier.cells(colour):
                     return self._after_build(state, seat, colour, pyramid, state.fresh[seat], 1, rng)
         raise self._illegal(state, action)
 
@@ -413,11 +564,11 @@ class YaxhaRules(LegalActionCache):
             owner = owner[:tile] + (pending[0],) + owner[tile + 1 :]
             pending = ()
         if pending:
-            return dataclasses.replace(state, phase=PENDING, choices=choices, owner=owner, pending=pending)
+            return evolve(state, phase=PENDING, choices=choices, owner=owner, pending=pending)
         hands = [None] * self.num_players
         for tile, seat in enumerate(owner):
             hands[seat] = state.market[tile]
-        return dataclasses.replace(
+        return evolve(
             state,
             phase=BUILD,
             choices=choices,
@@ -441,36 +592,34 @@ class YaxhaRules(LegalActionCache):
         """One cube placed or discarded; after the last one, the next round's market (or the end)."""
         hand = state.hands[seat]
         hand = hand[:colour] + (hand[colour] - 1,) + hand[colour + 1 :]
-
-        def put(values, value):
-            return values[:seat] + (value,) + values[seat + 1 :]
-
         step = state.build_step + 1
-        pyramids = put(state.pyramids, pyramid)
-        disc = put(state.discarded, state.discarded[seat] + discarded) if discarded else state.discarded
-        if step < CUBES_PER_TILE * self.num_players:
-            return dataclasses.replace(
+        pyramids = state.pyramids[:seat] + (pyramid,) + state.pyramids[seat + 1 :]
+        disc = state.discarded
+        if discarded:
+            disc = disc[:seat] + (disc[seat] + discarded,) + disc[seat + 1 :]
+        n = self.num_players
+        if step < CUBES_PER_TILE * n:
+            return evolve(
                 state,
-                hands=put(state.hands, hand),
+                hands=state.hands[:seat] + (hand,) + state.hands[seat + 1 :],
                 build_step=step,
                 pyramids=pyramids,
-                fresh=put(state.fresh, fresh),
+                fresh=state.fresh[:seat] + (fresh,) + state.fresh[seat + 1 :],
                 discarded=disc,
             )
-        n = self.num_players
-        common = dict(
-            choices=(-1,) * n,
-            owner=(-1,) * n,
-            hands=((0,) * NUM_COLOURS,) * n,
-            build_step=0,
-            pyramids=pyramids,
-            fresh=((),) * n,
-            discarded=disc,
-        )
         if state.round + 1 == NUM_ROUNDS:
-            return dataclasses.replace(state, round=NUM_ROUNDS, phase=OVER, **common)
+            return evolve(state, round=NUM_ROUNDS, phase=OVER, pyramids=pyramids, discarded=disc, **self._new_round)
         market, bag = _draw_market(state.bag, n, rng)
-        return dataclasses.replace(state, round=state.round + 1, phase=SELECT, market=market, bag=bag, **common)
+        return evolve(
+            state,
+            round=state.round + 1,
+            phase=SELECT,
+            market=market,
+            bag=bag,
+            pyramids=pyramids,
+            discarded=disc,
+            **self._new_round,
+        )
 
     # -- end ----------------------------------------------------------------------------------
 
@@ -484,8 +633,26 @@ class YaxhaRules(LegalActionCache):
 
     def scores(self, state: YaxhaState) -> list[dict[str, Any]]:
         """Per-seat score breakdown of the current pyramids (see
-        :func:`maya_envs.yaxha.scoring.score_pyramids`); meaningful at any time."""
-        return score_pyramids(self.geometry, state.pyramids, state.bonus_cards, self.config.bonus_zero_ties_score)
+        :func:`maya_envs.yaxha.scoring.score_pyramids`); meaningful at any time. Computed once
+        per state (memoised on it); each call returns its own copy."""
+        return [
+            {**seat, "colour_points": dict(seat["colour_points"]), "largest_group": dict(seat["largest_group"]),
+             "bonus": dict(seat["bonus"])}
+            for seat in self._scores(state)
+        ]  # fmt: skip
+
+    def totals(self, state: YaxhaState) -> list[int]:
+        """Per-seat total score of the current pyramids (the ``"total"`` of :meth:`scores`)."""
+        return [seat["total"] for seat in self._scores(state)]
+
+    def _scores(self, state: YaxhaState) -> list[dict[str, Any]]:
+        """:meth:`scores`, memoised on the state (read only)."""
+        scores = state._cache.get("scores")
+        if scores is None:
+            config = self.config
+            scores = score_pyramids(self.geometry, state.pyramids, state.bonus_cards, config.bonus_zero_ties_score)
+            state._cache["scores"] = scores
+        return scores
 
     def returns(self, state: YaxhaState) -> np.ndarray:
         """``float64 (N,)``: zeros before the end; then the ``reward_scheme`` (decision 11)."""
@@ -493,7 +660,7 @@ class YaxhaRules(LegalActionCache):
         out = np.zeros(n, np.float64)
         if state.phase != OVER:
             return out
-        totals = np.array([s["total"] for s in self.scores(state)], np.float64)
+        totals = np.array(self.totals(state), np.float64)
         if self.config.reward_scheme == "score_diff":
             return (totals - (totals.sum() - totals) / (n - 1)) / SCORE_SCALE
         winners = totals == totals.max()
@@ -513,7 +680,7 @@ class YaxhaRules(LegalActionCache):
 
     def winners(self, state: YaxhaState) -> list[int]:
         """Seats with the highest total (shared wins); meaningful once over."""
-        totals = [s["total"] for s in self.scores(state)]
+        totals = self.totals(state)
         return [seat for seat, t in enumerate(totals) if t == max(totals)]
 
     def final_info(self, state: YaxhaState) -> dict[str, Any]:

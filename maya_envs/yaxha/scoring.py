@@ -86,9 +86,10 @@ class Group:
         return len(self.cells)
 
 
-def find_groups(geometry: Geometry, pyramid: tuple[int, ...]) -> list[Group]:
-    """All visible groups of ``pyramid`` (section 6), in order of their lowest cell index."""
-    vis = visible_cells(geometry, pyramid)
+def find_groups(geometry: Geometry, pyramid: tuple[int, ...], visible: list[bool] | None = None) -> list[Group]:
+    """All visible groups of ``pyramid`` (section 6), in order of their lowest cell index
+    (``visible``: :func:`visible_cells` of ``pyramid`` when the caller has it)."""
+    vis = visible_cells(geometry, pyramid) if visible is None else visible
     links, level = geometry.links, geometry.level
     seen = [False] * len(pyramid)
     groups = []
@@ -134,22 +135,22 @@ def single_colour_side(geometry: Geometry, pyramid: tuple[int, ...], visible: li
     """Card 15 (section 8, BGA): for one of the four sides, the outermost visible cube of every
     row on every level has the same colour. An empty pyramid has no such side."""
     sides: list[dict[tuple[int, int], tuple[int, int]]] = [{}, {}, {}, {}]
+    side_rows = geometry.side_rows
     for cell, colour in enumerate(pyramid):
         if not visible[cell]:
             continue
-        x, y, z = geometry.coords[cell]
-        # (row key, position along the row, sign): the outermost cube has the smallest sign*pos.
-        for side, (key, pos) in enumerate((((y, z), x), ((y, z), -x), ((x, z), y), ((x, z), -y))):
-            best = sides[side].get(key)
+        # (row key, position along the row): the outermost cube has the smallest position.
+        for rows, (key, pos) in zip(sides, side_rows[cell], strict=True):
+            best = rows.get(key)
             if best is None or pos < best[0]:
-                sides[side][key] = (pos, colour)
+                rows[key] = (pos, colour)
     return any(rows and len({colour for _, colour in rows.values()}) == 1 for rows in sides)
 
 
 def pyramid_stats(geometry: Geometry, pyramid: tuple[int, ...]) -> PyramidStats:
     """Visible groups and colour facts of one pyramid."""
     vis = visible_cells(geometry, pyramid)
-    groups = find_groups(geometry, pyramid)
+    groups = find_groups(geometry, pyramid, vis)
     largest = [0] * NUM_COLOURS
     for g in groups:
         largest[g.colour] = max(largest[g.colour], g.size)

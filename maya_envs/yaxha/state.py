@@ -162,3 +162,15 @@ class YaxhaState:
     _cache: dict = dataclasses.field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
     """Memo of the legal actions (:mod:`maya_envs.core.legal`); not part of the position, so
     ``dataclasses.replace`` starts every new state with an empty one."""
+
+
+def evolve(state: YaxhaState, **changes: Any) -> YaxhaState:
+    """``dataclasses.replace(state, **changes)`` without re-running ``__init__`` (the rules'
+    hot path: a shallow copy of the fields, ``changes`` set, an empty ``_cache``). ``changes``
+    must name fields of :class:`YaxhaState`; nothing is validated, as with the constructor."""
+    new = object.__new__(YaxhaState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    fields["_cache"] = {}
+    return new

@@ -120,3 +120,44 @@ def test_place_outside_legal_cells_raises_and_names_the_move():
         rules.apply_action(state, bad, np.random.default_rng(0))
     with pytest.raises(IllegalActionError):  # white is not in the hand
         rules.apply_action(state, rules.table.place(WHITE, rules.geometry.anchor), np.random.default_rng(0))
+
+
+def _cells_by_definition(rules, pyramid, colour):
+    """Section 5 read literally, cell by cell (no frontier, no memo)."""
+    g = rules.geometry
+    base = [g.coords[i][:2] for i in g.base_cells if pyramid[i] >= 0]
+    out = []
+    for cell in range(g.num_cells):
+        if pyramid[cell] >= 0:
+            continue
+        if g.level[cell] == 0 and not base:
+            ok = g.anchor is None or cell == g.anchor
+        elif g.level[cell] == 0:
+            xs = [x for x, _ in base] + [g.coords[cell][0]]
+            ys = [y for _, y in base] + [g.coords[cell][1]]
+            ok = max(xs) - min(xs) <= 3 and max(ys) - min(ys) <= 3 and any(pyramid[j] >= 0 for j in g.orth[cell])
+        else:
+            ok = all(pyramid[j] >= 0 for j in g.supports[cell]) and any(pyramid[j] == colour for j in g.touch[cell])
+        if ok:
+            out.append(cell)
+    return out
+
+
+@pytest.mark.parametrize("footprint", ["floating", "fixed"])
+def test_frontier_updated_cube_by_cube_matches_the_rule_read_literally(footprint):
+    # apply_action derives each new pyramid's frontier from its predecessor's; a fresh rules
+    # object (empty memo) computes it from scratch; both must be section 5 read literally.
+    from maya_envs.bots import RandomBot
+
+    rules = YaxhaRules(num_players=2, footprint=footprint)
+    rng = np.random.default_rng(3)
+    for game in range(6):
+        state, bot = rules.initial_state(rng), RandomBot(rules, game)
+        while not rules.is_terminal(state):
+            fresh = YaxhaRules(num_players=2, footprint=footprint)
+            for pyr in state.pyramids:
+                for colour in range(5):
+                    expected = _cells_by_definition(rules, pyr, colour)
+                    assert rules.legal_cells(pyr, colour) == expected == fresh.legal_cells(pyr, colour)
+                    assert all(rules.cell_is_legal(pyr, colour, c) for c in expected)
+            state = rules.apply_action(state, bot.act(state), rng)

@@ -18,7 +18,7 @@ from maya_envs.yaxha.rules import NUM_ROUNDS, OVER, YaxhaConfig, YaxhaRules
 
 from .helpers import play_random, pyramid, with_fields
 
-PURE_MODULES = ("rules.py", "actions.py", "observation.py", "scoring.py")
+PURE_MODULES = ("rules.py", "actions.py", "observation.py", "scoring.py", "state.py", "features.py")
 
 
 @pytest.mark.parametrize("module", PURE_MODULES)
@@ -31,7 +31,8 @@ def test_rules_modules_are_pure(module):
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    assert imported <= {"__future__", "dataclasses", "functools", "typing", "numpy", "maya_envs"}, imported
+    stdlib = {"__future__", "collections", "dataclasses", "functools", "operator", "typing"}
+    assert imported <= stdlib | {"numpy", "maya_envs"}, imported
     text = path.read_text()
     for banned in ("gymnasium", "pettingzoo", "torch"):
         assert f"import {banned}" not in text and f"from {banned}" not in text
