@@ -44,6 +44,8 @@ cells (floating) or 16 + 9 + 4 + 1 = 30 (fixed). The cube at ``(x, y, z >= 1)`` 
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 COLOURS = ("orange", "blue", "green", "yellow", "white")
 """Colour names by index (section 3; order = bonus card ids 0-4, section 8)."""
 COLOUR_LETTERS = "OBGYW"
@@ -68,6 +70,8 @@ class Geometry:
         supports: the 4 cells a cell rests on (empty for ``z = 0``).
         covers: the cells at ``z + 1`` resting on it, those that exist in the grid.
         fully_coverable: whether all 4 covering cells exist (else the cell is always visible).
+        covering: per cell, an ``operator.itemgetter`` of its 4 covering cells (``None`` where
+            not fully coverable): ``min(covering[c](pyramid)) >= 0`` means ``c`` is covered.
         touch: ``orth + supports``, the cells that satisfy the same-colour rule (5 b).
         links: ``orth + covers + supports``, same-colour connectivity for groups (section 6).
         base_cells / upper_cells: indices with ``z = 0`` / ``z >= 1``.
@@ -104,6 +108,7 @@ class Geometry:
             existing([(x, y, z + 1), (x - 1, y, z + 1), (x, y - 1, z + 1), (x - 1, y - 1, z + 1)]) for x, y, z in coords
         )
         self.fully_coverable = tuple(len(c) == 4 for c in self.covers)
+        self.covering = tuple(itemgetter(*c) if len(c) == 4 else None for c in self.covers)
         self.touch = tuple(o + s for o, s in zip(self.orth, self.supports, strict=True))
         self.links = tuple(o + c + s for o, c, s in zip(self.orth, self.covers, self.supports, strict=True))
         self.base_cells = tuple(i for i, z in enumerate(self.level) if z == 0)

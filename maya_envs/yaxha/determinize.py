@@ -66,7 +66,7 @@ def determinize(rules: YaxhaRules, state: YaxhaState, observer: int, rng: np.ran
             visible[cell] = -1
         hand = list(state.market[state.owner.index(seat)])
         earlier_discards = state.discarded[seat] - (done - len(state.fresh[seat]))
-        placed, discards, pyramid = _replay(rules, state, seat, tuple(visible), hand, done, rng)
+        placed, discards, pyramid = _replay(rules, tuple(visible), hand, done, rng)
         hands[seat], pyramids[seat], fresh[seat] = tuple(hand), pyramid, placed
         discarded[seat] = earlier_discards + discards
     return dataclasses.replace(
@@ -76,8 +76,6 @@ def determinize(rules: YaxhaRules, state: YaxhaState, observer: int, rng: np.ran
 
 def _replay(
     rules: YaxhaRules,
-    state: YaxhaState,
-    seat: int,
     pyramid: tuple[int, ...],
     hand: list[int],
     steps: int,
@@ -89,23 +87,17 @@ def _replay(
     placed: list[int] = []
     discards = 0
     for _ in range(steps):
-        probe = dataclasses.replace(state, hands=_put(state.hands, seat, tuple(hand)), build_step=0)
-        probe = dataclasses.replace(probe, pyramids=_put(probe.pyramids, seat, pyramid))
-        legal = rules.legal_actions_for(probe, seat)
+        legal = rules.build_actions(tuple(hand), pyramid)
         action = legal[int(rng.integers(len(legal)))]
         if action < table.discard_start:
             colour, cell = divmod(action - table.place_start, table.num_cells)
-            pyramid = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
+            pyramid = rules.place_cube(pyramid, colour, cell)
             placed.append(cell)
         else:
             colour = action - table.discard_start
             discards += 1
         hand[colour] -= 1
     return tuple(placed), discards, pyramid
-
-
-def _put(values: tuple, seat: int, value) -> tuple:
-    return values[:seat] + (value,) + values[seat + 1 :]
 
 
 def leaf_values(rules: YaxhaRules, state: YaxhaState) -> np.ndarray:

@@ -473,19 +473,31 @@ class YaxhaRules(LegalActionCache):
         if phase == BUILD:
             if seat < state.build_step % self.num_players:
                 return []
-            hand = state.hands[seat]
-            frontier = self.frontier(state.pyramids[seat])
-            places: list[int] = []
-            discards = []
-            for colour in range(NUM_COLOURS):
-                if hand[colour]:
-                    ids = frontier.ids(colour)
-                    if ids:
-                        places += ids
-                    else:
-                        discards.append(self._discard_start + colour)
-            return places + discards
+            return self.build_actions(state.hands[seat], state.pyramids[seat])
         return []
+
+    def build_actions(self, hand: tuple[int, ...], pyramid: tuple[int, ...]) -> list[int]:
+        """Sorted legal building ids of a seat with ``hand`` (5 colour counts) and ``pyramid``:
+        every legal placement of a colour in hand, then the discards of the colours in hand
+        with no legal cell (section 5)."""
+        frontier = self.frontier(pyramid)
+        places: list[int] = []
+        discards = []
+        for colour in range(NUM_COLOURS):
+            if hand[colour]:
+                ids = frontier.ids(colour)
+                if ids:
+                    places += ids
+                else:
+                    discards.append(self._discard_start + colour)
+        return places + discards
+
+    def place_cube(self, pyramid: tuple[int, ...], colour: int, cell: int) -> tuple[int, ...]:
+        """``pyramid`` with a ``colour`` cube on ``cell``, its :meth:`frontier` derived from
+        ``pyramid``'s (``cell`` must be legal for ``colour``: see :meth:`cell_is_legal`)."""
+        after = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
+        self._remember(after, self._frontier_after(self.frontier(pyramid), after, cell, colour))
+        return after
 
     def _compute_legal(self, state: YaxhaState) -> list[int]:
         """Sorted legal ids of the current player; ``[]`` when over (memoised on the state by

@@ -63,11 +63,11 @@ def group_points(size: int) -> int:
 
 def visible_cells(geometry: Geometry, pyramid: tuple[int, ...]) -> list[bool]:
     """Per cell: occupied and not fully covered from above (section 6). Length ``num_cells``."""
-    covers, coverable = geometry.covers, geometry.fully_coverable
+    covering = geometry.covering
     out = [False] * len(pyramid)
-    for cell, colour in enumerate(pyramid):
-        if colour >= 0:
-            out[cell] = not (coverable[cell] and all(pyramid[c] >= 0 for c in covers[cell]))
+    for cell in [cell for cell, colour in enumerate(pyramid) if colour >= 0]:
+        above = covering[cell]
+        out[cell] = above is None or min(above(pyramid)) < 0
     return out
 
 
@@ -91,22 +91,24 @@ def find_groups(geometry: Geometry, pyramid: tuple[int, ...], visible: list[bool
     (``visible``: :func:`visible_cells` of ``pyramid`` when the caller has it)."""
     vis = visible_cells(geometry, pyramid) if visible is None else visible
     links, level = geometry.links, geometry.level
-    seen = [False] * len(pyramid)
+    unseen = {cell for cell, v in enumerate(vis) if v}  # visible cells not grouped yet
     groups = []
-    for start, colour in enumerate(pyramid):
-        if not vis[start] or seen[start]:
+    for start in sorted(unseen):
+        if start not in unseen:
             continue
-        seen[start] = True
+        unseen.discard(start)
+        colour = pyramid[start]
         stack, cells = [start], []
         while stack:
             cell = stack.pop()
             cells.append(cell)
             for nb in links[cell]:
-                if not seen[nb] and vis[nb] and pyramid[nb] == colour:
-                    seen[nb] = True
+                if nb in unseen and pyramid[nb] == colour:
+                    unseen.discard(nb)
                     stack.append(nb)
         cells.sort()
-        groups.append(Group(colour, tuple(cells), sum(level[c] == 0 for c in cells), len({level[c] for c in cells})))
+        levels = [level[c] for c in cells]
+        groups.append(Group(colour, tuple(cells), levels.count(0), len(set(levels))))
     return groups
 
 
@@ -118,13 +120,14 @@ class PyramidStats:
         largest: size of the largest visible group per colour, shape (5,).
         groups: every visible group.
         colours_by_level: visible colours on each level (4 frozensets).
-        single_colour_side: card 15 (see :func:`single_colour_side`).
+        single_colour_side: card 15 (see :func:`single_colour_side`); ``None`` where not
+            computed (``pyramid_stats(..., side=False)``).
     """
 
     largest: tuple[int, ...]
     groups: tuple[Group, ...]
     colours_by_level: tuple[frozenset, ...]
-    single_colour_side: bool
+    single_colour_side: bool | None
 
     @property
     def colours(self) -> frozenset:
@@ -147,22 +150,24 @@ def single_colour_side(geometry: Geometry, pyramid: tuple[int, ...], visible: li
     return any(rows and len({colour for _, colour in rows.values()}) == 1 for rows in sides)
 
 
-def pyramid_stats(geometry: Geometry, pyramid: tuple[int, ...]) -> PyramidStats:
-    """Visible groups and colour facts of one pyramid."""
+def pyramid_stats(geometry: Geometry, pyramid: tuple[int, ...], side: bool = True) -> PyramidStats:
+    """Visible groups and colour facts of one pyramid (``side=False``: card 15 is not needed,
+    ``single_colour_side`` is left ``None`` instead of computed)."""
     vis = visible_cells(geometry, pyramid)
     groups = find_groups(geometry, pyramid, vis)
     largest = [0] * NUM_COLOURS
     for g in groups:
         largest[g.colour] = max(largest[g.colour], g.size)
     by_level: list[set[int]] = [set() for _ in range(NUM_LEVELS)]
-    for cell, colour in enumerate(pyramid):
-        if vis[cell]:
-            by_level[geometry.level[cell]].add(colour)
+    level = geometry.level
+    for g in groups:
+        for cell in g.cells:
+            by_level[level[cell]].add(g.colour)
     return PyramidStats(
         tuple(largest),
         tuple(groups),
         tuple(frozenset(s) for s in by_level),
-        single_colour_side(geometry, pyramid, vis),
+        single_colour_side(geometry, pyramid, vis) if side else None,
     )
 
 
@@ -219,7 +224,8 @@ def score_pyramids(
         One JSON-able dict per seat: ``"total"`` (int), ``"colour_points"`` and
         ``"largest_group"`` (colour name -> int), ``"bonus"`` (card id as str -> 0 or 5).
     """
-    stats = [pyramid_stats(geometry, p) for p in pyramids]
+    side = 15 in bonus_cards
+    stats = [pyramid_stats(geometry, p, side) for p in pyramids]
     winners = {card: bonus_card_winners(card, stats, zero_ties_score) for card in bonus_cards}
     out = []
     for seat, s in enumerate(stats):

@@ -1,7 +1,8 @@
 """Pinned seeded trajectories: speed work must keep every Yaxha env bit-for-bit identical.
 
 Each case plays one seeded AEC game (actions from a seeded generator over the action mask,
-or the heuristic bot) and hashes, step by step, every agent's observation bytes, action mask
+the heuristic bot, or the IS-MCTS bot with random rollouts, which pins ``determinize`` and
+``leaf_values`` as well) and hashes, step by step, every agent's observation bytes, action mask
 bytes, reward, termination, the actions taken and each info. The digests were
 taken from the engine before the speed work of issue 19 (commit b8f412f); a change to what
 the env does for the same options, seed and actions changes a digest and fails here (then
@@ -17,6 +18,7 @@ import numpy as np
 import pytest
 
 from maya_envs import yaxha_v1
+from maya_envs.bots import make_bot
 from maya_envs.yaxha.bots import HeuristicBot
 
 CASES = {
@@ -27,8 +29,10 @@ CASES = {
     "2p-features": ({"num_players": 2, "action_features": True}, "random"),
     "4p-features-heuristic": ({"num_players": 4, "action_features": True}, "heuristic"),
     "3p-heuristic": ({"num_players": 3, "bonus_cards": [12, 15, 16]}, "heuristic"),
+    "2p-ismcts": ({"num_players": 2, "bonus_cards": [11, 13, 15]}, "mcts:4"),
 }
 DIGESTS = {
+    "2p-ismcts": "3f79632ea2567ca0c25e334b49942586e47a8e75d9281606535fe1fa1cffde3e",
     "2p": "d1001506f62fd612e6460730827ff87f57d16bb6f6aaf1f2b1e2fe73661cf648",
     "2p-features": "07bcb7f13bf66baf7ff9ead62aacc64b9eb04cdcd02197ae5dc6fed11c3ff95a",
     "3p": "253b3a4759ccec33e4f2f65b86222fdf8eb5a6e6d17f291fc55a49f7248526bf",
@@ -44,7 +48,10 @@ def trajectory_digest(options: dict, policy: str, seed: int = 7) -> str:
     env = yaxha_v1.env(**options)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    bot = HeuristicBot(env.unwrapped.rules, seed=seed) if policy == "heuristic" else None
+    rules = env.unwrapped.rules
+    bot = HeuristicBot(rules, seed=seed) if policy == "heuristic" else None
+    if policy.startswith("mcts"):  # IS-MCTS: pins determinize and leaf_values too
+        bot = make_bot(policy, rules, seed)
     h = hashlib.sha256()
     for agent in env.agent_iter():
         obs, reward, termination, truncation, info = env.last()
