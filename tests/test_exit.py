@@ -20,6 +20,7 @@ from maya_envs.nn.model import load_network
 from training.config import load_config
 from training.exit.gating import fair_share, match_lineups, score_match
 from training.exit.learner import value_targets
+from training.exit.loop import opponent_lineups
 from training.exit.play import BotAgent, Positions, play_games
 from training.exit.replay import ReplayBuffer, gather
 from training.train import main
@@ -145,13 +146,22 @@ def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
         assert result.games == 2 and result.illegal_actions == 0
 
 
+def test_opponent_lineups_seat_the_learner_and_fall_back_to_self_play():
+    lineups = opponent_lineups(["self", "heuristic", "older", "random"], 3, ["older0"])
+    assert lineups == [
+        ["learner"] * 3,
+        ["bot:heuristic", "learner", "bot:heuristic"],
+        ["search:older0", "search:older0", "learner"],
+        ["learner", "bot:random", "bot:random"],
+    ]
+    assert opponent_lineups(["older"], 2, []) == [["learner", "learner"]]  # no older network yet
+
+
 def test_resume_continues_to_the_same_network_as_an_uninterrupted_run(tmp_path):
-    straight = _run(tmp_path / "a", "--set", "exit.iterations=2", "--set", "exit.eval_simulations=0")
-    first = _run(tmp_path / "b", "--set", "exit.eval_simulations=0")
-    resumed = _run(
-        tmp_path / "b", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2",
-        "--set", "exit.eval_simulations=0",
-    )  # fmt: skip
+    mix = ["--set", "exit.eval_simulations=0", "--set", "exit.opponents={self: 1, heuristic: 1, older: 1}"]
+    straight = _run(tmp_path / "a", "--set", "exit.iterations=2", *mix)
+    first = _run(tmp_path / "b", *mix)
+    resumed = _run(tmp_path / "b", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2", *mix)
     assert [row["iteration"] for row in json.loads((resumed / "history.json").read_text())] == [0, 1, 2]
     net_a, _ = load_network(straight / "model.pt")
     net_b, _ = load_network(resumed / "model.pt")
