@@ -132,13 +132,16 @@ from maya_envs.maya2012.state import (
     exchange_deltas,
     exchange_joins,
     exchange_totals,
+    exchanges_of_seams,
     is_complete,
     joined_runs,
     joins_formed,
     last_exchange_completed_centre,
     legal_exchanges,
     may_declare,
+    pack_seams,
     points_by_tower,
+    repack_seams,
     score_runs,
     state_exchanges,
     swap,
@@ -188,13 +191,16 @@ __all__ = [
     "exchange_deltas",
     "exchange_joins",
     "exchange_totals",
+    "exchanges_of_seams",
     "is_complete",
     "joined_runs",
     "joins_formed",
     "last_exchange_completed_centre",
     "legal_exchanges",
     "may_declare",
+    "pack_seams",
     "points_by_tower",
+    "repack_seams",
     "reward_range",
     "score_runs",
     "state_exchanges",
@@ -287,7 +293,8 @@ class Maya2012Rules(LegalActionCache):
         if phase == DECLARE:
             if action == A.DECLARE_END:
                 return _replace(state, phase=OVER, declared=state.to_move)
-            return self._start_exchanges(_replace(state, phase=EXCHANGE, to_move=(state.to_move + 1) % self._n))
+            passed = _replace(state, phase=EXCHANGE, to_move=(state.to_move + 1) % self._n)
+            return self._start_exchanges(passed, state._cache.get("seams"))
         if phase == DRAFT:
             return self._draft(state, action, rng)
         if phase == SETUP_MONOLITH:
@@ -415,12 +422,16 @@ class Maya2012Rules(LegalActionCache):
             return list(range(A.RAVEN_BASE, A.RAVEN_BASE + len(A.EXCHANGE_LEVELS)))
         return []
 
-    def _start_exchanges(self, state: Maya2012State) -> Maya2012State:
+    def _start_exchanges(self, state: Maya2012State, seams: int | None = None) -> Maya2012State:
         """The exchange phase of the player to move, or the end of the game: a real end (no
         legal exchange) is checked before the house turn limit, so it wins when both happen
         on the same step. The legal list is kept in the state's cache (:meth:`legal_actions`
-        does not compute it again)."""
-        legal = legal_exchanges(state.towers, state.monolith, state.raven)
+        does not compute it again), with the packed open seams (``seams``, when the caller
+        has them: :func:`repack_seams`) that the next exchange updates."""
+        if seams is None:
+            seams = pack_seams(state.towers)
+        state._cache["seams"] = seams
+        legal = exchanges_of_seams(seams, state.monolith, state.raven)
         if not legal:
             return _replace(state, phase=OVER)
         if state.turn >= self.config.max_turns:
@@ -456,16 +467,19 @@ class Maya2012Rules(LegalActionCache):
         next_state = _replace(
             state, towers=towers, monolith=pair, raven=offset + 2, to_move=1 - mover, turn=state.turn + 1, **pieces
         )
-        return self._start_exchanges(next_state)
+        return self._start_exchanges(next_state, _child_seams(state, towers, action))
 
     def _exchange_multi(self, state: Maya2012State, action: int) -> Maya2012State:
         """Three and four players: swap and move the Monolith; then the declare decision
         when :func:`declare_step_follows` (config ``declare_step``), else the next seat."""
         towers = swap(state.towers, action)
         moved = dict(towers=towers, monolith=action // 4, turn=state.turn + 1)
+        seams = _child_seams(state, towers, action)
         if declare_step_follows(self.config.declare_step, towers, state.tasks[state.to_move]):
-            return _replace(state, **moved, phase=DECLARE)
-        return self._start_exchanges(_replace(state, **moved, to_move=(state.to_move + 1) % self._n))
+            declaring = _replace(state, **moved, phase=DECLARE)
+            declaring._cache["seams"] = seams
+            return declaring
+        return self._start_exchanges(_replace(state, **moved, to_move=(state.to_move + 1) % self._n), seams)
 
     def _draft(self, state: Maya2012State, action: int, rng: np.random.Generator | None) -> Maya2012State:
         if rng is None:
@@ -499,6 +513,13 @@ class Maya2012Rules(LegalActionCache):
         spare = tuple(sorted(cards[2 * self._n :]))
         dealt = _replace(state, tasks=tasks, spare=spare, to_move=0, phase=EXCHANGE)
         return self._start_exchanges(dealt)
+
+
+def _child_seams(state: Maya2012State, towers: tuple[tuple[int, ...], ...], action: int) -> int | None:
+    """The packed open seams after exchange ``action`` (``towers``: the board after it), from
+    those cached on ``state`` (``None`` when it has none: computed afresh)."""
+    seams = state._cache.get("seams")
+    return None if seams is None else repack_seams(seams, towers, action)
 
 
 def idle_seats(config: Maya2012Config) -> tuple[int, ...]:

@@ -163,16 +163,48 @@ def legal_exchanges(towers: tuple[tuple[int, ...], ...], monolith: int, raven: i
         monolith: pair index the Monolith stands between, or -1 (no restriction).
         raven: level 2-5 whose exchanges are barred, or 0 (no restriction).
     """
-    # Bit j of open_seams[t]: tower t may be cut between levels j+1 and j+2 (no joined
-    # colour split); an exchange from base level j+2 needs that seam open in both towers.
-    open_seams = list(map(_OPEN_SEAMS.__getitem__, towers))
-    allowed = _RAVEN_ALLOWED[raven]
-    result: list[int] = []
-    for ids, a, b in _FREE_PAIRS[monolith]:
-        both = open_seams[a] & open_seams[b] & allowed
-        if both:
-            result += ids[both]
-    return result
+    return list(exchanges_of_seams(pack_seams(towers), monolith, raven))
+
+
+def pack_seams(towers: tuple[tuple[int, ...], ...]) -> int:
+    """The open seams of all 9 towers as one int: bits ``4t .. 4t+3`` are tower ``t``'s, bit
+    ``j`` set when it may be cut between levels j+1 and j+2 (no joined colour split)."""
+    packed = 0
+    for shift, column in zip(range(0, 36, 4), towers, strict=True):
+        packed |= _OPEN_SEAMS[column] << shift
+    return packed
+
+
+def repack_seams(packed: int, towers: tuple[tuple[int, ...], ...], action: int) -> int:
+    """:func:`pack_seams` of ``towers`` (after exchange ``action``) from ``packed``, the value
+    before it: only the two exchanged towers change."""
+    a, b = A.PAIRS[action >> 2]
+    a4, b4 = 4 * a, 4 * b
+    kept = packed & ~(15 << a4 | 15 << b4)
+    return kept | _OPEN_SEAMS[towers[a]] << a4 | _OPEN_SEAMS[towers[b]] << b4
+
+
+def exchanges_of_seams(packed: int, monolith: int, raven: int) -> list[int]:
+    """The legal exchange ids for packed seams (:func:`pack_seams`), the Monolith and the Raven:
+    an exchange from base level j+2 needs seam j open in both towers. Memoised (bounded); a
+    shared list: do not modify it."""
+    key = packed | (monolith + 1) << 36 | raven << 40
+    found = _EXCHANGES.get(key)
+    if found is None:
+        allowed = _RAVEN_ALLOWED[raven]
+        found = []
+        for ids, a4, b4 in _FREE_PAIRS[monolith]:
+            both = packed >> a4 & packed >> b4 & allowed
+            if both:
+                found += ids[both]
+        if len(_EXCHANGES) >= _MAX_EXCHANGES:
+            _EXCHANGES.clear()
+        _EXCHANGES[key] = found
+    return found
+
+
+_EXCHANGES: dict[int, list[int]] = {}
+_MAX_EXCHANGES = 1 << 17
 
 
 def state_exchanges(state: Maya2012State) -> list[int]:
@@ -197,11 +229,11 @@ class _SeamTable(dict):
 
 _OPEN_SEAMS = _SeamTable()
 _SEAM_BITS = tuple(tuple(j for j in range(4) if seams >> j & 1) for seams in range(16))
-# Per Monolith position (-1: none), ``(ids, a, b)`` of the pairs it does not block, where
+# Per Monolith position (-1: none), ``(ids, 4 a, 4 b)`` of the pairs it does not block, where
 # ``ids[bits]`` lists the exchange ids of the pair open at the seam ``bits``.
 _FREE_PAIRS = {
     monolith: tuple(
-        (tuple([4 * pair + j for j in _SEAM_BITS[bits]] for bits in range(16)), a, b)
+        (tuple([4 * pair + j for j in _SEAM_BITS[bits]] for bits in range(16)), 4 * a, 4 * b)
         for pair, (a, b) in enumerate(A.PAIRS)
         if monolith < 0 or not {a, b} & set(A.PAIRS[monolith])
     )
