@@ -200,7 +200,7 @@ def greedy_build(
     placed: list[int] = []
     discarded = 0
     for _ in range(sum(hand)):
-        best, best_pyr, best_colour, best_cell = None, pyramid, None, -1
+        best, best_colour, best_cell = None, None, -1
         for colour in range(NUM_COLOURS):
             if not hand[colour]:
                 continue
@@ -209,14 +209,14 @@ def greedy_build(
                 p = pyramid[:cell] + (colour,) + pyramid[cell + 1 :]
                 v = heuristic_terms(geometry, p, cards)[0]
                 if best is None or v > best:
-                    best, best_pyr, best_colour, best_cell = v, p, colour, cell
+                    best, best_colour, best_cell = v, colour, cell
             if not cells and best is None:
                 best_colour = colour
         if best is None:
             discarded += 1
         else:
             placed.append(best_cell)
-        pyramid = best_pyr
+            pyramid = rules.place_cube(pyramid, best_colour, best_cell)  # its frontier derived, not rebuilt
         hand[best_colour] -= 1
     return pyramid, tuple(placed), discarded
 
