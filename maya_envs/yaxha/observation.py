@@ -129,12 +129,12 @@ class YaxhaObserver:
 
     def _onehot(self, pyramid: tuple[int, ...]) -> np.ndarray:
         """The ``pyramids`` block of one seat: ``float32 (C*5,)``, 1 at ``cell*5 + colour``
-        (memoised by the pyramid object, the last 512 seen)."""
+        (memoised by the pyramid object, up to the last 64 seen)."""
         entry = self._onehots.get(id(pyramid))
         if entry is not None and entry[0] is pyramid:
             return entry[1]
         block = _ONE_HOT[np.array(pyramid, np.intp)].reshape(-1)
-        if len(self._onehots) >= 512:
+        if len(self._onehots) >= 64:
             self._onehots.clear()
         self._onehots[id(pyramid)] = (pyramid, block)  # the pyramid is held, so its id stays its own
         return block

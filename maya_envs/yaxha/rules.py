@@ -160,7 +160,7 @@ def _sampler(left: list[int], total: int):
     return sample
 
 
-FRONTIER_MEMO = 2048
+FRONTIER_MEMO = 1024
 """Pyramids whose :class:`Frontier` a rules object remembers per generation (two generations)."""
 
 
