@@ -430,15 +430,24 @@ def _field_names(cls) -> list[str]:
     return sorted(f.name for f in fields(cls))
 
 
+def _block_keys(name: str, cls: type, block: Any) -> dict[str, Any]:
+    """The config block ``name`` (a mapping of ``cls``'s fields) as a new dict.
+
+    Raises:
+        ConfigError: not a mapping, or an unknown key (the message lists the known ones).
+    """
+    if not isinstance(block, dict):
+        raise ConfigError(f"{name}={block!r}; allowed: a mapping with keys {_field_names(cls)}")
+    unknown = sorted(set(block) - set(_field_names(cls)))
+    if unknown:
+        raise ConfigError(f"unknown {name} key(s) {unknown}; known keys: {_field_names(cls)}")
+    return dict(block)
+
+
 def _self_play(block: Any) -> SelfPlayConfig:
     if isinstance(block, SelfPlayConfig):
         return block
-    if not isinstance(block, dict):
-        raise ConfigError(f"self_play={block!r}; allowed: a mapping with keys {_field_names(SelfPlayConfig)}")
-    unknown = sorted(set(block) - set(_field_names(SelfPlayConfig)))
-    if unknown:
-        raise ConfigError(f"unknown self_play key(s) {unknown}; known keys: {_field_names(SelfPlayConfig)}")
-    block = dict(block)
+    block = _block_keys("self_play", SelfPlayConfig, block)
     if isinstance(block.get("snapshot_every"), float) and block["snapshot_every"].is_integer():
         block["snapshot_every"] = int(block["snapshot_every"])
     return SelfPlayConfig(**block)
@@ -447,12 +456,7 @@ def _self_play(block: Any) -> SelfPlayConfig:
 def _exit_block(block: Any) -> ExitConfig:
     if isinstance(block, ExitConfig):
         return block
-    if not isinstance(block, dict):
-        raise ConfigError(f"exit={block!r}; allowed: a mapping with keys {_field_names(ExitConfig)}")
-    unknown = sorted(set(block) - set(_field_names(ExitConfig)))
-    if unknown:
-        raise ConfigError(f"unknown exit key(s) {unknown}; known keys: {_field_names(ExitConfig)}")
-    return ExitConfig(**block)
+    return ExitConfig(**_block_keys("exit", ExitConfig, block))
 
 
 def _yaml(text: str, where: str) -> Any:
