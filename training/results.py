@@ -7,8 +7,9 @@ Usage::
 
 For each ``CONFIG_NAME=RUN_DIR`` pair it reads the run's ``config.yaml`` and
 ``evaluation.json`` (written by ``maya-train``), plays an arena (``maya-arena``) between the
-trained agent (an expert-iteration run's raw network), the heuristic bot and random bots (as many random bots as it takes to fill a
-table: 2-3 players play {agent, heuristic, random}; 4-5 players add random2, random3) unless
+trained agent (an expert-iteration run's raw network), the heuristic bot and random bots (as
+many random bots as it takes to fill a table: 2-3 players play {agent, heuristic, random};
+4-5 players add random2, random3) unless
 ``RUN_DIR/arena/arena.json`` exists, and prints a Markdown table: game, players, config,
 steps (expert iteration: positions learnt from), training seconds, win rate against random
 and against the heuristic (with Wilson 95% intervals, from the run's evaluation; an

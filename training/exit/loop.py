@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import copy
 import json
+import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -357,6 +359,10 @@ def _postfix(row: dict[str, Any]) -> str:
     return ", ".join(parts) + ("" if row["kept"] else " (not kept)")
 
 
+def _terminate(signum, frame) -> None:
+    raise SystemExit(128 + signum)
+
+
 def train_exit(config: TrainConfig, resume: str | Path | None = None) -> Path:
     """Run expert iteration from ``config`` (or continue the ``checkpoint.pt`` ``resume`` up
     to ``exit.iterations`` in all) into a new run directory, evaluate the kept network raw and
@@ -377,6 +383,14 @@ def train_exit(config: TrainConfig, resume: str | Path | None = None) -> Path:
     run_dir.mkdir(parents=True, exist_ok=False)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
     print(f"run directory: {run_dir}")
-    summary = trainer.run(run_dir)
+    # SIGTERM (kill, a job scheduler) unwinds like Ctrl-C, so the actor processes end with the run
+    previous = (
+        signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
+    )
+    try:
+        summary = trainer.run(run_dir)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     write_results(trainer.results, run_dir, summary)
     return run_dir
