@@ -267,7 +267,7 @@ def to_markdown(results: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke mode: one case per game, 1 short repeat")
-    parser.add_argument("--only", nargs="*", default=None, help="case labels to run, e.g. 'maya2012 2p'")
+    parser.add_argument("--only", nargs="*", default=None, help=f"case labels to run, e.g. '{CASES[0].label}'")
     parser.add_argument("--seconds", type=float, default=None, help="time per repeat (default 2.0; quick 0.05)")
     parser.add_argument("--repeats", type=int, default=None, help="repeats, median reported (default 3; quick 1)")
     parser.add_argument("--sims", type=int, default=None, help="simulations per searched move (default 100; quick 8)")
