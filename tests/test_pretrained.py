@@ -31,9 +31,12 @@ def test_the_required_baselines_ship_as_small_files_with_their_training_record()
         assert 0 < size <= 5 * 1024 * 1024, (name, size)
         assert info.total_timesteps > 0 and info.train_seconds > 0
         opponents = {r["opponent"] for r in info.results}
-        assert {"random", "heuristic"} <= opponents
+        # PPO baselines: 400 games against each bot; shipped networks (issue 16): at least the
+        # strength claim's 100 seat-rotated games against the heuristic
+        needed, games = ({"heuristic"}, 100) if info.kind == "network" else ({"random", "heuristic"}, 400)
+        assert needed <= opponents, name
         for r in info.results:
-            assert r["wins"] + r["draws"] + r["losses"] == r["games"] >= 400
+            assert r["wins"] + r["draws"] + r["losses"] == r["games"] >= games, (name, r)
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
