@@ -124,6 +124,10 @@ class MayaQuarryObserver:
     """The observation encoder of one :class:`~maya_envs.maya_quarry.rules.MayaQuarryRules`
     (the :class:`~maya_envs.core.layout.Observer` protocol).
 
+    The parts that never change for a rules object (quarry limits, yields and markers; level
+    spaces and gold) are written once into a template; :meth:`encode` copies it and writes the
+    state's nonzero values in one indexed assignment.
+
     Attributes:
         rules: the rules.
         layout: the named parts (module docstring).
@@ -132,6 +136,36 @@ class MayaQuarryObserver:
     def __init__(self, rules: MayaQuarryRules) -> None:
         self.rules = rules
         self.layout = observation_layout(rules)
+        n, _nq, slots, _npyr, height = _sizes(rules)
+        comp = rules.components
+        template = np.zeros(self.layout.size, np.float32)
+        pos = BASIC_PHASES + 3 + 2 * n + NUM_CARD_TYPES
+        self._seats = pos
+        pos += n * SEAT_FEATURES
+        self._quarries = []  # per quarry: its first index
+        for quarry in comp.quarries:
+            self._quarries.append(pos)
+            head = pos + 2 + n
+            template[head] = quarry.max_cards / 8
+            for i, count in enumerate(quarry.ranks[:5]):
+                template[head + 1 + i] = min(count / 10, 1.0)
+            if quarry.marker >= 0:
+                template[head + 6 + quarry.marker] = 1.0
+            pos = head + 14 + slots * (SLOT_BASE + n)
+        self._levels = []  # (pyramid, level, first index, spaces) of every existing level
+        for p, pyramid in enumerate(comp.pyramids):
+            for level in range(height):
+                if level < len(pyramid.levels):
+                    spaces, first, second = pyramid.levels[level]
+                    template[pos : pos + 4] = (1.0, spaces / 30, min(first / 20, 1.0), min(second / 20, 1.0))
+                    self._levels.append((p, level, pos, spaces))
+                pos += LEVEL_BASE + n
+        self._relocation = pos
+        pos += len(comp.pyramids) * height
+        self._double = pos
+        self._advanced = pos + 1 if rules.advanced else -1
+        self._template = template
+        self._slots, self._height = slots, height
 
     def encode(self, state: MayaQuarryState, seat: int) -> np.ndarray:
         """The observation of ``seat`` (float32 of ``layout.shape`` in [0, 1]).
@@ -139,115 +173,117 @@ class MayaQuarryObserver:
         Raises:
             ValueError: ``seat`` is not in ``0 .. n-1``.
         """
-        return encode_observation(self.rules, state, seat, self.layout.size)
+        n = state.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
+        blocks = self.rules.components.blocks_per_color
+        obs = self._template.copy()
+        index: list[int] = []
+        value: list[float] = []
+        put_index, put_value = index.append, value.append
+        if state.phase < BASIC_PHASES:
+            put_index(state.phase)
+            put_value(1.0)
+        pos = BASIC_PHASES
+        index += (pos + state.round, pos + 3 + (state.start - seat) % n)
+        value += (1.0, 1.0)
+        pos += 3 + n
+        if state.actor >= 0:
+            put_index(pos + (state.actor - seat) % n)
+            put_value(1.0)
+        pos += n
+        hand_base = seat * NUM_CARD_TYPES
+        hands = state.hands
+        for card in range(NUM_CARD_TYPES):
+            if hands[hand_base + card]:
+                put_index(pos + card)
+                put_value(hands[hand_base + card] / CARD_COUNTS[card])
+        pos = self._seats
+        holder = state.holder
+        for k in range(n):
+            other = (seat + k) % n
+            h = hands[other * NUM_CARD_TYPES : (other + 1) * NUM_CARD_TYPES]
+            low = h[0] + h[1] + h[2]  # CARD_IS_LOW: types 0-2
+            total = sum(h)
+            index += range(pos, pos + SEAT_FEATURES)
+            value += (
+                min(state.gold[other] / GOLD_NORM, 1.0),
+                state.held[other] / blocks,
+                state.pool[other] / blocks,
+                state.passed[other],
+                total / 8,
+                low / 4,
+                (total - low) / 4,
+                holder[TRANSPORT_PLUS_2] == other,
+                holder[FREE_PASS] == other,
+                holder[FREE_DOUBLE] == other,
+                min(state.deduct[other] / 12, 1.0),
+                other in state.pending,
+            )
+            pos += SEAT_FEATURES
+        resolving = state.resolving
+        slot_size = SLOT_BASE + n
+        for q, column in enumerate(state.columns):
+            pos = self._quarries[q]
+            revealed = resolving < 0 or q >= resolving
+            if revealed and column:
+                put_index(pos)
+                put_value(1.0)
+            if q == resolving:
+                put_index(pos + 1)
+                put_value(1.0)
+            if state.protect_q == q:
+                put_index(pos + 2 + (state.protect_seat - seat) % n)
+                put_value(1.0)
+            if column:
+                head = pos + 2 + n
+                put_index(head + 13)
+                put_value(len(column) / self._slots)
+                pos = head + 14
+                for owner, card in column:
+                    index += (pos, pos + 1 + (owner - seat) % n)
+                    value += (1.0, 1.0)
+                    if not CARD_IS_LOW[card]:
+                        put_index(pos + 1 + n)
+                        put_value(1.0)
+                    if revealed or owner == seat:
+                        index += (pos + 2 + n, pos + 3 + n + card)
+                        value += (1.0, 1.0)
+                    pos += slot_size
+        board, ever_full = state.board, state.ever_full
+        for p, level, pos, spaces in self._levels:
+            flat = p * MAX_LEVELS + level
+            start = flat * n
+            counts = board[start : start + n]
+            if sum(counts) >= spaces:
+                put_index(pos + 4)
+                put_value(1.0)
+            if ever_full[flat]:
+                put_index(pos + 5)
+                put_value(1.0)
+            for k in range(n):
+                count = counts[(seat + k) % n]
+                if count:
+                    put_index(pos + LEVEL_BASE + k)
+                    put_value(count / spaces)
+        if state.reloc_src >= 0:
+            src_p, src_l = divmod(state.reloc_src, MAX_LEVELS)
+            put_index(self._relocation + src_p * self._height + src_l)
+            put_value(1.0)
+        if state.double_left:
+            put_index(self._double)
+            put_value(state.double_left / 2)
+        obs[index] = value
+        if self._advanced >= 0:
+            rel = [(seat + k) % n for k in range(n)]
+            _encode_advanced(state, seat, rel, len(state.columns), obs[self._advanced :])
+        return obs
 
 
 def observe(rules: MayaQuarryRules, state: MayaQuarryState, seat: int) -> np.ndarray:
     """``seat``'s observation of ``state`` by the default :class:`MayaQuarryObserver` of ``rules`` (for
     tests and tools; an env keeps its own observer)."""
     return MayaQuarryObserver(rules).encode(state, seat)
-
-
-def encode_observation(
-    rules: MayaQuarryRules, state: MayaQuarryState, seat: int, size: int | None = None
-) -> np.ndarray:
-    """The observation of ``seat`` (shape ``observation_shape(rules)``, float32 in [0, 1];
-    ``size``: that length, if the caller knows it).
-
-    Raises:
-        ValueError: ``seat`` is not in ``0 .. n-1``.
-    """
-    n, nq, slots, npyr, height = _sizes(rules)
-    if not 0 <= seat < n:
-        raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
-    comp = rules.components
-    blocks = comp.blocks_per_color
-    obs = np.zeros(size or observation_layout(rules).size, np.float32)
-    rel = [(seat + k) % n for k in range(n)]  # rel index -> absolute seat
-    pos = BASIC_PHASES
-    if state.phase < BASIC_PHASES:
-        obs[state.phase] = 1.0
-    obs[pos + state.round] = 1.0
-    pos += 3
-    obs[pos + (state.start - seat) % n] = 1.0
-    pos += n
-    if state.actor >= 0:
-        obs[pos + (state.actor - seat) % n] = 1.0
-    pos += n
-    hand = state.hand(seat)
-    for card in range(NUM_CARD_TYPES):
-        obs[pos + card] = hand[card] / CARD_COUNTS[card]
-    pos += NUM_CARD_TYPES
-    resolving = state.resolving
-    for k in range(n):
-        other = rel[k]
-        h = state.hand(other)
-        low = sum(c for c, is_low in zip(h, CARD_IS_LOW, strict=True) if is_low)
-        total = sum(h)
-        obs[pos : pos + SEAT_FEATURES] = (
-            min(state.gold[other] / GOLD_NORM, 1.0),
-            state.held[other] / blocks,
-            state.pool[other] / blocks,
-            state.passed[other],
-            total / 8,
-            low / 4,
-            (total - low) / 4,
-            state.holder[TRANSPORT_PLUS_2] == other,
-            state.holder[FREE_PASS] == other,
-            state.holder[FREE_DOUBLE] == other,
-            min(state.deduct[other] / 12, 1.0),
-            other in state.pending,
-        )
-        pos += SEAT_FEATURES
-    for q, quarry in enumerate(comp.quarries):
-        revealed = resolving < 0 or q >= resolving
-        column = state.columns[q]
-        obs[pos] = revealed and bool(column)
-        obs[pos + 1] = q == resolving
-        if state.protect_q == q:
-            obs[pos + 2 + (state.protect_seat - seat) % n] = 1.0
-        head = pos + 2 + n
-        obs[head] = quarry.max_cards / 8
-        for i, count in enumerate(quarry.ranks[:5]):
-            obs[head + 1 + i] = min(count / 10, 1.0)
-        if quarry.marker >= 0:
-            obs[head + 6 + quarry.marker] = 1.0
-        obs[head + 13] = len(column) / slots
-        pos = head + 14
-        for owner, card in column:
-            obs[pos] = 1.0
-            obs[pos + 1 + (owner - seat) % n] = 1.0
-            obs[pos + 1 + n] = not CARD_IS_LOW[card]
-            if revealed or owner == seat:
-                obs[pos + 2 + n] = 1.0
-                obs[pos + 3 + n + card] = 1.0
-            pos += SLOT_BASE + n
-        pos += (slots - len(column)) * (SLOT_BASE + n)
-    for p, pyramid in enumerate(comp.pyramids):
-        for level in range(height):
-            if level < len(pyramid.levels):
-                spaces, first, second = pyramid.levels[level]
-                counts = state.level_counts(p, level)
-                obs[pos : pos + LEVEL_BASE] = (
-                    1.0,
-                    spaces / 30,
-                    min(first / 20, 1.0),
-                    min(second / 20, 1.0),
-                    sum(counts) >= spaces,
-                    state.ever_full[p * MAX_LEVELS + level],
-                )
-                for k in range(n):
-                    obs[pos + LEVEL_BASE + k] = counts[rel[k]] / spaces
-            pos += LEVEL_BASE + n
-    if state.reloc_src >= 0:
-        src_p, src_l = divmod(state.reloc_src, MAX_LEVELS)
-        obs[pos + src_p * height + src_l] = 1.0
-    pos += npyr * height
-    obs[pos] = state.double_left / 2
-    pos += 1
-    if rules.advanced:
-        _encode_advanced(state, seat, rel, nq, obs[pos:])
-    return obs
 
 
 def _encode_advanced(state: MayaQuarryState, seat: int, rel: list[int], nq: int, out: np.ndarray) -> None:

@@ -45,17 +45,22 @@ def is_full(state: MayaQuarryState, comp: Components, pyramid: int, level: int) 
 
 def open_level(state: MayaQuarryState, comp: Components, cfg: MayaQuarryConfig) -> int:
     """Highest level index (0-based) that rule (a) opens: levels below it are full everywhere."""
+    n = state.num_players
+    board = state.board
+    ever = cfg.global_level_rule == "ever_filled"
     top = 0
     for level in range(comp.num_levels - 1):
         for p, pyramid in enumerate(comp.pyramids):
             if level >= len(pyramid.levels):
                 if not cfg.missing_levels_full:
                     return top
-            elif cfg.global_level_rule == "ever_filled":
+            elif ever:
                 if not state.ever_full[p * MAX_LEVELS + level]:
                     return top
-            elif not is_full(state, comp, p, level):
-                return top
+            else:
+                start = (p * MAX_LEVELS + level) * n
+                if sum(board[start : start + n]) < pyramid.levels[level][0]:
+                    return top
         top = level + 1
     return top
 
@@ -71,14 +76,22 @@ def can_build(state: MayaQuarryState, comp: Components, top: int, seat: int, pyr
 def legal_placements(
     state: MayaQuarryState, comp: Components, cfg: MayaQuarryConfig, seat: int
 ) -> list[tuple[int, int]]:
-    """Every ``(pyramid, level)`` where ``seat`` may place a block now, in id order."""
+    """Every ``(pyramid, level)`` where ``seat`` may place a block now, in id order (what
+    :func:`can_build` allows: a level stops the climb of a pyramid once ``seat`` has no block
+    on it, rule (b))."""
+    n = state.num_players
+    board = state.board
     top = open_level(state, comp, cfg)
-    return [
-        (p, level)
-        for p in range(len(comp.pyramids))
-        for level in range(min(top + 1, len(comp.pyramids[p].levels)))
-        if can_build(state, comp, top, seat, p, level)
-    ]
+    out = []
+    for p, pyramid in enumerate(comp.pyramids):
+        levels = pyramid.levels
+        for level in range(min(top + 1, len(levels))):
+            start = (p * MAX_LEVELS + level) * n
+            if level and board[start - n + seat] == 0:
+                break
+            if sum(board[start : start + n]) < levels[level][0]:
+                out.append((p, level))
+    return out
 
 
 def lowest_buildable_level(

@@ -12,6 +12,7 @@ Pure: standard library only.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -100,7 +101,7 @@ class Components:
     canonical: bool
     source: str
 
-    @property
+    @functools.cached_property
     def num_levels(self) -> int:
         """Height of the tallest pyramid."""
         return max(len(p.levels) for p in self.pyramids)

@@ -176,7 +176,10 @@ class MayaQuarryRules(LegalActionCache):
             ValueError: ``rng`` is ``None`` but the advanced variant must draw the next round's
                 blue markers (3 or 4 players).
         """
-        if action not in self._legal_set(state):
+        legal = state._cache.get("legal")
+        if legal is None:
+            legal = state._cache["legal"] = self._compute_legal(state)
+        if action not in legal:
             try:
                 text = self.action_to_string(int(action))
             except (TypeError, ValueError):

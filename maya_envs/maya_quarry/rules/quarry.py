@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import maya_envs.maya_quarry.actions as A
-from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MINUS3_CARD, NUM_CARD_TYPES, worker_id
+from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MINUS3_CARD, NUM_CARD_TYPES
 from maya_envs.maya_quarry.rules import building
 from maya_envs.maya_quarry.rules.config import (
     BLUE_EXTRA_BLOCK,
@@ -65,16 +65,20 @@ PLUS2_POINTS = 2
 
 def worker_actions(state: MayaQuarryState, comp: Components, seat: int) -> list[int]:
     """Legal card placements of ``seat`` (ids, sorted), without the pass."""
-    hand = state.hand(seat)
-    out = []
+    base = seat * NUM_CARD_TYPES
+    hands = state.hands
+    cards = [t for t in _CARD_TYPES if hands[base + t]]
+    low = [t for t in cards if CARD_IS_LOW[t]]
+    out: list[int] = []
     for q, quarry in enumerate(comp.quarries):
         column = state.columns[q]
-        if len(column) >= quarry.max_cards:
-            continue
-        for card in range(NUM_CARD_TYPES):
-            if hand[card] and (column or CARD_IS_LOW[card]):
-                out.append(worker_id(q, card))
+        if len(column) < quarry.max_cards:
+            first = A.WORKER_BASE + q * NUM_CARD_TYPES
+            out += [first + t for t in (cards if column else low)]
     return out
+
+
+_CARD_TYPES = range(NUM_CARD_TYPES)
 
 
 def base_scores(state: MayaQuarryState, quarry: int) -> list[int]:

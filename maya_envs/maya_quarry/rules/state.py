@@ -173,40 +173,17 @@ class MayaQuarryState:
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def clone(self) -> MayaQuarryState:
-        """An independent copy (lists copied one level deep; column entries are tuples)."""
-        return MayaQuarryState(
-            self.num_players,
-            self.round,
-            self.phase,
-            self.start,
-            self.turn,
-            self.actor,
-            self.gold[:],
-            self.pool[:],
-            self.held[:],
-            self.board[:],
-            self.hands[:],
-            self.passed[:],
-            [col[:] for col in self.columns],
-            self.resolving,
-            self.deduct[:],
-            self.pending[:],
-            self.protect_q,
-            self.protect_seat,
-            self.holder[:],
-            self.ever_full[:],
-            self.reloc_src,
-            self.double_left,
-            self.bids[:],
-            self.blue_offer[:],
-            self.blue_holder[:],
-            self.choosers[:],
-            self.plus2_q,
-            self.plus2_seat,
-            self.joker_seat,
-            self.joker_as,
-            self.joker_protect_q,
-        )
+        """An independent copy (lists copied one level deep; column entries are tuples; a fresh
+        legal-action cache). Built without ``__init__``: the copy is the hot path of every
+        ``apply_action`` and search simulation."""
+        new = object.__new__(MayaQuarryState)
+        d = self.__dict__.copy()
+        for name in _LIST_FIELDS:
+            d[name] = d[name][:]
+        d["columns"] = [col[:] for col in self.columns]
+        d["_cache"] = {}
+        new.__dict__ = d
+        return new
 
     def count(self, pyramid: int, level: int, seat: int) -> int:
         """Blocks of ``seat`` on ``level`` of ``pyramid``."""
@@ -220,3 +197,22 @@ class MayaQuarryState:
     def hand(self, seat: int) -> list[int]:
         """Card-type counts in ``seat``'s hand (a new list of 7)."""
         return self.hands[seat * NUM_CARD_TYPES : (seat + 1) * NUM_CARD_TYPES]
+
+
+#: The list fields :meth:`MayaQuarryState.clone` copies (``columns``, a list of lists, apart).
+_LIST_FIELDS = (
+    "gold",
+    "pool",
+    "held",
+    "board",
+    "hands",
+    "passed",
+    "deduct",
+    "pending",
+    "holder",
+    "ever_full",
+    "bids",
+    "blue_offer",
+    "blue_holder",
+    "choosers",
+)
