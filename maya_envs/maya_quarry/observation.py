@@ -273,10 +273,9 @@ class MayaQuarryObserver:
         if state.double_left:
             put_index(self._double)
             put_value(state.double_left / 2)
-        obs[index] = value
         if self._advanced >= 0:
-            rel = [(seat + k) % n for k in range(n)]
-            _encode_advanced(state, seat, rel, len(state.columns), obs[self._advanced :])
+            _advanced_values(state, seat, self._advanced, index, value)
+        obs[index] = value
         return obs
 
 
@@ -286,36 +285,53 @@ def observe(rules: MayaQuarryRules, state: MayaQuarryState, seat: int) -> np.nda
     return MayaQuarryObserver(rules).encode(state, seat)
 
 
-def _encode_advanced(state: MayaQuarryState, seat: int, rel: list[int], nq: int, out: np.ndarray) -> None:
-    """Fill the advanced variant's block (see the second table) into ``out`` (a view)."""
+def _advanced_values(state: MayaQuarryState, seat: int, pos: int, index: list[int], value: list[float]) -> None:
+    """Append the advanced variant's block (see the second table), which starts at ``pos``, as
+    ``index``/``value`` pairs (zeros may be left out)."""
     n = state.num_players
+    nq = len(state.columns)
     if state.phase >= BASIC_PHASES:
-        out[state.phase - BASIC_PHASES] = 1.0
-    pos = ADVANCED_PHASES
+        index.append(pos + state.phase - BASIC_PHASES)
+        value.append(1.0)
+    pos += ADVANCED_PHASES
     bidding = state.phase == BID
     if state.bids[seat] >= 0:
-        out[pos : pos + 2] = (1.0, state.bids[seat] / MAX_BID)
+        index += (pos, pos + 1)
+        value += (1.0, state.bids[seat] / MAX_BID)
     pos += 2
+    blue_holder = state.blue_holder
     for k in range(n):
-        other = rel[k]
+        other = (seat + k) % n
         bid = state.bids[other]
-        out[pos] = bid >= 0
-        if not bidding and bid >= 0:  # sealed until every bid is in
-            out[pos + 1] = bid / MAX_BID
-        out[pos + 2] = other in state.choosers
+        if bid >= 0:
+            index.append(pos)
+            value.append(1.0)
+            if not bidding:  # sealed until every bid is in
+                index.append(pos + 1)
+                value.append(bid / MAX_BID)
+        if other in state.choosers:
+            index.append(pos + 2)
+            value.append(1.0)
         for m in range(NUM_BLUE):
-            out[pos + 3 + m] = state.blue_holder[m] == other
+            if blue_holder[m] == other:
+                index.append(pos + 3 + m)
+                value.append(1.0)
         if state.joker_seat == other and state.joker_as >= 0:
-            out[pos + 3 + NUM_BLUE + state.joker_as] = 1.0
+            index.append(pos + 3 + NUM_BLUE + state.joker_as)
+            value.append(1.0)
         pos += ADVANCED_SEAT
     open_offer = state.phase in (BID, BLUE_CHOICE)
     for m in state.blue_offer:
-        out[pos + m] = 1.0
-        out[pos + NUM_BLUE + m] = open_offer and state.blue_holder[m] < 0
+        index.append(pos + m)
+        value.append(1.0)
+        if open_offer and blue_holder[m] < 0:
+            index.append(pos + NUM_BLUE + m)
+            value.append(1.0)
     pos += 2 * NUM_BLUE
     if state.plus2_q >= 0:
-        out[pos + state.plus2_q] = 1.0
-        out[pos + nq + (state.plus2_seat - seat) % n] = 1.0
+        index += (pos + state.plus2_q, pos + nq + (state.plus2_seat - seat) % n)
+        value += (1.0, 1.0)
     pos += nq + n
     if state.joker_protect_q >= 0:
-        out[pos + state.joker_protect_q] = 1.0
+        index.append(pos + state.joker_protect_q)
+        value.append(1.0)

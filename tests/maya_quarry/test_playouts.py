@@ -3,6 +3,7 @@ and hypothesis-driven random games."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import numpy as np
@@ -172,3 +173,21 @@ def test_hypothesis_random_games(n, seed, start):
         assert steps <= rules.spec.max_game_length
     check_invariants(rules, s)
     assert s.round == 2 and s.actor == -1
+
+
+def test_clone_copies_every_list_field():
+    """``clone`` (built without ``__init__`` for speed) copies every list field of the state,
+    and each quarry's column, so a field added later cannot end up shared by two states."""
+    rules = make_rules(5, variant="advanced")
+    rng = np.random.default_rng(3)
+    s = rules.initial_state(rng)
+    for _ in range(30):
+        legal = rules.legal_actions(s)
+        s = rules.apply_action(s, legal[rng.integers(len(legal))], rng)
+    clone = s.clone()
+    assert clone == s and clone._cache == {}
+    lists = [f.name for f in dataclasses.fields(s) if isinstance(getattr(s, f.name), list)]
+    assert "columns" in lists and len(lists) == 15
+    for name in lists:
+        assert getattr(clone, name) is not getattr(s, name), name
+    assert all(a is not b for a, b in zip(clone.columns, s.columns, strict=True))

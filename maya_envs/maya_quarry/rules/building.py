@@ -201,7 +201,7 @@ def spend_free(s: MayaQuarryState, seat: int, green: int) -> None:
 def build_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
     """BUILD: placements, double move (pay 1 with 3 blocks; free with 2), pass (pay 1; free),
     and only without a placement the involuntary pass. DOUBLE: placements only."""
-    places = [A.place_id(p, lv) for p, lv in legal_placements(s, rules.components, rules.config, seat)]
+    places = [A.PLACE_BASE + p * MAX_LEVELS + lv for p, lv in legal_placements(s, rules.components, rules.config, seat)]
     if s.phase == DOUBLE:
         return places
     held = s.held[seat]

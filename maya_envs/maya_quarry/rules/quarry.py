@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import maya_envs.maya_quarry.actions as A
-from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MINUS3_CARD, NUM_CARD_TYPES
+from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MINUS3_CARD, NUM_CARD_TYPES, worker_id
 from maya_envs.maya_quarry.rules import building
 from maya_envs.maya_quarry.rules.config import (
     BLUE_EXTRA_BLOCK,
@@ -66,19 +66,34 @@ PLUS2_POINTS = 2
 def worker_actions(state: MayaQuarryState, comp: Components, seat: int) -> list[int]:
     """Legal card placements of ``seat`` (ids, sorted), without the pass."""
     base = seat * NUM_CARD_TYPES
-    hands = state.hands
-    cards = [t for t in _CARD_TYPES if hands[base + t]]
-    low = [t for t in cards if CARD_IS_LOW[t]]
+    hand = tuple(state.hands[base : base + NUM_CARD_TYPES])
+    quarries = comp.quarries
+    key = (len(quarries), hand)
+    ids = _WORKER_IDS.get(key)
+    if ids is None:
+        ids = _WORKER_IDS[key] = _worker_ids(len(quarries), hand)
+    any_card, low_card = ids
     out: list[int] = []
-    for q, quarry in enumerate(comp.quarries):
-        column = state.columns[q]
-        if len(column) < quarry.max_cards:
-            first = A.WORKER_BASE + q * NUM_CARD_TYPES
-            out += [first + t for t in (cards if column else low)]
+    for q, column in enumerate(state.columns):
+        if len(column) < quarries[q].max_cards:
+            out += any_card[q] if column else low_card[q]
     return out
 
 
-_CARD_TYPES = range(NUM_CARD_TYPES)
+def _worker_ids(num_quarries: int, hand: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Per quarry, the placement ids of the card types in ``hand``: any card (a quarry that
+    holds cards) and low cards only (an empty quarry)."""
+    cards = [t for t in range(NUM_CARD_TYPES) if hand[t]]
+    low = [t for t in cards if CARD_IS_LOW[t]]
+    return (
+        [tuple(worker_id(q, t) for t in cards) for q in range(num_quarries)],
+        [tuple(worker_id(q, t) for t in low) for q in range(num_quarries)],
+    )
+
+
+#: ``(number of quarries, hand) -> _worker_ids(...)``: at most 3 x 192 entries (the hands a
+#: seat can hold: 2 x 3 x 2**5 per quarry count).
+_WORKER_IDS: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
 
 
 def base_scores(state: MayaQuarryState, quarry: int) -> list[int]:

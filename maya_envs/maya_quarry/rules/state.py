@@ -178,10 +178,24 @@ class MayaQuarryState:
         ``apply_action`` and search simulation."""
         new = object.__new__(MayaQuarryState)
         d = self.__dict__.copy()
-        for name in _LIST_FIELDS:
-            d[name] = d[name][:]
-        d["columns"] = [col[:] for col in self.columns]
-        d["_cache"] = {}
+        d.update(
+            gold=self.gold[:],
+            pool=self.pool[:],
+            held=self.held[:],
+            board=self.board[:],
+            hands=self.hands[:],
+            passed=self.passed[:],
+            columns=[col[:] for col in self.columns],
+            deduct=self.deduct[:],
+            pending=self.pending[:],
+            holder=self.holder[:],
+            ever_full=self.ever_full[:],
+            bids=self.bids[:],
+            blue_offer=self.blue_offer[:],
+            blue_holder=self.blue_holder[:],
+            choosers=self.choosers[:],
+            _cache={},
+        )
         new.__dict__ = d
         return new
 
@@ -197,22 +211,3 @@ class MayaQuarryState:
     def hand(self, seat: int) -> list[int]:
         """Card-type counts in ``seat``'s hand (a new list of 7)."""
         return self.hands[seat * NUM_CARD_TYPES : (seat + 1) * NUM_CARD_TYPES]
-
-
-#: The list fields :meth:`MayaQuarryState.clone` copies (``columns``, a list of lists, apart).
-_LIST_FIELDS = (
-    "gold",
-    "pool",
-    "held",
-    "board",
-    "hands",
-    "passed",
-    "deduct",
-    "pending",
-    "holder",
-    "ever_full",
-    "bids",
-    "blue_offer",
-    "blue_holder",
-    "choosers",
-)
