@@ -201,7 +201,10 @@ class HeuristicBot:
         options = [a for a in legal if a not in (A.DOUBLE_PAY, A.PASS_PAY, A.PASS_FREE, A.FREE_BLOCK_DECLINE)]
         if not options:
             return self._pick(legal)
-        values = [building_value(self.rules, lookahead(self.rules, state, action), seat) for action in options]
+        throwaway = np.random.default_rng(0)  # the look-ahead's draws never reach its values
+        values = [
+            building_value(self.rules, lookahead(self.rules, state, action, throwaway), seat) for action in options
+        ]
         return self._best(options, values)
 
     # -- helpers --------------------------------------------------------------------------

@@ -231,18 +231,21 @@ def board_blocks(state: MayaQuarryState, seat: int) -> int:
     return sum(state.board[seat :: state.num_players])
 
 
-def lookahead(rules: MayaQuarryRules, state: MayaQuarryState, action: int) -> MayaQuarryState:
+def lookahead(
+    rules: MayaQuarryRules, state: MayaQuarryState, action: int, rng: np.random.Generator | None = None
+) -> MayaQuarryState:
     """The state after the current player takes ``action``, as far as ``seat``'s building
-    look-ahead may see it: in setup and building, ``rules.apply_action`` (with a throwaway
-    generator: a round that ends draws the next auction's markers, which nothing here reads);
-    during the reveal (free block, relocation target), only the action's own effect on a copy,
-    since the game would go on to reveal hidden cards.
+    look-ahead may see it: in setup and building, ``rules.apply_action`` with ``rng`` (default
+    a fresh ``default_rng(0)``; a round that ends draws the next auction's markers, which
+    never change the board or the gold read here, so one throwaway generator may serve all the
+    actions of a state); during the reveal (free block, relocation target), only the action's
+    own effect on a copy, since the game would go on to reveal hidden cards.
 
     Raises:
         IllegalActionError: ``action`` is not legal (setup and building).
     """
     if state.phase not in REVEAL_PHASES:
-        return rules.apply_action(state, action, np.random.default_rng(0))
+        return rules.apply_action(state, action, np.random.default_rng(0) if rng is None else rng)
     after = state.clone()
     comp, cfg, seat = rules.components, rules.config, state.actor
     if A.FREE_BLOCK_BASE <= action < A.FREE_BLOCK_DECLINE:
@@ -357,9 +360,9 @@ class ActionFeatures:
                 cache["base"] = (per_q, sum(per_q), hand_points(state, seat))
             return cache["base"]  # type: ignore[return-value]
 
-        def build_now() -> tuple[list[float], int]:
+        def build_now() -> tuple[list[int], int, np.random.Generator]:
             if "build" not in cache:
-                cache["build"] = (scored_now(rules, state), state.gold[seat])
+                cache["build"] = (scored_now(rules, state), state.gold[seat], np.random.default_rng(0))
             return cache["build"]  # type: ignore[return-value]
 
         for i, action in enumerate(ids):
@@ -429,8 +432,8 @@ class ActionFeatures:
                     visible_value(state, q, o, c, seat) for o, c in state.columns[q] if o == seat
                 )
             elif phase in BUILD_PHASES and kind not in ("relocate_src", "relocate_decline"):
-                gold_now, own_gold = build_now()
-                after = lookahead(rules, state, action)
+                gold_now, own_gold, throwaway = build_now()
+                after = lookahead(rules, state, action, throwaway)
                 gold_after = scored_now(rules, after)
                 others = (sum(gold_after) - gold_after[seat]) / (n - 1)
                 row[col["build_standing"]] = gold_after[seat] - others
