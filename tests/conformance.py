@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -81,3 +83,27 @@ def assert_pure(relative_paths: list[str], pure_internal: tuple[str, ...]) -> No
             assert name.split(".")[0] not in RL_PACKAGES, f"{relative} imports {name}"
             if name.startswith("maya_envs"):
                 assert name.startswith(pure_internal), f"{relative} imports non-pure module {name}"
+
+
+def trajectory_digest(env, seed: int, choose: Callable, extra: Callable | None = None) -> str:
+    """sha256 over one seeded AEC game (the pinned-trajectory tests of speed work): per step,
+    every agent's observation bytes, action mask bytes and reward, the acting agent with its
+    reward and end flags, its info, ``extra(env)`` bytes (if given) and the action, which is
+    ``choose(observation dict)`` (``None`` once the agent is done)."""
+    env.reset(seed=seed)
+    h = hashlib.sha256()
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        for a in env.agents:
+            o = env.observe(a)
+            h.update(o["observation"].tobytes())
+            h.update(o["action_mask"].tobytes())
+            h.update(np.float64(env.rewards[a]).tobytes())
+        h.update(repr((agent, float(reward), termination, truncation)).encode())
+        h.update(json.dumps(info, sort_keys=True, default=str).encode())
+        if extra is not None:
+            h.update(extra(env))
+        action = None if termination or truncation else choose(obs)
+        h.update(repr(action).encode())
+        env.step(action)
+    return h.hexdigest()

@@ -12,7 +12,6 @@ bug, or it needs a version bump: README "Versions").
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import numpy as np
@@ -20,6 +19,8 @@ import pytest
 
 from maya_envs import maya_quarry_v1
 from maya_envs.maya_quarry.bots import HeuristicBot
+
+from ..conformance import trajectory_digest
 
 CASES = {
     "3p": ({"num_players": 3}, "random"),
@@ -55,37 +56,25 @@ DIGESTS = {
 }
 
 
-def trajectory_digest(options: dict, policy: str, seed: int = 7) -> str:
-    """sha256 over one seeded game's observations, masks, rewards, terminations, infos,
-    actions and rules states."""
+def quarry_digest(options: dict, policy: str, seed: int = 7) -> str:
+    """:func:`~tests.conformance.trajectory_digest` of one seeded game, the rules state included."""
     env = maya_quarry_v1.env(**options)
-    env.reset(seed=seed)
     rules = env.unwrapped.rules
     rng = np.random.default_rng(seed)
     bot = HeuristicBot(rules, seed=seed) if policy == "heuristic" else None
-    h = hashlib.sha256()
-    for agent in env.agent_iter():
-        obs, reward, termination, truncation, info = env.last()
-        for a in env.agents:
-            o = env.observe(a)
-            h.update(o["observation"].tobytes())
-            h.update(o["action_mask"].tobytes())
-            h.update(np.float64(env.rewards[a]).tobytes())
-        h.update(repr((agent, float(reward), termination, truncation)).encode())
-        h.update(json.dumps(info, sort_keys=True, default=str).encode())
-        h.update(json.dumps(rules.state_to_dict(env.unwrapped.game_state), sort_keys=True).encode())
-        if termination or truncation:
-            action = None
-        elif bot is not None:
-            action = bot.act(env.unwrapped.game_state)
-        else:
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        h.update(repr(action).encode())
-        env.step(action)
-    return h.hexdigest()
+
+    def choose(obs):
+        if bot is not None:
+            return bot.act(env.unwrapped.game_state)
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+    def state_bytes(env):
+        return json.dumps(rules.state_to_dict(env.unwrapped.game_state), sort_keys=True).encode()
+
+    return trajectory_digest(env, seed, choose, state_bytes)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_seeded_trajectory_is_unchanged(case):
     options, policy = CASES[case]
-    assert trajectory_digest(options, policy) == DIGESTS[case]
+    assert quarry_digest(options, policy) == DIGESTS[case]
