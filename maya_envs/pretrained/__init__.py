@@ -71,11 +71,11 @@ class PretrainedInfo:
 
     def fits(self, spec) -> bool:
         """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`):
-        name, player count, action count, and (``sb3`` only) the observation shape where ``spec``
-        has one (an env's ``spec_card``; a rules object's own spec has none, see ``GameSpec``)."""
+        name, player count, action count, and the observation shape where ``spec`` has one (an
+        env's ``spec_card``; a rules object's own spec has none, see ``GameSpec``). A network's
+        shape is its board input (``board_dim``), the env's observation: so the quarry's basic
+        and advanced 3p networks (612 / 679) and a drafted Maya (2012) setup (620) tell apart."""
         shape = self.observation_shape if spec.observation_shape is None else tuple(spec.observation_shape)
-        if self.kind == "network":
-            shape = self.observation_shape
         return (self.game, self.num_players, self.num_actions, self.observation_shape) == (
             spec.name,
             spec.num_players,
