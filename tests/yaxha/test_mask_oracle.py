@@ -47,7 +47,7 @@ def check_game(rules, bots, seed):
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
-@pytest.mark.parametrize("games", [pytest.param(300, marks=pytest.mark.slow), 4])
+@pytest.mark.parametrize("games", [pytest.param(75, marks=pytest.mark.slow), 4])
 def test_mask_matches_apply_action_both_ways(num_players, games):
     for game in range(games):
         footprint = "fixed" if game % 3 == 2 else "floating"
