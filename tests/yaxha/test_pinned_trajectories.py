@@ -11,15 +11,13 @@ either the change is a bug, or it needs a version bump: README "Versions").
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 import numpy as np
 import pytest
 
 from maya_envs import yaxha_v1
 from maya_envs.bots import make_bot
 from maya_envs.yaxha.bots import HeuristicBot
+from tests.conformance import trajectory_digest
 
 CASES = {
     "2p": ({"num_players": 2}, "random"),
@@ -43,37 +41,24 @@ DIGESTS = {
 }
 
 
-def trajectory_digest(options: dict, policy: str, seed: int = 7) -> str:
-    """sha256 over one seeded game's observations, masks, rewards, terminations and actions."""
+def yaxha_digest(options: dict, policy: str, seed: int = 7) -> str:
+    """:func:`tests.conformance.trajectory_digest` of one seeded game, actions from ``policy``."""
     env = yaxha_v1.env(**options)
-    env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     rules = env.unwrapped.rules
     bot = HeuristicBot(rules, seed=seed) if policy == "heuristic" else None
     if policy.startswith("mcts"):  # IS-MCTS: pins determinize and leaf_values too
         bot = make_bot(policy, rules, seed)
-    h = hashlib.sha256()
-    for agent in env.agent_iter():
-        obs, reward, termination, truncation, info = env.last()
-        for a in env.agents:
-            o = env.observe(a)
-            h.update(o["observation"].tobytes())
-            h.update(o["action_mask"].tobytes())
-            h.update(np.float64(env.rewards[a]).tobytes())
-        h.update(repr((agent, float(reward), termination, truncation)).encode())
-        h.update(json.dumps(info, sort_keys=True, default=str).encode())
-        if termination or truncation:
-            action = None
-        elif bot is not None:
-            action = bot.act(env.unwrapped.game_state)
-        else:
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        h.update(repr(action).encode())
-        env.step(action)
-    return h.hexdigest()
+
+    def choose(obs: dict) -> int:
+        if bot is not None:
+            return bot.act(env.unwrapped.game_state)
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+    return trajectory_digest(env, seed, choose)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_seeded_trajectory_is_unchanged(case):
     options, policy = CASES[case]
-    assert trajectory_digest(options, policy) == DIGESTS[case]
+    assert yaxha_digest(options, policy) == DIGESTS[case]
