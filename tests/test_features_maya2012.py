@@ -215,3 +215,30 @@ def test_the_sampled_heuristic_agrees_where_its_sample_is_on_the_exact_side(n, m
             np.testing.assert_allclose([bot.scores[a] for a in legal], scores, atol=1e-9)
             assert action in best(legal, scores)
     assert with_chance >= 10 and agreed >= 0.7 * with_chance
+
+
+def test_one_pass_reply_terms_match_the_rule_read_per_exchange():
+    """:func:`best_reply` (one pass, shared seam table) equals the definition: the most joins
+    of any legal exchange (:func:`joins_formed`) and the largest VP swing of a joining one
+    (:func:`exchange_consequences`), the values the exchange phase of the other seat faces."""
+    from maya_envs.maya2012.features import best_reply
+    from maya_envs.maya2012.observation import exchange_consequences
+    from maya_envs.maya2012.rules import EXCHANGE, joins_formed, legal_exchanges
+
+    checked = 0
+    for rules, state in positions(2, 12, seed=5):
+        if state.phase != EXCHANGE:
+            continue
+        moves = legal_exchanges(state.towers, state.monolith, state.raven)
+        joins = [joins_formed(state.towers, move) for move in moves]
+        swing = max(
+            (
+                exchange_consequences(state, move, state.to_move, rules.config.ladder_spaces)[2]
+                for move, formed in zip(moves, joins, strict=True)
+                if formed
+            ),
+            default=0,
+        )
+        assert best_reply(state, rules.config.ladder_spaces) == (max(joins, default=0), swing)
+        checked += 1
+    assert checked > 200

@@ -99,6 +99,7 @@ from maya_envs.maya2012.rules import (
     joins_formed,
     last_exchange_completed_centre,
     legal_exchanges,
+    state_exchanges,
     swap,
     unknown_colours,
     victory_points,
@@ -152,21 +153,35 @@ ALL_DEALS = _all_deals()
 it (3p: two rivals and the face-down pair; 4p: left rival, partner, right rival)."""
 
 
+def best_reply(state: Maya2012State, ladder_spaces: tuple[int, ...]) -> tuple[int, int]:
+    """Two players: ``(best_reply_joins(state), best_reply_swing(state, ladder_spaces))`` in one
+    pass over the mover's legal exchanges (the features need both for every action)."""
+    towers = state.towers
+    mover = state.to_move
+    joins = swing = 0
+    for move in state_exchanges(state):
+        a, b, i = _SEAM_OF[move]
+        formed = (towers[a][i - 1] == towers[b][i]) + (towers[b][i - 1] == towers[a][i])
+        if formed:
+            joins = max(joins, formed)
+            swing = max(swing, exchange_consequences(state, move, mover, ladder_spaces)[2])
+    return joins, swing
+
+
+# Exchange id -> (tower a, tower b, index of its base level): the operands of joins_formed.
+_SEAM_OF = tuple((*A.PAIRS[action // 4], action % 4 + 1) for action in range(A.NUM_EXCHANGES))
+
+
 def best_reply_joins(state: Maya2012State) -> int:
     """Most joins any legal exchange of the player to move would form (0-2; 0 without one)."""
-    moves = legal_exchanges(state.towers, state.monolith, state.raven)
+    moves = state_exchanges(state)
     return max((joins_formed(state.towers, move) for move in moves), default=0)
 
 
 def best_reply_swing(state: Maya2012State, ladder_spaces: tuple[int, ...]) -> int:
     """Two players: the most the player to move's (VP - other's VP) grows by one of its
     legal exchanges (0-6; 0 without one). Only an exchange that forms a join can score."""
-    mover = state.to_move
-    best = 0
-    for move in legal_exchanges(state.towers, state.monolith, state.raven):
-        if joins_formed(state.towers, move):
-            best = max(best, exchange_consequences(state, move, mover, ladder_spaces)[2])
-    return best
+    return best_reply(state, ladder_spaces)[1]
 
 
 def white_setup_joins(state: Maya2012State, pair: int) -> int:
@@ -179,12 +194,12 @@ def white_setup_joins(state: Maya2012State, pair: int) -> int:
     )
 
 
-def result_terms(state: Maya2012State, seat: int) -> tuple[int, int, int, int, int, int]:
+def result_terms(state: Maya2012State, seat: int, reply: int | None = None) -> tuple[int, int, int, int, int, int]:
     """Two players: ``(ends, result, vp_diff, priest_diff, ladder_diff, reply_joins)`` of
     ``state`` from ``seat``'s point of view: ``ends`` 1 for a finished game, ``result`` +1 win,
     -1 loss, 0 draw or running; the differences are mine minus the other seat's;
     ``reply_joins`` is :func:`best_reply_joins` when the other seat makes the next exchange,
-    else 0."""
+    else 0 (``reply``: that value when the caller has it already)."""
     opp = 1 - seat
     ends, result = int(state.phase == OVER), 0
     if ends:
@@ -193,7 +208,10 @@ def result_terms(state: Maya2012State, seat: int) -> tuple[int, int, int, int, i
     vp = victory_points(state)
     priests = state.priests.count(seat) - state.priests.count(opp)
     ladders = sum(state.ladders[seat]) - sum(state.ladders[opp])
-    reply = best_reply_joins(state) if state.phase == EXCHANGE and state.to_move == opp else 0
+    if state.phase != EXCHANGE or state.to_move != opp:
+        reply = 0
+    elif reply is None:
+        reply = best_reply_joins(state)
     return ends, result, vp[seat] - vp[opp], priests, ladders, reply
 
 
@@ -295,16 +313,18 @@ class ActionFeatures:
             else:
                 out[row, col["is_exchange" if action < A.NUM_EXCHANGES else "is_raven"]] = 1.0
             after = self.rules.apply_action(state, action)
-            ends, result, vp, priests, ladders, reply = result_terms(after, seat)
+            replies = after.phase == EXCHANGE and after.to_move != seat
+            reply_joins, reply_swing = best_reply(after, spaces) if replies else (0, 0)
+            ends, result, vp, priests, ladders, reply = result_terms(after, seat, reply_joins)
             out[row, col["ends_game"]] = ends
             out[row, col["win"]] = float(result > 0)
             out[row, col["loss"]] = float(result < 0)
             out[row, col["vp_diff"]] = vp / vp_scale
             out[row, col["priest_diff"]] = priests / priest_scale
             out[row, col["ladder_diff"]] = ladders / ladder_scale
-            if after.phase == EXCHANGE and after.to_move != seat:
+            if replies:
                 out[row, col["reply_joins"]] = reply / MAX_JOINS
-                out[row, col["reply_vp_swing"]] = best_reply_swing(after, spaces) / MAX_SWING
+                out[row, col["reply_vp_swing"]] = reply_swing / MAX_SWING
 
     def _fill_multi(self, out: np.ndarray, state: Maya2012State, seat: int, actions: Sequence[int]) -> None:
         col = self._col
