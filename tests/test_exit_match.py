@@ -1,0 +1,73 @@
+"""``python -m training.exit.match``: seat-rotated network matches (raw and with guided search)
+against bots, the measurement behind the README's expert-iteration rows."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from training.exit.gating import score_match
+from training.exit.match import main, measure, pair_lineups
+
+
+def test_pair_lineups_seat_the_network_as_the_team_of_seat_g_mod_n():
+    teams = ((0, 2), (1, 3))
+    lineups = pair_lineups("net", "bot", 4, teams)
+    assert lineups == [
+        ["net", "bot", "net", "bot"],
+        ["bot", "net", "bot", "net"],
+        ["net", "bot", "net", "bot"],
+        ["bot", "net", "bot", "net"],
+    ]
+    # score_match reads seat g % n, which is always one of the network's seats
+    values = np.array([[1, -1, 1, -1], [1, -1, 1, -1], [0, 0, 0, 0], [-1, 1, -1, 1]], float)
+    match = score_match("bot", values, 0.5)
+    assert (match.wins, match.draws, match.games) == (2, 1, 4)
+
+
+def test_pair_needs_a_team_game():
+    with pytest.raises(ValueError, match="--pair needs a team game"):
+        pair_lineups("net", "bot", 2, ())
+
+
+def test_a_shipped_network_raw_and_with_search_is_seeded_and_counted():
+    rows = measure("maya2012_2p_exit", ["random"], games=4, simulations=(0, 2), seed=3)
+    assert [(r["simulations"], r["opponent"], r["games"], r["fair_share"]) for r in rows] == [
+        (0, "random", 4, 0.5),
+        (2, "random", 4, 0.5),
+    ]
+    for r in rows:
+        assert 0 <= r["wins"] + r["draws"] <= 4
+        low, high = r["win_rate_ci95"]
+        assert low <= r["win_rate"] <= high
+    again = measure("maya2012_2p_exit", ["random"], games=4, simulations=(0, 2), seed=3)
+    assert [(r["wins"], r["draws"]) for r in again] == [(r["wins"], r["draws"]) for r in rows]
+
+
+def test_the_cli_prints_the_table_and_writes_json(tmp_path, capsys):
+    out = tmp_path / "rows.json"
+    assert main(["maya2012_4p_exit", "--pair", "--games", "4", "--opponents", "random", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "| maya2012_4p_exit (pair) | raw | random | 4 |" in printed
+    (row,) = json.loads(out.read_text())
+    assert row["pair"] and row["games"] == 4 and row["fair_share"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["maya2012_2p_exit", "--opponents", "strongest"], "unknown bot 'strongest'"),
+        (["maya2012_2p_exit", "--games", "0"], r"games=0; allowed: an int >= 1"),
+        (["maya2012_2p_exit", "--simulations", "-1"], r"simulations=\[-1\]; allowed: ints >= 0"),
+        (["maya2012_2p_exit", "--pair"], "--pair needs a team game"),
+        (["no_such_network"], "neither a .pt checkpoint nor a shipped network"),
+    ],
+)
+def test_bad_arguments_are_clear_errors(args, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    assert re.search(message, capsys.readouterr().err)

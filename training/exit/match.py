@@ -1,0 +1,165 @@
+"""Measure a network: seat-rotated matches of one network, raw and with guided search, against
+bots, played in lock step by actor processes (the games and scoring of gating and of the
+trainer's evaluation, :mod:`training.exit.gating`), with Wilson intervals.
+
+    python -m training.exit.match maya2012_2p_exit --opponents heuristic mcts:200:depth=2 \\
+        --games 400 --simulations 0 32 --actors 2 --out runs/match.json
+
+``NETWORK`` is a ``.pt`` file written by ``algo: exit`` (``model.pt``, ``networks/iter_*.pt``)
+or a shipped network's name; its game and game options come from the file. ``--simulations 0``
+is the raw network (``policy:``), ``N > 0`` the network with ``N`` guided simulations per move
+and no root noise (what ``az:<network>:N`` plays). Game ``g`` seats the network at seat
+``g % n`` and the opponent bot in every other seat; with ``--pair`` (team games: Maya (2012)
+four players) the network plays every seat of the team of seat ``g % n`` instead. A win is a
+positive final value for the network's seat, a draw (value 0) counts half.
+
+This is how the README's expert-iteration rows are measured. Output: a Markdown table on
+stdout and, with ``--out``, the same rows as JSON (``win_rate``, ``ci95``, ``fair_share``,
+``seconds`` of wall time, ``cpu_seconds`` of the actors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.exit.gating import fair_share, match_lineups, score_match
+
+
+def pair_lineups(candidate: str, opponent: str, games: int, teams: Sequence[Sequence[int]]) -> list[list[str]]:
+    """Lineups for team games: ``candidate`` in every seat of the team holding seat
+    ``g % n`` of game ``g``, ``opponent`` in the other seats (so :func:`score_match` reads the
+    team's result at seat ``g % n``).
+
+    Raises:
+        ValueError: ``teams`` is empty (the game has no teams).
+    """
+    if not teams:
+        raise ValueError("--pair needs a team game (Maya (2012) with 4 players); this game has no teams")
+    n = sum(len(team) for team in teams)
+    lineups = []
+    for game in range(games):
+        team = next(t for t in teams if game % n in t)
+        lineups.append([candidate if seat in team else opponent for seat in range(n)])
+    return lineups
+
+
+def measure(
+    network: str,
+    opponents: Sequence[str],
+    games: int,
+    simulations: Sequence[int] = (0,),
+    actors: int = 1,
+    pair: bool = False,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """Play the matches (module docstring) and return one row per (simulations, opponent).
+
+    Raises:
+        ValueError: a bad network, opponent spec, count or ``--pair`` on a game without teams
+            (the message names the value and what is allowed).
+    """
+    from maya_envs.bots.base import make_bot
+    from maya_envs.games import find_game
+    from maya_envs.nn.model import load_network
+    from maya_envs.nn.specs import model_path
+    from training.exit.actors import Actors, ActorSettings
+
+    if games < 1:
+        raise ValueError(f"games={games}; allowed: an int >= 1")
+    if actors < 1:
+        raise ValueError(f"actors={actors}; allowed: an int >= 1")
+    bad = [s for s in simulations if s < 0]
+    if bad or not simulations:
+        raise ValueError(f"simulations={list(simulations)}; allowed: ints >= 0 (0 = the raw network)")
+    net, meta = load_network(model_path(network))
+    game = find_game(meta["game"])
+    options = {**meta["game_options"], "num_players": meta["num_players"]}
+    rules = game.make_rules(options)
+    for spec in opponents:
+        make_bot(spec, rules, 0)  # a bad spec fails here, before any process starts
+    teams = game.teams(meta["num_players"])
+    if pair:
+        pair_lineups("", "", 1, teams)  # no teams: the clear error, before any process starts
+    fair = fair_share(meta["num_players"], teams)
+    weights = {"net": net.state_dict()}
+    rng = np.random.default_rng(seed)
+    rows = []
+    for sims in simulations:
+        settings = ActorSettings(
+            game=game.key, game_options=options, net_kwargs=dict(net.config), simulations=max(sims, 1),
+            eval_simulations=max(sims, 1),
+        )  # fmt: skip
+        candidate = "az:net" if sims else "policy:net"
+        with Actors(settings, actors) as pool:
+            for opponent in opponents:
+                spec = f"bot:{opponent}"
+                if pair:
+                    lineups = pair_lineups(candidate, spec, games, teams)
+                else:
+                    lineups = match_lineups(candidate, spec, games, meta["num_players"])
+                seeds = [int(x) for x in rng.integers(0, 2**31 - 1, size=games)]
+                started = time.perf_counter()
+                played = pool.play(lineups, seeds, weights, int(rng.integers(0, 2**31 - 1)))
+                match = score_match(opponent, played.values, fair)
+                rows.append({
+                    "network": network, "simulations": sims, "pair": pair, **match.to_dict(),
+                    "seconds": time.perf_counter() - started, "cpu_seconds": played.cpu_seconds,
+                })  # fmt: skip
+    return rows
+
+
+def markdown(rows: Sequence[dict[str, Any]]) -> str:
+    """The rows as a Markdown table (win rate and 95% Wilson interval in percent)."""
+    lines = [
+        "| network | search | opponent | games | wins | draws | win rate | 95% CI (Wilson) | fair share | seconds |",
+        "|---|---|---|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for r in rows:
+        low, high = r["win_rate_ci95"]
+        search = f"+{r['simulations']} sims" if r["simulations"] else "raw"
+        who = f"{r['network']} (pair)" if r["pair"] else r["network"]
+        lines.append(
+            f"| {who} | {search} | {r['opponent']} | {r['games']} | {r['wins']} | {r['draws']} | "
+            f"{100 * r['win_rate']:.1f}% | [{100 * low:.1f}%, {100 * high:.1f}%] | {100 * r['fair_share']:.1f}% | "
+            f"{r['seconds']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m training.exit.match",
+        description="Seat-rotated matches of a network (raw and with guided search) against bots.",
+    )
+    parser.add_argument("network", help="a .pt network file (algo: exit) or a shipped network name")
+    parser.add_argument("--opponents", nargs="+", default=["heuristic"], help="bot specs (default: heuristic)")
+    parser.add_argument("--games", type=int, default=400, help="games per match (default 400)")
+    parser.add_argument(
+        "--simulations", type=int, nargs="+", default=[0], help="0 = raw network; N = N guided simulations per move"
+    )
+    parser.add_argument("--actors", type=int, default=1, help="actor processes (default 1)")
+    parser.add_argument("--pair", action="store_true", help="team games: the network plays a whole team")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, help="write the rows as JSON here")
+    args = parser.parse_args(argv)
+    try:
+        rows = measure(args.network, args.opponents, args.games, args.simulations, args.actors, args.pair, args.seed)
+    except ValueError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
+    print(markdown(rows))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
