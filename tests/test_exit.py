@@ -108,6 +108,24 @@ def test_value_targets_are_seat_relative():
     assert value_targets(values, seats)[2].tolist() == pytest.approx([0.3, 0.1, 0.2])
 
 
+def test_measuring_unseen_games_reports_their_losses_and_learns_nothing(rules):
+    from maya_envs.nn.model import PolicyValueNet
+    from training.exit.learner import Learner
+
+    inputs = NetworkInputs(rules)
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    data = play_games(rules, [[teacher, teacher]] * 2, [4, 5], inputs, in_flight=2).positions
+    torch.manual_seed(0)
+    net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, num_values=2, hidden=16)
+    learner = Learner(net, 1e-3, 0.0, 1.0, batch_size=7)  # several ragged minibatches
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    policy_loss, value_loss = learner.measure(data)
+    assert all(torch.equal(before[k], v) for k, v in net.state_dict().items())
+    _, whole_policy, whole_value, _ = learner.loss(gather(data, np.arange(len(data))))
+    assert policy_loss == pytest.approx(whole_policy.item(), rel=1e-5)
+    assert value_loss == pytest.approx(whole_value.item(), rel=1e-5)
+
+
 TINY = [
     "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.imitation_epochs=1",
     "--set", "exit.games_per_iteration=2", "--set", "exit.games_in_flight=2", "--set", "exit.simulations=4",
@@ -133,6 +151,7 @@ def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
     history = json.loads((run_dir / "history.json").read_text())
     assert [row["iteration"] for row in history] == [0, 1]
     assert "last kept" in history[1]["gates"] and history[0]["positions"] > 0
+    assert history[1]["new_games_value_loss"] >= 0 and "new_games_value_loss" not in history[0]
     results = json.loads((run_dir / "evaluation.json").read_text())["results"]
     assert [(r["candidate"], r["opponent"]) for r in results] == [
         ("exit (raw)", "random"), ("exit (raw)", "heuristic"), ("exit (+2 sims)", "random"),

@@ -14,7 +14,8 @@ import numpy as np
 import torch
 
 from maya_envs.nn.inputs import to_seat_relative
-from training.exit.replay import Batch, ReplayBuffer
+from training.exit.play import Positions
+from training.exit.replay import Batch, ReplayBuffer, gather
 
 
 def value_targets(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -89,3 +90,18 @@ class Learner:
         self.net.eval()
         means = sums / max(seen, 1)
         return EpochStats(float(means[0]), float(means[1]), float(means[2]), seen)
+
+    def measure(self, positions: Positions) -> tuple[float, float]:
+        """``(policy_loss, value_loss)``: the mean losses on ``positions`` without learning from
+        them. On an iteration's new games, before they enter the replay buffer, these are the
+        losses on games the network has not fitted: a value loss far above the training one
+        means the value head memorises its games (the trainer logs both)."""
+        self.net.eval()
+        sums = np.zeros(2)
+        with torch.no_grad():
+            for start in range(0, len(positions), self.batch_size):
+                batch = gather(positions, np.arange(start, min(start + self.batch_size, len(positions))))
+                _, policy_loss, value_loss, _ = self.loss(batch)
+                sums += len(batch.seats) * np.array([policy_loss.item(), value_loss.item()])
+        means = sums / max(len(positions), 1)
+        return float(means[0]), float(means[1])

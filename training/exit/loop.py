@@ -19,7 +19,8 @@ final returns. Each later iteration:
    keeps training its own weights either way.
 
 The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``history.json``
-(one row per iteration), the learning curve (``learning_curve.json``/``.png``: the gate
+(one row per iteration; from iteration 1 with ``new_games_policy_loss``/``new_games_value_loss``,
+the losses on the iteration's new games before the learner sees them), the learning curve (``learning_curve.json``/``.png``: the gate
 matches against the bots), ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
 (everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
 network, :func:`maya_envs.nn.model.load_network`; plays as ``policy:<path>`` and
@@ -186,10 +187,15 @@ class ExitTrainer:
         lineups = opponent_lineups(drawn, self.num_players, older)
         nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
         played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
+        unseen = self.learner.measure(played.positions)
         self.replay.add(played.positions)
         learn_cpu = time.process_time()
         stats = self.learner.train(self.replay, self.config.n_epochs, self.rng)
-        return _learned(played, stats, time.process_time() - learn_cpu)
+        return {
+            **_learned(played, stats, time.process_time() - learn_cpu),
+            "new_games_policy_loss": unseen[0],
+            "new_games_value_loss": unseen[1],
+        }
 
     def match(self, actors, candidate: str, opponent: str, games: int, nets: dict[str, Any]):
         """A seat-rotated match of agent spec ``candidate`` against ``opponent``
@@ -323,6 +329,9 @@ class ExitTrainer:
         step = row["iteration"]
         for key in ("policy_loss", "value_loss", "agreement", "positions", "replay_positions", "seconds"):
             writer.add_scalar(f"exit/{key}", row[key], step)
+        for key in ("new_games_policy_loss", "new_games_value_loss"):  # not in iteration 0
+            if key in row:
+                writer.add_scalar(f"exit/{key}", row[key], step)
         writer.add_scalar("exit/kept", float(row["kept"]), step)
         for name, match in row["gates"].items():
             writer.add_scalar(f"gate/win_rate_vs_{name.replace(' ', '_')}", match["win_rate"], step)
@@ -355,6 +364,8 @@ def _learned(played, stats, learn_cpu: float) -> dict[str, Any]:
 
 def _postfix(row: dict[str, Any]) -> str:
     parts = [f"pol {row['policy_loss']:.2f}", f"val {row['value_loss']:.3f}"]
+    if "new_games_value_loss" in row:
+        parts.append(f"val on new games {row['new_games_value_loss']:.3f}")
     parts += [f"{name} {m['win_rate']:.0%}" for name, m in row["gates"].items()]
     return ", ".join(parts) + ("" if row["kept"] else " (not kept)")
 
