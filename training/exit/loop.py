@@ -20,8 +20,9 @@ final returns. Each later iteration:
 
 The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``history.json``
 (one row per iteration; from iteration 1 with ``new_games_policy_loss``/``new_games_value_loss``,
-the losses on the iteration's new games before the learner sees them), the learning curve (``learning_curve.json``/``.png``: the gate
-matches against the bots), ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
+the losses on the iteration's new games before the learner sees them), the learning curve
+(``learning_curve.json``/``.png``: the gate matches against the bots),
+``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
 (everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
 network, :func:`maya_envs.nn.model.load_network`; plays as ``policy:<path>`` and
 ``az:<path>``) and the evaluation (``evaluation.json``/``.md``).
