@@ -80,11 +80,11 @@ def test_no_state_or_answer_shares_a_mutable_object(index):
         for _ in range(rules.spec.max_game_length + 1):
             before = copy.deepcopy(state)
             answers = [
-                lambda: rules.legal_actions(state),
-                lambda: rules.legal_mask(state),
-                lambda: rules.returns(state),
-                lambda: rules.final_info(state),
-                *[lambda seat=seat: observer.encode(state, seat) for seat in range(n)],
+                lambda state=state: rules.legal_actions(state),
+                lambda state=state: rules.legal_mask(state),
+                lambda state=state: rules.returns(state),
+                lambda state=state: rules.final_info(state),
+                *[lambda seat=seat, state=state: observer.encode(state, seat) for seat in range(n)],
             ]
             for answer in answers:
                 first = answer()
