@@ -67,7 +67,9 @@ def _cases() -> tuple[Case, ...]:
         for variant, label in {None: "", **game.benchmark_variants}.items():
             extra = {} if variant is None else {game.variant_option: variant}
             for n in game.player_counts:
-                cases.append(Case(" ".join(filter(None, [game.key, label, f"{n}p"])), game, {"num_players": n, **extra}))
+                cases.append(
+                    Case(" ".join(filter(None, [game.key, label, f"{n}p"])), game, {"num_players": n, **extra})
+                )
     return tuple(cases)
 
 
@@ -292,7 +294,8 @@ def to_markdown(results: dict[str, Any]) -> str:
         ]
         for entry in results["batched"]:
             lines.append(
-                f"| {entry.get('game', '')} N = {entry['num_envs']} | {entry['steps_per_s']:,.0f} | {ratio(entry['steps_per_s'])} | "
+                f"| {entry.get('game', '')} N = {entry['num_envs']} | {entry['steps_per_s']:,.0f} | "
+                f"{ratio(entry['steps_per_s'])} | "
                 f"{entry['games_per_s']:,.0f} | {entry['bytes_per_game'] / 1024:,.1f} KiB | {entry['backend']} |"
             )
     if "reference_missing" in results:

@@ -221,7 +221,10 @@ def run(
             entry["az"] = _measure(search_moves(az_bot, sampled, simulations), seconds, repeats)
             entry["az_lock_step"] = _measure(search_lock_step(rules, sampled, simulations, seed), seconds, repeats)
         results["games"][case.label] = entry
-        line = f"{case.label:26s} steps {entry['steps']['steps_per_s']:10.0f}/s  mcts {entry['mcts']['steps_per_s']:8.0f} sims/s"
+        line = (
+            f"{case.label:26s} steps {entry['steps']['steps_per_s']:10.0f}/s"
+            f"  mcts {entry['mcts']['steps_per_s']:8.0f} sims/s"
+        )
         if "az" in entry:
             line += f"  az {entry['az']['steps_per_s']:8.0f} sims/s"
             line += f"  az lock step {entry['az_lock_step']['steps_per_s']:8.0f} sims/s"

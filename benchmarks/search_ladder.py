@@ -49,7 +49,9 @@ class TimedBot:
         return action
 
 
-def run_pairing(game: str, candidate: str, opponent: str, games: int, seed: int, options: dict | None = None) -> dict[str, Any]:
+def run_pairing(
+    game: str, candidate: str, opponent: str, games: int, seed: int, options: dict | None = None
+) -> dict[str, Any]:
     entry = find_game(game)
 
     def env_fn():

@@ -93,7 +93,8 @@ def quarry_card_expected() -> list[str]:
         f"{_quarry_ranges(['protect', 'appoint'])} Special Property decisions",
         f"{_quarry_ranges(['place'])} block placements, {_quarry_ranges(['double_pay', 'forced_pass'])} double moves",
         f"({_quarry_ranges(['bid'])} sealed bids 0..{Q.MAX_BID}, {_quarry_ranges(['blue_choose'])} blue marker picks,"
-        f" {_quarry_ranges(['plus2', 'plus2_decline'])} +2 quarry points, {_quarry_ranges(['joker', 'joker_decline'])} joker)",
+        f" {_quarry_ranges(['plus2', 'plus2_decline'])} +2 quarry points,"
+        f" {_quarry_ranges(['joker', 'joker_decline'])} joker)",
         f"Box(0, 1, ({basic[3]}|{basic[4]}|{basic[5]},), float32)",
         f"Box(0, 1, ({Q.NUM_ACTIONS},), int8)",
         f"(advanced: {advanced[3]}|{advanced[4]}|{advanced[5]} and {Q.NUM_ACTIONS_ADVANCED};",

@@ -142,7 +142,12 @@ def test_info_names_the_end_in_every_game(game):
     module, options, _ = GAMES[game]
     env = module.env(**options, **({"max_turns": 60} if module is maya2012_v1 else {}))
     env.reset(seed=1)
-    assert _final_info(env, np.random.default_rng(1))["end"] in ("last_round", "no_legal_exchange", "declared", "max_turns")
+    assert _final_info(env, np.random.default_rng(1))["end"] in (
+        "last_round",
+        "no_legal_exchange",
+        "declared",
+        "max_turns",
+    )
     env.reset(seed=2)
     agent = env.agent_selection
     illegal = int(np.flatnonzero(env.action_mask(agent) == 0)[0])

@@ -129,7 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--observer",
         type=_seat,
-        help="show the game as this seat saw it: a seat number or an agent name, e.g. 1 or player_1 (default: everything)",
+        help=(
+            "show the game as this seat saw it: a seat number or an agent name, e.g. 1 or player_1"
+            " (default: everything)"
+        ),
     )
     parser.add_argument("--no-pause", action="store_true", help="print every position without waiting")
     parser.add_argument("--frames", type=Path, help="write one PNG per position into this folder")
