@@ -86,7 +86,8 @@ class RulesAECEnv(AECEnv):
             names the action and the legal ids, the game ends, the offender's team (the
             offender alone, or both partners in a team game: ``rules.team_of``) gets
             ``illegal_reward`` and everyone else 0, and every ``info`` holds
-            ``"illegal_action"``, ``"offender"`` and ``"end": "illegal_action"``. ``"raise"``: :class:`IllegalActionError` and no change.
+            ``"illegal_action"``, ``"offender"`` and ``"end": "illegal_action"``.
+            ``"raise"``: :class:`IllegalActionError` and no change.
             An id outside ``[0, num_actions)`` always raises ``ValueError``.
         illegal_reward: the offender's reward under ``"terminate"``.
         render_observer: seat (``0 .. n-1``) or agent name (``"player_1"``) whose view ``render``

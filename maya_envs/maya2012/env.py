@@ -34,7 +34,8 @@ Truncation             ``max_turns`` reached with ``at_max_turns="truncate"`` an
                        points)
 Info                   empty during play; the final step's info holds ``end``
                        (``"no_legal_exchange"``, ``"declared"``, ``"max_turns"`` or
-                       ``"illegal_action"``), the scores and, 3-4p, every hand (``tasks``, ``spare``, ``centre_card``), see
+                       ``"illegal_action"``), the scores and, 3-4p, every hand
+                       (``tasks``, ``spare``, ``centre_card``), see
                        :meth:`~maya_envs.maya2012.rules.Maya2012Rules.final_info`
 Hidden information     3-4p: ``observe``, the mask, ``info`` and ``render`` for a seat
                        (``render_observer``) never depend on other seats' cards;
