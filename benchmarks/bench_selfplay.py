@@ -1,0 +1,144 @@
+"""Self-play throughput of expert iteration (``algo: exit``): positions recorded per second.
+
+For every game and player count (the cases of ``bench_envs.py``), one process on one torch
+thread plays ``--games`` games in lock step (:func:`training.exit.play.play_games`) two ways:
+
+* ``teacher`` (the reference, the same run): iteration 0's games, the heuristic bot in every
+  seat recording its choices;
+* ``self-play``: a later iteration's games, the network with ``--sims`` guided (Gumbel)
+  simulations per decision in every seat, recording the search policies (``learner`` of
+  :mod:`training.exit.actors`; a randomly initialised network of the trainer's default width,
+  since the cost does not depend on the weights).
+
+Reported: recorded positions per CPU second (``time.process_time``: the machine may be shared),
+search simulations per CPU second (positions x ``--sims``), and the ratio of self-play to the
+teacher. An actor process of the trainer runs one such loop, so ``exit.actors`` processes
+multiply the rate on as many free cores.
+
+Usage::
+
+    python benchmarks/bench_selfplay.py                  # full run, writes benchmarks/results/
+    python benchmarks/bench_selfplay.py --quick --out /tmp/bench
+    python benchmarks/bench_selfplay.py --only "yaxha 2p" --games 8 --sims 32
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_envs import CASES, QUICK_CASES, RESULTS_DIR, Case, save
+
+
+def _agents(case: Case, rules: Any, sims: int, seed: int) -> tuple[Any, Any, Any]:
+    """``(inputs, teacher agent, self-play agent)`` for one case."""
+    import torch
+
+    from maya_envs.bots.base import make_bot
+    from maya_envs.bots.guided import GuidedConfig
+    from maya_envs.nn.agent import NetworkEvaluator
+    from maya_envs.nn.inputs import NetworkInputs
+    from maya_envs.nn.model import PolicyValueNet
+    from training.exit.play import BotAgent, SearchAgent
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    inputs = NetworkInputs(rules)
+    net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, rules.spec.num_players).eval()
+    teacher = BotAgent(rules, make_bot("heuristic", rules, seed), record=True, rng=seed)
+    learner = SearchAgent(rules, NetworkEvaluator(net, inputs), GuidedConfig(simulations=sims), True, rng=seed)
+    return inputs, teacher, learner
+
+
+def measure_case(case: Case, games: int, sims: int, seed: int) -> dict[str, Any]:
+    """Teacher and self-play rates of one case (module docstring)."""
+    from training.exit.play import play_games
+
+    rules = case.game.make_rules(case.options)
+    inputs, teacher, learner = _agents(case, rules, sims, seed)
+    seeds = [seed + g for g in range(games)]
+    n = rules.spec.num_players
+    out = {}
+    for name, agent in (("teacher", teacher), ("self_play", learner)):
+        started = time.process_time()
+        played = play_games(rules, [[agent] * n for _ in range(games)], seeds, inputs, in_flight=games)
+        cpu = max(time.process_time() - started, 1e-9)
+        out[name] = {
+            "games": games,
+            "positions": len(played.positions),
+            "cpu_seconds": round(cpu, 3),
+            "positions_per_cpu_s": len(played.positions) / cpu,
+        }
+    out["self_play"]["sims"] = sims
+    out["self_play"]["sims_per_cpu_s"] = out["self_play"]["positions"] * sims / out["self_play"]["cpu_seconds"]
+    out["ratio_to_teacher"] = out["self_play"]["positions_per_cpu_s"] / out["teacher"]["positions_per_cpu_s"]
+    return out
+
+
+def run(cases: tuple[Case, ...], games: int, sims: int, seed: int) -> dict[str, Any]:
+    results = {
+        "benchmark": "bench_selfplay",
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "games": games,
+        "sims": sims,
+        "seed": seed,
+        "cases": {},
+    }
+    for case in cases:
+        results["cases"][case.label] = measure_case(case, games, sims, seed)
+        print(f"{case.label}: done", file=sys.stderr)
+    return results
+
+
+def to_markdown(results: dict[str, Any]) -> str:
+    lines = [
+        f"Self-play throughput per CPU second, one process, torch threads 1, {results['games']} games in lock step, "
+        f"{results['sims']} guided simulations per decision (Python {results['python']}).",
+        "",
+        "| case | teacher positions/s | self-play positions/s | self-play sims/s | self-play / teacher |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for label, r in results["cases"].items():
+        lines.append(
+            f"| {label} | {r['teacher']['positions_per_cpu_s']:,.0f} | {r['self_play']['positions_per_cpu_s']:,.1f} | "
+            f"{r['self_play']['sims_per_cpu_s']:,.0f} | {r['ratio_to_teacher']:.4f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smoke mode: one case per game, 1 game, 2 simulations")
+    parser.add_argument("--only", nargs="*", default=None, help=f"case labels to run, e.g. '{CASES[0].label}'")
+    parser.add_argument("--games", type=int, default=None, help="games per case, in lock step (default 4; quick 1)")
+    parser.add_argument("--sims", type=int, default=None, help="guided simulations per decision (default 16; quick 2)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="output folder for JSON and Markdown")
+    args = parser.parse_args(argv)
+    cases = QUICK_CASES if args.quick else CASES
+    if args.only is not None:
+        known = {case.label: case for case in CASES}
+        unknown = [label for label in args.only if label not in known]
+        if unknown:
+            parser.error(f"unknown case(s) {unknown}; known: {list(known)}")
+        cases = tuple(known[label] for label in args.only)
+    games = args.games if args.games is not None else (1 if args.quick else 4)
+    sims = args.sims if args.sims is not None else (2 if args.quick else 16)
+    if games < 1 or sims < 1:
+        parser.error(f"--games {games} / --sims {sims}; allowed: ints >= 1")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        parser.error("the self-play benchmark needs torch (the train extra)")
+    results = run(cases, games, sims, args.seed)
+    save(results, to_markdown(results), args.out / ("bench_selfplay_quick" if args.quick else "bench_selfplay"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""The self-play throughput benchmark runs in its short mode and writes its JSON and Markdown
+(no timing assertions: only that every case recorded positions at a positive rate and that
+the simulation count is positions x sims)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from tests.test_bench_search import _load
+
+pytest.importorskip("torch")
+
+
+def test_quick_mode_writes_results(tmp_path):
+    try:
+        _load("bench_envs")
+        bench = _load("bench_selfplay")
+        assert bench.main(["--quick", "--out", str(tmp_path)]) == 0
+    finally:
+        sys.modules.pop("bench_envs", None)
+        sys.modules.pop("bench_selfplay", None)
+    results = json.loads((tmp_path / "bench_selfplay_quick.json").read_text())
+    assert set(results["cases"]) == {"maya2012 2p", "maya_quarry 3p", "yaxha 2p"}
+    for entry in results["cases"].values():
+        teacher, self_play = entry["teacher"], entry["self_play"]
+        assert teacher["positions"] > 0 and self_play["positions"] > 0
+        assert teacher["positions_per_cpu_s"] > 0 and self_play["positions_per_cpu_s"] > 0
+        assert self_play["sims_per_cpu_s"] == pytest.approx(self_play["positions"] * 2 / self_play["cpu_seconds"])
+    table = (tmp_path / "bench_selfplay_quick.md").read_text()
+    assert "| yaxha 2p |" in table and "self-play / teacher" in table
+
+
+def test_bad_counts_are_clear_errors(capsys):
+    try:
+        _load("bench_envs")
+        bench = _load("bench_selfplay")
+        with pytest.raises(SystemExit):
+            bench.main(["--quick", "--sims", "0"])
+        with pytest.raises(SystemExit):
+            bench.main(["--only", "chess 2p"])
+    finally:
+        sys.modules.pop("bench_envs", None)
+        sys.modules.pop("bench_selfplay", None)
+    err = capsys.readouterr().err
+    assert "--sims 0; allowed: ints >= 1" in err and "unknown case(s) ['chess 2p']" in err
