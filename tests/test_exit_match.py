@@ -43,6 +43,8 @@ def test_a_shipped_network_raw_and_with_search_is_seeded_and_counted():
         assert 0 <= r["wins"] + r["draws"] <= 4
         low, high = r["win_rate_ci95"]
         assert low <= r["win_rate"] <= high
+        # two conventions: draws as half a win (the gate's), wins alone (MatchResult's)
+        assert r["win_rate"] == (r["wins"] + 0.5 * r["draws"]) / 4 and r["wins_only_rate"] == r["wins"] / 4
     again = measure("maya2012_2p_exit", ["random"], games=4, simulations=(0, 2), seed=3)
     assert [(r["wins"], r["draws"]) for r in again] == [(r["wins"], r["draws"]) for r in rows]
 
@@ -51,7 +53,7 @@ def test_the_cli_prints_the_table_and_writes_json(tmp_path, capsys):
     out = tmp_path / "rows.json"
     assert main(["maya2012_4p_exit", "--pair", "--games", "4", "--opponents", "random", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "| maya2012_4p_exit (pair) | raw | random | 4 |" in printed
+    assert "| maya2012_4p_exit (pair) | raw | random | 4 |" in printed and "wins only" in printed
     (row,) = json.loads(out.read_text())
     assert row["pair"] and row["games"] == 4 and row["fair_share"] == 0.5
 

@@ -11,7 +11,9 @@ is the raw network (``policy:``), ``N > 0`` the network with ``N`` guided simula
 and no root noise (what ``az:<network>:N`` plays). Game ``g`` seats the network at seat
 ``g % n`` and the opponent bot in every other seat; with ``--pair`` (team games: Maya (2012)
 four players) the network plays every seat of the team of seat ``g % n`` instead. A win is a
-positive final value for the network's seat, a draw (value 0) counts half.
+positive final value for the network's seat; ``win_rate`` counts a draw (value 0) as half a win
+(the gate's convention), ``wins_only_rate`` counts wins alone (the convention of
+:class:`maya_envs.evaluation.MatchResult`, the PPO tables and the search ladder).
 
 This is how the README's expert-iteration rows are measured. Output: a Markdown table on
 stdout and, with ``--out``, the same rows as JSON (``win_rate``, ``ci95``, ``fair_share``,
@@ -67,6 +69,7 @@ def measure(
             (the message names the value and what is allowed).
     """
     from maya_envs.bots.base import make_bot
+    from maya_envs.evaluation.stats import wilson_interval
     from maya_envs.games import find_game
     from maya_envs.nn.model import load_network
     from maya_envs.nn.specs import model_path
@@ -111,6 +114,7 @@ def measure(
                 match = score_match(opponent, played.values, fair)
                 rows.append({
                     "network": network, "simulations": sims, "pair": pair, **match.to_dict(),
+                    "wins_only_rate": match.wins / games, "wins_only_ci95": list(wilson_interval(match.wins, games)),
                     "seconds": time.perf_counter() - started, "cpu_seconds": played.cpu_seconds,
                 })  # fmt: skip
     return rows
@@ -119,8 +123,9 @@ def measure(
 def markdown(rows: Sequence[dict[str, Any]]) -> str:
     """The rows as a Markdown table (win rate and 95% Wilson interval in percent)."""
     lines = [
-        "| network | search | opponent | games | wins | draws | win rate | 95% CI (Wilson) | fair share | seconds |",
-        "|---|---|---|---:|---:|---:|---:|---|---:|---:|",
+        "| network | search | opponent | games | wins | draws | win rate (draws half) | 95% CI (Wilson) | wins only "
+        "| fair share | seconds |",
+        "|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in rows:
         low, high = r["win_rate_ci95"]
@@ -128,7 +133,8 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
         who = f"{r['network']} (pair)" if r["pair"] else r["network"]
         lines.append(
             f"| {who} | {search} | {r['opponent']} | {r['games']} | {r['wins']} | {r['draws']} | "
-            f"{100 * r['win_rate']:.1f}% | [{100 * low:.1f}%, {100 * high:.1f}%] | {100 * r['fair_share']:.1f}% | "
+            f"{100 * r['win_rate']:.1f}% | [{100 * low:.1f}%, {100 * high:.1f}%] | {100 * r['wins_only_rate']:.1f}% | "
+            f"{100 * r['fair_share']:.1f}% | "
             f"{r['seconds']:.0f} |"
         )
     return "\n".join(lines)
