@@ -160,16 +160,11 @@ def best_reply(state: Maya2012State, ladder_spaces: tuple[int, ...]) -> tuple[in
     mover = state.to_move
     joins = swing = 0
     for move in state_exchanges(state):
-        a, b, i = _SEAM_OF[move]
-        formed = (towers[a][i - 1] == towers[b][i]) + (towers[b][i - 1] == towers[a][i])
+        formed = joins_formed(towers, move)
         if formed:
             joins = max(joins, formed)
             swing = max(swing, exchange_consequences(state, move, mover, ladder_spaces)[2])
     return joins, swing
-
-
-# Exchange id -> (tower a, tower b, index of its base level): the operands of joins_formed.
-_SEAM_OF = tuple((*A.PAIRS[action // 4], action % 4 + 1) for action in range(A.NUM_EXCHANGES))
 
 
 def best_reply_joins(state: Maya2012State) -> int:

@@ -256,10 +256,13 @@ def swap(towers: tuple[tuple[int, ...], ...], action: int) -> tuple[tuple[int, .
 def joins_formed(towers: tuple[tuple[int, ...], ...], action: int) -> int:
     """Number of the two towers whose seam joins a colour after exchange ``action`` (0-47)
     on ``towers`` (before the swap): the event that earns a ladder (rules section 4)."""
-    pair, offset = divmod(action, 4)
-    i = offset + 1  # index of the base level k = offset + 2
-    a, b = A.PAIRS[pair]
-    return int(towers[a][i - 1] == towers[b][i]) + int(towers[b][i - 1] == towers[a][i])
+    a, b, i = _JOIN_OPERANDS[action]
+    return (towers[a][i - 1] == towers[b][i]) + (towers[b][i - 1] == towers[a][i])  # bool + bool: an int
+
+
+# Exchange id -> (tower a, tower b, index of the base level k = offset + 2): joins_formed's
+# operands, looked up once (it runs for every legal exchange of every searched leaf).
+_JOIN_OPERANDS = tuple((*A.PAIRS[action // 4], action % 4 + 1) for action in range(A.NUM_EXCHANGES))
 
 
 def exchange_joins(
