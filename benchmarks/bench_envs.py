@@ -78,6 +78,18 @@ QUICK_CASES = tuple({case.game.key: case for case in reversed(CASES)}.values())[
 """The first case of every game (the CI smoke mode)."""
 
 
+def select_cases(parser: Any, only: list[str] | None, quick: bool) -> tuple[Case, ...]:
+    """The cases an ``--only LABEL ...`` option names (every case, or :data:`QUICK_CASES` with
+    ``quick``, when it names none); an unknown label is a ``parser.error`` listing the known ones."""
+    if not only:
+        return QUICK_CASES if quick else CASES
+    known = {case.label: case for case in CASES}
+    unknown = [label for label in only if label not in known]
+    if unknown:
+        parser.error(f"unknown case(s) {unknown}; known: {list(known)}")
+    return tuple(known[label] for label in only)
+
+
 def _aec_factory(case: Case) -> Callable[[], Any]:
     return lambda: case.game.make_aec_env(**case.options)
 

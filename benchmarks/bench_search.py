@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench_envs import CASES, QUICK_CASES, RESULTS_DIR, Case, _measure, save
+from bench_envs import CASES, RESULTS_DIR, Case, _measure, save, select_cases
 
 from maya_envs.bots import make_bot
 
@@ -281,13 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     repeats = args.repeats if args.repeats is not None else (1 if args.quick else 3)
     simulations = args.sims if args.sims is not None else (8 if args.quick else 100)
     positions = args.positions if args.positions is not None else (2 if args.quick else 8)
-    cases = QUICK_CASES if args.quick else CASES
-    if args.only:
-        known = {case.label: case for case in CASES}
-        unknown = [label for label in args.only if label not in known]
-        if unknown:
-            parser.error(f"unknown case(s) {unknown}; known: {list(known)}")
-        cases = tuple(known[label] for label in args.only)
+    cases = select_cases(parser, args.only, args.quick)
     results = run(cases, seconds, repeats, simulations, positions)
     save(results, to_markdown(results), args.out / ("bench_search_quick" if args.quick else "bench_search"))
     return 0

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_envs import CASES, QUICK_CASES, RESULTS_DIR, Case, save
+from bench_envs import CASES, RESULTS_DIR, Case, save, select_cases
 
 
 def _agents(case: Case, rules: Any, sims: int, seed: int) -> tuple[Any, Any, Any]:
@@ -120,13 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="output folder for JSON and Markdown")
     args = parser.parse_args(argv)
-    cases = QUICK_CASES if args.quick else CASES
-    if args.only is not None:
-        known = {case.label: case for case in CASES}
-        unknown = [label for label in args.only if label not in known]
-        if unknown:
-            parser.error(f"unknown case(s) {unknown}; known: {list(known)}")
-        cases = tuple(known[label] for label in args.only)
+    cases = select_cases(parser, args.only, args.quick)
     games = args.games if args.games is not None else (1 if args.quick else 4)
     sims = args.sims if args.sims is not None else (2 if args.quick else 16)
     if games < 1 or sims < 1:
