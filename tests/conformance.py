@@ -85,6 +85,19 @@ def assert_pure(relative_paths: list[str], pure_internal: tuple[str, ...]) -> No
                 assert name.startswith(pure_internal), f"{relative} imports non-pure module {name}"
 
 
+def seeded_chooser(env, policy: str, seed: int) -> Callable:
+    """A ``choose(observation dict) -> action`` for :func:`trajectory_digest`: ``"random"`` draws a
+    masked-in action from ``default_rng(seed)``; any other bot spec (``"heuristic"``,
+    ``"mcts:4"``, ...) is that bot, seeded with ``seed``, acting on the env's rules state."""
+    from maya_envs.bots import make_bot
+
+    if policy == "random":
+        rng = np.random.default_rng(seed)
+        return lambda obs: int(rng.choice(np.flatnonzero(obs["action_mask"])))
+    bot = make_bot(policy, env.unwrapped.rules, seed)
+    return lambda obs: bot.act(env.unwrapped.game_state)
+
+
 def trajectory_digest(env, seed: int, choose: Callable, extra: Callable | None = None) -> str:
     """sha256 over one seeded AEC game (the pinned-trajectory tests of speed work): per step,
     every agent's observation bytes, action mask bytes and reward, the acting agent with its

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from maya_envs import maya_quarry_v1
-from maya_envs.maya_quarry.bots import HeuristicBot
 
-from ..conformance import trajectory_digest
+from ..conformance import seeded_chooser, trajectory_digest
 
 CASES = {
     "3p": ({"num_players": 3}, "random"),
@@ -60,18 +58,11 @@ def quarry_digest(options: dict, policy: str, seed: int = 7) -> str:
     """:func:`~tests.conformance.trajectory_digest` of one seeded game, the rules state included."""
     env = maya_quarry_v1.env(**options)
     rules = env.unwrapped.rules
-    rng = np.random.default_rng(seed)
-    bot = HeuristicBot(rules, seed=seed) if policy == "heuristic" else None
-
-    def choose(obs):
-        if bot is not None:
-            return bot.act(env.unwrapped.game_state)
-        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
 
     def state_bytes(env):
         return json.dumps(rules.state_to_dict(env.unwrapped.game_state), sort_keys=True).encode()
 
-    return trajectory_digest(env, seed, choose, state_bytes)
+    return trajectory_digest(env, seed, seeded_chooser(env, policy, seed), state_bytes)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -11,13 +11,10 @@ either the change is a bug, or it needs a version bump: README "Versions").
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from maya_envs import yaxha_v1
-from maya_envs.bots import make_bot
-from maya_envs.yaxha.bots import HeuristicBot
-from tests.conformance import trajectory_digest
+from tests.conformance import seeded_chooser, trajectory_digest
 
 CASES = {
     "2p": ({"num_players": 2}, "random"),
@@ -44,18 +41,7 @@ DIGESTS = {
 def yaxha_digest(options: dict, policy: str, seed: int = 7) -> str:
     """:func:`tests.conformance.trajectory_digest` of one seeded game, actions from ``policy``."""
     env = yaxha_v1.env(**options)
-    rng = np.random.default_rng(seed)
-    rules = env.unwrapped.rules
-    bot = HeuristicBot(rules, seed=seed) if policy == "heuristic" else None
-    if policy.startswith("mcts"):  # IS-MCTS: pins determinize and leaf_values too
-        bot = make_bot(policy, rules, seed)
-
-    def choose(obs: dict) -> int:
-        if bot is not None:
-            return bot.act(env.unwrapped.game_state)
-        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
-
-    return trajectory_digest(env, seed, choose)
+    return trajectory_digest(env, seed, seeded_chooser(env, policy, seed))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
