@@ -15,7 +15,7 @@ import torch
 
 from maya_envs.nn.inputs import to_seat_relative
 from training.exit.play import Positions
-from training.exit.replay import Batch, ReplayBuffer, gather
+from training.exit.replay import Batch, ReplayBuffer, minibatches
 
 
 def value_targets(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -99,8 +99,7 @@ class Learner:
         self.net.eval()
         sums = np.zeros(2)
         with torch.no_grad():
-            for start in range(0, len(positions), self.batch_size):
-                batch = gather(positions, np.arange(start, min(start + self.batch_size, len(positions))))
+            for batch in minibatches(positions, np.arange(len(positions)), self.batch_size):
                 _, policy_loss, value_loss, _ = self.loss(batch)
                 sums += len(batch.seats) * np.array([policy_loss.item(), value_loss.item()])
         means = sums / max(len(positions), 1)

@@ -56,9 +56,13 @@ class ReplayBuffer:
         """One shuffled pass over every kept position in minibatches of ``batch_size`` (the
         last one smaller)."""
         data = self.positions
-        order = rng.permutation(len(data))
-        for start in range(0, len(order), batch_size):
-            yield gather(data, order[start : start + batch_size])
+        yield from minibatches(data, rng.permutation(len(data)), batch_size)
+
+
+def minibatches(data: Positions, order: np.ndarray, batch_size: int) -> Iterator[Batch]:
+    """The rows of ``data`` in ``order`` as padded batches of ``batch_size`` (the last smaller)."""
+    for start in range(0, len(order), batch_size):
+        yield gather(data, order[start : start + batch_size])
 
 
 def gather(data: Positions, rows: np.ndarray) -> Batch:
