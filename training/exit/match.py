@@ -43,14 +43,18 @@ def pair_lineups(candidate: str, opponent: str, games: int, teams: Sequence[Sequ
     Raises:
         ValueError: ``teams`` is empty (the game has no teams).
     """
-    if not teams:
-        raise ValueError("--pair needs a team game (Maya (2012) with 4 players); this game has no teams")
+    _require_teams(teams)
     n = sum(len(team) for team in teams)
     lineups = []
     for game in range(games):
         team = next(t for t in teams if game % n in t)
         lineups.append([candidate if seat in team else opponent for seat in range(n)])
     return lineups
+
+
+def _require_teams(teams: Sequence[Sequence[int]]) -> None:
+    if not teams:
+        raise ValueError("--pair needs a team game (Maya (2012) with 4 players); this game has no teams")
 
 
 def measure(
@@ -90,7 +94,7 @@ def measure(
         make_bot(spec, rules, 0)  # a bad spec fails here, before any process starts
     teams = game.teams(meta["num_players"])
     if pair:
-        pair_lineups("", "", 1, teams)  # no teams: the clear error, before any process starts
+        _require_teams(teams)  # before any process starts
     fair = fair_share(meta["num_players"], teams)
     weights = {"net": net.state_dict()}
     rng = np.random.default_rng(seed)
