@@ -34,7 +34,7 @@ from typing import Any
 from bench_envs import CASES, RESULTS_DIR, Case, save, select_cases
 
 
-def _agents(case: Case, rules: Any, sims: int, seed: int) -> tuple[Any, Any, Any]:
+def _agents(rules: Any, sims: int, seed: int) -> tuple[Any, Any, Any]:
     """``(inputs, teacher agent, self-play agent)`` for one case."""
     import torch
 
@@ -59,7 +59,7 @@ def measure_case(case: Case, games: int, sims: int, seed: int) -> dict[str, Any]
     from training.exit.play import play_games
 
     rules = case.game.make_rules(case.options)
-    inputs, teacher, learner = _agents(case, rules, sims, seed)
+    inputs, teacher, learner = _agents(rules, sims, seed)
     seeds = [seed + g for g in range(games)]
     n = rules.spec.num_players
     out = {}
@@ -74,7 +74,7 @@ def measure_case(case: Case, games: int, sims: int, seed: int) -> dict[str, Any]
             "positions_per_cpu_s": len(played.positions) / cpu,
         }
     out["self_play"]["sims"] = sims
-    out["self_play"]["sims_per_cpu_s"] = out["self_play"]["positions"] * sims / out["self_play"]["cpu_seconds"]
+    out["self_play"]["sims_per_cpu_s"] = out["self_play"]["positions_per_cpu_s"] * sims
     out["ratio_to_teacher"] = out["self_play"]["positions_per_cpu_s"] / out["teacher"]["positions_per_cpu_s"]
     return out
 
