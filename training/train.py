@@ -196,6 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume", type=Path, help="continue from this MaskablePPO checkpoint .zip (algo: exit: a checkpoint.pt)"
     )
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="check the config (every key, the game options, the opponents: the env is built once), print what "
+        "would be trained and exit without writing anything",
+    )
     return parser
 
 
@@ -207,6 +213,21 @@ def list_configs() -> str:
     rllib = [name for name in names if name.startswith("rllib/")]
     lines = [*ppo, "", "RLlib configs (python -m training.rllib_train --config NAME, rllib extra):", *rllib]
     return "\n".join(lines)
+
+
+def dry_run_summary(config: TrainConfig, resume: Path | None) -> str:
+    """What ``--dry-run`` prints for a checked config: the algorithm, env, budget and run directory
+    pattern (nothing is trained or written)."""
+    budget = (
+        f"{config.exit.iterations} expert-iteration iterations"
+        if config.algo == "exit"
+        else f"{config.total_timesteps:,} env steps"
+    )
+    start = f", resuming {resume}" if resume is not None else ""
+    return (
+        f"config ok: {config.algo} on {config.env_id} {dict(config.game_options)}, {budget}{start}; "
+        f"a run would write {Path(config.output_dir) / run_name(config)}/"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -229,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         check_env(config)
     except ConfigError as error:
         parser.error(str(error))
+    if args.dry_run:
+        print(dry_run_summary(config, args.resume))
+        return 0
     if config.algo == "exit":
         from training.exit.loop import train_exit
 
