@@ -1,4 +1,5 @@
-"""SB3 callbacks of ``maya-train``: illegal actions in rollouts, and the learning curve.
+"""SB3 callbacks of ``maya-train``: illegal actions in rollouts, the learning curve, and
+progress lines for a log.
 
 Imported by :func:`training.train.train` only (it needs stable-baselines3 and torch), so
 ``maya-train --list-configs`` and ``--help`` stay fast.
@@ -14,6 +15,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from maya_envs.games import find_game
 from training.config import TrainConfig
 from training.evaluate import aec_factory, evaluate_against_bots
+from training.progress import LineProgress
 
 
 class IllegalActionCounter(BaseCallback):
@@ -33,6 +35,39 @@ class IllegalActionCounter(BaseCallback):
                 learner = str(info.get("learner"))
                 self.seats[learner] = self.seats.get(learner, 0) + 1
         return True
+
+
+class ProgressLines(BaseCallback):
+    """Training progress as plain lines, for a log where SB3's bar (``progress_bar=True``, a
+    terminal only) would write one carriage-return line: ``training: 12,288/100,000 steps (12%),
+    0:31 elapsed, 396.4 steps/s, ep_rew_mean 0.08`` every 10 % of the steps or every minute
+    (:class:`training.progress.LineProgress`), on stderr.
+
+    Args:
+        total: the steps this ``learn`` call trains (the count starts at the model's
+            ``num_timesteps`` when training begins, as for a resumed run).
+    """
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.total = total
+        self.lines: LineProgress | None = None
+        self.first = 0
+
+    def _on_training_start(self) -> None:
+        self.first = self.model.num_timesteps
+        self.lines = LineProgress(self.total, "training", "step", extra=self._reward)
+
+    def _reward(self) -> str:
+        episodes = self.model.ep_info_buffer
+        return f"ep_rew_mean {sum(e['r'] for e in episodes) / len(episodes):.3g}" if episodes else ""
+
+    def _on_step(self) -> bool:
+        self.lines.update_to(self.model.num_timesteps - self.first)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.lines.close()
 
 
 class LearningCurveCallback(BaseCallback):

@@ -1,7 +1,9 @@
-"""Progress bars for the command-line tools: every loop that may run longer than a second or two
-(evaluation games, arena games, learning-curve points) shows one, as SB3's training bar does.
+"""Progress of the training commands: every loop that may run longer than a second or two
+(evaluation games, arena games, learning-curve points, training steps) reports it, as a tqdm
+bar on a terminal and as one plain line per 10 % or per minute in a log
+(:mod:`maya_envs.cli.progress`).
 
-tqdm (``train`` extra) writes to stderr, so the tables on stdout stay clean for pipes.
+Everything goes to stderr, so the tables on stdout stay clean for pipes.
 """
 
 from __future__ import annotations
@@ -9,10 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from maya_envs.cli.progress import LineProgress, is_terminal, progress
+
+__all__ = ["LineProgress", "game_progress", "is_terminal", "progress"]
+
 
 @contextmanager
 def game_progress(total: int, desc: str, enabled: bool = True) -> Iterator[Callable[[int], None]]:
-    """A progress bar over ``total`` games; yields ``update(done)`` for the ``progress=``
+    """Progress over ``total`` games; yields ``update(done)`` for the ``progress=``
     callbacks of :func:`maya_envs.evaluation.play_match` / ``play_arena``.
 
     Args:
@@ -20,11 +26,5 @@ def game_progress(total: int, desc: str, enabled: bool = True) -> Iterator[Calla
         desc: the label, e.g. ``"vs heuristic"``.
         enabled: ``False`` shows nothing (``progress_bar: false`` in a config).
     """
-    from tqdm import tqdm
-
-    with tqdm(total=total, desc=desc, unit="game", disable=not enabled, dynamic_ncols=True) as bar:
-
-        def update(done: int) -> None:
-            bar.update(done - bar.n)
-
+    with progress(total, desc, "game", enabled) as update:
         yield update

@@ -35,6 +35,7 @@ from pathlib import Path
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from training.config import TrainConfig, check_env, load_config, make_single_agent_env, override_keys
+from training.progress import is_terminal
 from training.config_names import config_names
 
 # Heavy imports (gymnasium envs, stable-baselines3, torch) happen inside the functions that
@@ -95,7 +96,7 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     from stable_baselines3.common.callbacks import CheckpointCallback
     from stable_baselines3.common.utils import set_random_seed
 
-    from training.callbacks import IllegalActionCounter, LearningCurveCallback
+    from training.callbacks import IllegalActionCounter, LearningCurveCallback, ProgressLines
     from training.evaluate import evaluate_against_bots, write_results
     from training.policies import observation_layout, policy_for
 
@@ -135,10 +136,14 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
             f"of n_envs x n_steps = {config.n_envs * config.n_steps:,} (ends at {already + steps:,})"
         )
     started = time.perf_counter()
+    # SB3's bar on a terminal; in a log (CI, `> log`) a line per 10 % or per minute instead
+    bar = config.progress_bar and is_terminal()
+    if config.progress_bar and not bar:
+        callbacks.append(ProgressLines(steps))
     model.learn(
         steps,
         callback=callbacks,
-        progress_bar=config.progress_bar,
+        progress_bar=bar,
         reset_num_timesteps=resume is None,
     )
     train_seconds = time.perf_counter() - started

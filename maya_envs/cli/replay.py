@@ -25,6 +25,7 @@ from pathlib import Path
 
 from maya_envs.captions import move_caption, result_line
 from maya_envs.cli import description
+from maya_envs.cli.progress import iterate
 from maya_envs.notation import describe_action
 from maya_envs.records import RecordError, iter_replay, load_record
 
@@ -88,20 +89,12 @@ def captioned_pictures(record, observer: int | None) -> list:
     return pictures
 
 
-def _progress(items, total: int, desc: str):
-    """``items`` with a progress bar on stderr (tqdm, from the ``render`` extra; none without it)."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return items
-    return tqdm(items, total=total, desc=desc, unit="frame", file=sys.stderr, dynamic_ncols=True)
-
-
 def export_images(record, observer: int | None, frames: Path | None, gif: Path | None, fps: float) -> int:
     """Write one PNG per position under ``frames`` and/or an animated GIF; the number of frames."""
     from PIL import Image
 
-    pictures = _progress(captioned_pictures(record, observer), len(record.moves) + 1, "frames")
+    # a bar on a terminal (tqdm, the render extra), plain lines in a log (maya_envs.cli.progress)
+    pictures = iterate(captioned_pictures(record, observer), len(record.moves) + 1, "frames", "frame")
     images = [Image.fromarray(picture.array()) for picture in pictures]
     if frames is not None:
         frames.mkdir(parents=True, exist_ok=True)

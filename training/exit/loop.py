@@ -250,6 +250,7 @@ class ExitTrainer:
         from tqdm import tqdm
 
         from training.exit.actors import Actors, ActorSettings
+        from training.progress import is_terminal
 
         config, ex = self.config, self.config.exit
         settings = ActorSettings(
@@ -271,7 +272,7 @@ class ExitTrainer:
         first = 0 if ex.imitation != "none" else 1
         with Actors(settings, ex.actors) as actors, tqdm(
             total=ex.iterations + 1, initial=max(start_iteration, first), desc="expert iteration", unit="it",
-            disable=not config.progress_bar, dynamic_ncols=True,
+            disable=not (config.progress_bar and is_terminal()), dynamic_ncols=True,  # a log: the lines below
         ) as bar:  # fmt: skip
             for iteration in range(max(start_iteration, first), ex.iterations + 1):
                 t0 = time.perf_counter()
