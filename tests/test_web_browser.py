@@ -3,8 +3,9 @@ driven by Selenium against a live server on 127.0.0.1.
 
 A whole game of each game is played by clicking the board (player_0 human, the others random),
 clicks that are not a legal move are refused, a saved record round-trips through upload and
-replay, and a screenshot of each game is written to ``docs/images/web_<game>.png`` (the
-README shows them). Without a browser or Selenium these tests skip and say what is missing;
+replay, and a screenshot of each game is taken part-way (``web_<game>.png``, into a temporary
+folder; ``python scripts/example_pictures.py --web`` runs these tests with ``MAYA_SCREENSHOTS=docs/images``
+to write the README's pictures). Without a browser or Selenium these tests skip and say what is missing;
 with ``MAYA_REQUIRE_BROWSER=1`` (set by ``.ci/run``) they fail instead.
 """
 
@@ -20,7 +21,7 @@ import numpy as np
 import pytest
 
 REQUIRE = os.environ.get("MAYA_REQUIRE_BROWSER") == "1"
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "images"
+SCREENSHOTS = os.environ.get("MAYA_SCREENSHOTS")  # a folder for the screenshots (default: a temporary one)
 
 
 def _missing() -> list[str]:
@@ -64,6 +65,11 @@ def server():
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_port}"
     httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory) -> Path:
+    return Path(SCREENSHOTS) if SCREENSHOTS else tmp_path_factory.mktemp("screenshots")
 
 
 @pytest.fixture(scope="module")
@@ -185,11 +191,11 @@ CASES = [
 
 
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
-def test_a_whole_game_played_by_clicking_the_board(server, browser, game, players, options):
+def test_a_whole_game_played_by_clicking_the_board(server, browser, screenshots, game, players, options):
     start(browser, server, game, players, options)
     rng = np.random.default_rng(7)
     refusals = human_moves = 0
-    shot = SCREENSHOTS / f"web_{game}.png"
+    shot = screenshots / f"web_{game}.png"
     for _ in range(1000):
         current = human_turn_or_over(browser)
         if current["over"]:
@@ -203,7 +209,7 @@ def test_a_whole_game_played_by_clicking_the_board(server, browser, game, player
         play_move_by_clicks(browser, move)
         human_moves += 1
         if human_moves == 6:
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            screenshots.mkdir(parents=True, exist_ok=True)
             browser.save_screenshot(str(shot))
     final = view(browser)
     assert final["over"] and human_moves > 5 and refusals >= 1
