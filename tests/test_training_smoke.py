@@ -46,7 +46,7 @@ def test_train_then_evaluate_with_a_tiny_budget(tmp_path):
     (written,) = run_dir.glob("maya-eval_*.json")  # beside them, under a new name
     (result,) = json.loads(written.read_text())["results"]
     assert result["games"] == 2 and result["opponent"] == "random" and written.with_suffix(".md").is_file()
-    assert "model vs random" in done.stderr and "2/2" in done.stderr  # the progress bar
+    assert "maskable_ppo_quick vs random" in done.stderr and "2/2" in done.stderr  # progress, named as in training
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,12 @@ Usage::
 
     maya-eval --checkpoint runs/<run>/model.zip [--games 400] [--opponents random heuristic]
     maya-eval --agent heuristic --games 400          # a bot as the candidate
+    maya-eval --checkpoint model.zip --game yaxha --players 2   # a file without its run's config.yaml
 
-The env id and game options come from the run's ``config.yaml`` next to the checkpoint
-(or ``--config``). Results are printed as a table and written as ``maya-eval_<time>.json`` and
+The env id and game options come from the run's ``config.yaml`` beside the checkpoint (or one
+folder up), or from ``--config``, or ``--game``/``--players``; without any of them ``maya-eval``
+stops and names the games whose observation shape fits the model. The candidate is named as
+in every table (:func:`maya_envs.evaluation.checkpoint_name`: the run's ``exp_name``). Results are printed as a table and written as ``maya-eval_<time>.json`` and
 ``.md`` in ``--out`` (default: the checkpoint's directory, beside the training run's own
 ``evaluation.*``, which are never overwritten). A progress bar per opponent shows on stderr.
 """
@@ -23,8 +26,8 @@ from typing import Any
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
-from maya_envs.evaluation import MatchResult, play_match
-from maya_envs.games import find_game
+from maya_envs.evaluation import MatchResult, checkpoint_name, play_match
+from maya_envs.games import find_game, game_names
 from training.config import TrainConfig, load_config
 from training.progress import game_progress
 
@@ -84,6 +87,31 @@ def write_results(
     return out_dir / f"{stem}.json"
 
 
+def config_beside(checkpoint: Path) -> Path | None:
+    """The ``config.yaml`` of a checkpoint's run: beside it, or one folder up (``checkpoints/``)."""
+    for folder in (checkpoint.parent, checkpoint.parent.parent):
+        if (folder / "config.yaml").is_file():
+            return folder / "config.yaml"
+    return None
+
+
+def matching_games(observation_shape: tuple[int, ...], num_actions: int) -> list[str]:
+    """``--game KEY --players N --set game_options.VARIANT=VALUE`` of every game, player count
+    and variant whose observation shape and action count are the model's (the README's env
+    table, :func:`maya_envs.env_table.rows`): what to pass to ``maya-eval`` for a checkpoint
+    without its run's ``config.yaml``."""
+    from maya_envs.env_table import rows
+    from maya_envs.games import GAMES
+
+    keys = {game.name: key for key, game in GAMES.items()}
+    return [
+        f"--game {keys[row.module]} --players {spec.num_players} --set game_options.{row.option}={row.value}"
+        for row in rows()
+        for spec in row.specs
+        if tuple(spec.observation_shape) == tuple(observation_shape) and spec.num_actions == num_actions
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="maya-eval", description=description(__doc__))
     source = parser.add_mutually_exclusive_group(required=True)
@@ -92,18 +120,48 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--config",
         type=Path,
-        help="config YAML file or shipped config name (default: config.yaml next to the checkpoint)",
+        help="config YAML file or shipped config name (default: the run's config.yaml beside the checkpoint)",
     )
+    parser.add_argument("--game", help=f"the game, where no config names it: one of {game_names()}")
+    parser.add_argument("--players", type=int, help="num_players game option (with --game)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
     parser.add_argument("--games", type=int, help="games per opponent (default: the config's eval_games)")
     parser.add_argument("--opponents", nargs="+", help="bots to play against (default: the config's)")
     parser.add_argument("--out", type=Path, help="output directory (default: the checkpoint's directory)")
     args = parser.parse_args(argv)
 
+    agent, name = args.agent, args.agent
+    if args.checkpoint is not None:
+        from sb3_contrib import MaskablePPO
+
+        if not args.checkpoint.is_file():
+            parser.error(f"checkpoint {str(args.checkpoint)!r} does not exist")
+        try:
+            agent, name = MaskablePPO.load(args.checkpoint, device="cpu"), checkpoint_name(args.checkpoint)
+        except Exception as error:  # a corrupt or foreign file: sb3 raises many kinds
+            parser.error(f"checkpoint {str(args.checkpoint)!r} is not a loadable MaskablePPO model: {error}")
     config_path = args.config
-    if config_path is None and args.checkpoint is not None and (args.checkpoint.parent / "config.yaml").exists():
-        config_path = args.checkpoint.parent / "config.yaml"
-    overrides = list(args.set)
+    if config_path is None and args.checkpoint is not None:
+        config_path = config_beside(args.checkpoint)
+        if config_path is None and args.game is None:
+            space = agent.observation_space  # the single-agent view's Box (or a Dict with "observation")
+            shape = (space["observation"] if hasattr(space, "spaces") else space).shape
+            actions = agent.action_space.n
+            choices = "; ".join(matching_games(shape, actions)) or f"none matches its {shape} observation"
+            parser.error(
+                f"no config.yaml beside {str(args.checkpoint)!r} (nor one folder up) to say its game: pass "
+                f"--config (the run's config.yaml or a shipped name, see maya-train --list-configs) or --game; "
+                f"for this model's observation {shape} and {actions} actions: {choices}"
+            )
+    overrides = []
+    if args.game is not None:
+        try:
+            overrides.append(f"env_id={find_game(args.game).gym_id}")
+        except ValueError:
+            parser.error(f"--game {args.game!r}; allowed: {game_names()}")
+    if args.players is not None:
+        overrides.append(f"game_options.num_players={args.players}")
+    overrides += list(args.set)
     if args.games is not None:
         overrides.append(f"eval_games={args.games}")
     if args.opponents:
@@ -112,17 +170,6 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(config_path, overrides)
     except ConfigError as error:
         parser.error(str(error).replace("eval_games=", "--games / eval_games="))
-    if args.checkpoint is not None:
-        from sb3_contrib import MaskablePPO
-
-        if not args.checkpoint.is_file():
-            parser.error(f"checkpoint {str(args.checkpoint)!r} does not exist")
-        try:
-            agent, name = MaskablePPO.load(args.checkpoint, device="cpu"), args.checkpoint.stem
-        except Exception as error:  # a corrupt or foreign file: sb3 raises many kinds
-            parser.error(f"checkpoint {str(args.checkpoint)!r} is not a loadable MaskablePPO model: {error}")
-    else:
-        agent, name = args.agent, args.agent
     try:
         results = evaluate_against_bots(agent, config, name=name, progress=True)
     except ValueError as error:  # e.g. a checkpoint of another game

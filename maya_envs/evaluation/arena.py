@@ -278,12 +278,51 @@ class ArenaResult:
         return "\n".join(lines)
 
 
+FINAL_MODELS = ("model.zip", "model.pt")
+"""The file a training run ends with (MaskablePPO, expert iteration): named by the run alone."""
+
+
+def checkpoint_name(path: str | Path) -> str:
+    """The one name a checkpoint goes by in every table: ``maya-train``'s evaluation,
+    ``maya-eval``, ``maya-arena`` (unlabelled) and ``maya-web --checkpoint PATH``.
+
+    It is the run's ``exp_name``, read from the ``config.yaml`` beside the file or one folder up
+    (``checkpoints/``, ``snapshots/``), as ``maya-train`` writes it: ``maskable_ppo_quick`` for
+    ``runs/<run>/model.zip``, ``maskable_ppo_quick/model_20000_steps`` for a file other than the
+    run's final :data:`FINAL_MODELS`. A file with no readable config beside it:
+    ``<folder>/<stem>`` (``x/model``), or ``<stem>``.
+    """
+    path = Path(path)
+    for folder in (path.parent, path.parent.parent):
+        if (folder / "config.yaml").is_file():
+            exp_name = _exp_name(folder / "config.yaml")
+            if exp_name:
+                return exp_name if path.name in FINAL_MODELS and folder == path.parent else f"{exp_name}/{path.stem}"
+            break
+    return f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
+
+
+def _exp_name(config: Path) -> str | None:
+    """A run config's ``exp_name``, or ``None`` (no PyYAML, not YAML, no such key)."""
+    try:
+        import yaml
+    except ImportError:
+        return None
+    try:
+        loaded = yaml.safe_load(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    name = loaded.get("exp_name") if isinstance(loaded, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
 def resolve_agent(spec: str) -> tuple[str, Any]:
     """Turn a command-line agent spec into ``(name, agent)``.
 
     Specs: ``random``, ``heuristic``, ``mcts:N[...]``/``ismcts...`` (the bots), a path to a
     MaskablePPO ``.zip`` checkpoint (loaded on the CPU; needs the ``train`` extra),
-    ``rllib:<path>``, each optionally prefixed by a label ``name=`` (``ppo=runs/x/model.zip``).
+    ``rllib:<path>``, each optionally prefixed by a label ``name=`` (``ppo=runs/x/model.zip``);
+    an unlabelled checkpoint is named by :func:`checkpoint_name`.
     Bot names are checked when the arena builds them for the game.
 
     Raises:
@@ -303,7 +342,7 @@ def resolve_agent(spec: str) -> tuple[str, Any]:
         from sb3_contrib import MaskablePPO  # lazy: the train extra
 
         if name == spec:
-            name = f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
+            name = checkpoint_name(path)
         return name, MaskablePPO.load(path, device="cpu")
     return name, spec
 

@@ -21,9 +21,15 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def _checkpoint(text: str) -> tuple[str, str]:
+    """``--checkpoint [NAME=]PATH``: without a name, the one every table uses
+    (:func:`maya_envs.evaluation.checkpoint_name`, the run's ``exp_name``)."""
     name, sep, path = text.partition("=")
-    if not sep or not name or not path:
-        raise argparse.ArgumentTypeError(f"--checkpoint needs NAME=PATH, got {text!r}")
+    if not sep and text:
+        from maya_envs.evaluation.arena import checkpoint_name
+
+        name, path = checkpoint_name(text), text
+    if not name or not path:
+        raise argparse.ArgumentTypeError(f"--checkpoint needs [NAME=]PATH, got {text!r}")
     if not Path(path).is_file():
         raise argparse.ArgumentTypeError(f"--checkpoint {name}: {path!r} is not a file")
     return name, path
@@ -41,8 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_checkpoint,
         action="append",
         default=[],
-        metavar="NAME=PATH",
-        help="a MaskablePPO checkpoint the page may seat as checkpoint:NAME (repeatable)",
+        metavar="[NAME=]PATH",
+        help="a MaskablePPO checkpoint the page may seat as checkpoint:NAME (repeatable; NAME defaults to the "
+        "run's exp_name, as in maya-eval and maya-arena)",
     )
     parser.add_argument("--max-games", type=int, default=16, help="open games and replays at most (default 16)")
     parser.add_argument("--idle-minutes", type=float, default=30.0, help="close a game unused this long (default 30)")
