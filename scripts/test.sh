@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run the whole test suite. The browser tests of maya-web
-# (tests/test_web_browser.py) need Debian's chromium and chromium-driver: .ci/run installs them
-# and sets MAYA_REQUIRE_BROWSER=1; elsewhere they skip with a message when no browser is found.
+# Set up (if needed) and run the whole test suite but the `extended` sweeps: every many-game sweep
+# (`slow`) once, here. The browser tests of maya-web (tests/test_web_browser.py) need Debian's
+# chromium and chromium-driver: .ci/run installs them and sets MAYA_REQUIRE_BROWSER=1; elsewhere
+# they skip with a message when no browser is found. Prints the time of each step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
 bash scripts/setup_env.sh train,test,openspiel,browser
+echo "test.sh: .venv ready at $((SECONDS - start)) s"
 .venv/bin/python -m pytest -n 2 -q -m "not extended" "$@"
+echo "test.sh: pytest done at $((SECONDS - start)) s"
 # Branch coverage of the three rules engines over the rules tests: one figure per engine and
 # every uncovered branch, printed in the CI log (skipped when pytest was given arguments).
 if [ "$#" -eq 0 ]; then
   .venv/bin/python scripts/rules_coverage.py
+  echo "test.sh: rules coverage done at $((SECONDS - start)) s"
 fi
