@@ -9,9 +9,10 @@ Usage::
 The env id and game options come from the run's ``config.yaml`` beside the checkpoint (or one
 folder up), or from ``--config``, or ``--game``/``--players``; without any of them ``maya-eval``
 stops and names the games whose observation shape fits the model. The candidate is named as
-in every table (:func:`maya_envs.evaluation.checkpoint_name`: the run's ``exp_name``). Results are printed as a table and written as ``maya-eval_<time>.json`` and
-``.md`` in ``--out`` (default: the checkpoint's directory, beside the training run's own
-``evaluation.*``, which are never overwritten). A progress bar per opponent shows on stderr.
+in every table (:func:`maya_envs.evaluation.checkpoint_name`: the run's ``exp_name``). Results
+are printed as a table and written as ``maya-eval_<time>.json`` and ``.md`` in ``--out``
+(default: the checkpoint's directory, beside the training run's own ``evaluation.*``, which are
+never overwritten). Progress per opponent shows on stderr (a bar on a terminal, lines in a log).
 """
 
 from __future__ import annotations
