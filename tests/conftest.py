@@ -3,14 +3,15 @@
 ``scripts/test_compat.sh`` runs the suite's tests again in a second venv whose only differences
 are the versions of Gymnasium (1.2.2, pinned by Ray), PettingZoo, Stable-Baselines3 and Ray
 RLlib itself. What those versions can change is code that calls them, so the stage runs the
-tests that import one of them (:data:`LAYER_LIBRARIES`, or an adapter of :data:`LAYER_ADAPTERS`),
-and every test marked ``rllib``: PettingZoo's ``api_test``/``seed_test``,
-Gymnasium's ``gym.make``/``check_env``/spaces/vector API, SB3 and sb3-contrib, RLlib. A module
-that imports one at its top gets the marker on every test; a module that imports one only
-inside some test functions (or classes) gets it on those. Everything else (rules engines, bots,
+tests that use one of them (:data:`LAYER_LIBRARIES`, or an adapter of :data:`LAYER_ADAPTERS`):
+PettingZoo's ``api_test``/``seed_test``, Gymnasium's ``gym.make``/``check_env``/spaces/vector
+API, SB3 and sb3-contrib, RLlib. A test gets the marker when its own code (its function, class,
+or a fixture or helper of its module that it uses) imports one, or uses a name the module
+imports from one; all of a module's tests get it when a module-level statement does (a
+parametrize list, a constant) and in RLlib's own modules. Everything else (rules engines, bots,
 search, records, the web app, rendering) ran once already in ``scripts/test.sh`` on the same
-code and does not run again. The rule reads import statements, so a new test that imports
-``gymnasium`` joins the compat stage with nothing to edit.
+code and does not run again. The rule reads the source, so a new test that calls ``gym.make``
+joins the compat stage with nothing to edit.
 """
 
 from __future__ import annotations
@@ -31,38 +32,54 @@ def _is_layer(module: str) -> bool:
     return module.split(".")[0] in LAYER_LIBRARIES or module.startswith(LAYER_ADAPTERS)
 
 
-def _imports_layer(node: ast.AST) -> bool:
+def _layer_names(node: ast.AST) -> set[str]:
+    """The names that ``import`` statements inside ``node`` bind to a layer library (empty
+    set: none; ``{"*"}`` for an import that binds nothing nameable, e.g. ``import ray.rllib``
+    counts as ``ray``)."""
+    names = set()
     for child in ast.walk(node):
         if isinstance(child, ast.Import):
-            if any(_is_layer(alias.name) for alias in child.names):
-                return True
-        elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
-            if _is_layer(child.module):
-                return True
-    return False
+            names.update((a.asname or a.name.split(".")[0]) for a in child.names if _is_layer(a.name))
+        elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module and _is_layer(child.module):
+            names.update(a.asname or a.name for a in child.names)
+    return names
+
+
+def _refers(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(child, ast.Name) and child.id in names for child in ast.walk(node))
 
 
 _LAYER: dict[Path, tuple[bool, frozenset[str]]] = {}
 
 
 def layer_imports(path: Path) -> tuple[bool, frozenset[str]]:
-    """``(whole_module, names)`` for a test module: whether a top-level statement (outside any
-    function or class) imports a :data:`LAYER_LIBRARIES` package (or the module is one of
-    RLlib's, ``test_rllib*.py``), and which top-level functions and classes import one inside them."""
+    """``(whole_module, names)`` for a test module. ``names``: the top-level functions and
+    classes (tests, fixtures, helpers) that import a :data:`LAYER_LIBRARIES` package inside
+    them, or use a name the module's top imports from one, or use such a function. ``whole``:
+    a top-level statement other than a function or class (a parametrize list, a module
+    constant) uses one, or the module is one of RLlib's (``test_rllib*.py``, where a test checks
+    the message when Ray cannot be imported)."""
     if path not in _LAYER:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         scoped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-        whole = path.stem.startswith("test_rllib") or any(
-            _imports_layer(node) for node in tree.body if not isinstance(node, scoped)
-        )  # RLlib's own modules run whole (a test there checks the message when Ray cannot be imported)
-        names = frozenset(node.name for node in tree.body if isinstance(node, scoped) and _imports_layer(node))
-        _LAYER[path] = (whole, names)
+        defs = [node for node in tree.body if isinstance(node, scoped)]
+        top = [node for node in tree.body if not isinstance(node, scoped)]
+        imported = set().union(*(_layer_names(node) for node in top))
+        statements = [node for node in top if not isinstance(node, (ast.Import, ast.ImportFrom))]
+        whole = path.stem.startswith("test_rllib") or any(_refers(node, imported) for node in statements)
+        marked = {node.name for node in defs if _layer_names(node) or _refers(node, imported)}
+        while True:  # helpers and fixtures of the module that use marked ones
+            more = {node.name for node in defs if node.name not in marked and _refers(node, marked)}
+            if not more:
+                break
+            marked |= more
+        _LAYER[path] = (whole, frozenset(marked))
     return _LAYER[path]
 
 
 def reaches_layer(item: pytest.Item) -> bool:
-    """True when the test's module imports a layer library at its top, or the test's own
-    function (or its class, or a fixture of the module it uses) does."""
+    """True when the test's own function (or its class, or a fixture of the module it uses)
+    is one of :func:`layer_imports`'s names, or its whole module is."""
     whole, names = layer_imports(Path(item.fspath))
     if whole:
         return True

@@ -12,14 +12,21 @@ from tests.conftest import layer_imports, reaches_layer
 TESTS = Path(__file__).resolve().parent
 
 
-def test_env_layer_modules_are_whole():
-    for name in ("maya2012/test_env.py", "maya_quarry/test_single_agent.py", "yaxha/test_env.py", "test_rllib.py"):
-        assert layer_imports(TESTS / name)[0], name
+def test_env_layer_tests_are_marked():
+    assert layer_imports(TESTS / "test_rllib.py")[0]
+    for name, test in [
+        ("maya2012/test_env.py", "test_pettingzoo_api_and_seed_tests"),
+        ("maya_quarry/test_single_agent.py", "test_gymnasium_and_sb3_check_env"),
+        ("yaxha/test_bots_and_single_agent.py", "test_gymnasium_and_sb3_check_env"),
+    ]:
+        assert test in layer_imports(TESTS / name)[1], (name, test)
 
 
 def test_engine_modules_are_left_out():
     for name in ("yaxha/test_scoring.py", "maya2012/test_rules_properties.py", "maya_quarry/test_playouts.py"):
         assert layer_imports(TESTS / name) == (False, frozenset()), name
+    whole, names = layer_imports(TESTS / "bots" / "test_mcts.py")  # imports gymnasium for one test
+    assert not whole and 0 < len(names) < 5, names
 
 
 def test_local_imports_mark_only_their_function(tmp_path):
@@ -34,8 +41,16 @@ def test_local_imports_mark_only_their_function(tmp_path):
         "def test_text():\n    text = 'import gymnasium'\n"
     )
     assert layer_imports(module) == (False, frozenset({"test_gym", "TestSpaces", "fixture_env"}))
-    (tmp_path / "test_top.py").write_text("from stable_baselines3 import PPO\n")
-    assert layer_imports(tmp_path / "test_top.py") == (True, frozenset())
+    (tmp_path / "test_top.py").write_text(
+        "import gymnasium as gym\nfrom stable_baselines3 import PPO\n"
+        "def make():\n    return gym.make('x')\n"
+        "def test_uses_helper():\n    make()\n"
+        "def test_ppo():\n    PPO\n"
+        "def test_engine():\n    pass\n"
+    )
+    assert layer_imports(tmp_path / "test_top.py") == (False, frozenset({"make", "test_uses_helper", "test_ppo"}))
+    (tmp_path / "test_params.py").write_text("import gymnasium\nIDS = list(gymnasium.registry)\n")
+    assert layer_imports(tmp_path / "test_params.py")[0]
     (tmp_path / "test_guarded.py").write_text("try:\n    import ray\nexcept ImportError:\n    ray = None\n")
     assert layer_imports(tmp_path / "test_guarded.py")[0]
 
