@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 bash scripts/setup_env.sh train,test,openspiel,browser
 echo "test.sh: .venv ready at $((SECONDS - start)) s"
-.venv/bin/python -m pytest -n 2 -q -m "not extended" "$@"
+# worksteal: a worker that runs out of tests takes some of the other's, so one long sweep near the
+# end does not leave a core idle
+.venv/bin/python -m pytest -n 2 --dist worksteal -q -m "not extended" "$@"
 echo "test.sh: pytest done at $((SECONDS - start)) s"
 # Branch coverage of the three rules engines over the rules tests: one figure per engine and
 # every uncovered branch, printed in the CI log (skipped when pytest was given arguments).
