@@ -34,8 +34,8 @@ def test_lines_every_ten_percent_and_a_last_line():
     written = stream.getvalue().splitlines()
     assert "\r" not in stream.getvalue()
     assert len(written) == 10, written
-    assert written[0].startswith("vs random: 40/400 games (10%), 0 s elapsed, 100.0 games/s")
-    assert written[-1].startswith("vs random: 400/400 games (100%), 4 s elapsed")
+    assert written[0].startswith("vs random: 10% 40/400 games, 0 s elapsed, 100.0 games/s")
+    assert written[-1].startswith("vs random: 100% 400/400 games, 4 s elapsed")
 
 
 def test_a_slow_loop_writes_a_line_per_minute():
@@ -45,9 +45,9 @@ def test_a_slow_loop_writes_a_line_per_minute():
         clock.now += 61
         lines.update_to(done)
     assert stream.getvalue().splitlines() == [
-        "arena: 1/1,000 games (0%), 1:01 elapsed, 0.0 games/s, mean 0.5",
-        "arena: 2/1,000 games (0%), 2:02 elapsed, 0.0 games/s, mean 0.5",
-        "arena: 3/1,000 games (0%), 3:03 elapsed, 0.0 games/s, mean 0.5",
+        "arena: 0% 1/1,000 games, 1:01 elapsed, 0.0 games/s, mean 0.5",
+        "arena: 0% 2/1,000 games, 2:02 elapsed, 0.0 games/s, mean 0.5",
+        "arena: 0% 3/1,000 games, 3:03 elapsed, 0.0 games/s, mean 0.5",
     ]
 
 
@@ -73,7 +73,7 @@ def test_disabled_progress_writes_nothing(capsys):
 def test_iterate_yields_every_item_and_reports_on_stderr(capsys):
     assert list(iterate(iter(range(20)), 20, "frames", "frame")) == list(range(20))
     err = capsys.readouterr().err
-    assert err.splitlines()[-1].startswith("frames: 20/20 frames (100%)") and "\r" not in err
+    assert err.splitlines()[-1].startswith("frames: 100% 20/20 frames") and "\r" not in err
 
 
 def test_training_reports_progress_lines_in_a_log(tmp_path, capsys):
@@ -88,5 +88,5 @@ def test_training_reports_progress_lines_in_a_log(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "\r" not in err
     steps = [line for line in err.splitlines() if line.startswith("training: ")]
-    assert len(steps) >= 4 and steps[-1].startswith("training: 128/128 steps (100%)"), err
-    assert any(line.startswith("maskable_ppo_quick vs random: 2/2 games (100%)") for line in err.splitlines()), err
+    assert len(steps) >= 4 and steps[-1].startswith("training: 100% 128/128 steps"), err
+    assert any(line.startswith("maskable_ppo_quick vs random: 100% 2/2 games") for line in err.splitlines()), err

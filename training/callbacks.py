@@ -39,7 +39,7 @@ class IllegalActionCounter(BaseCallback):
 
 class ProgressLines(BaseCallback):
     """Training progress as plain lines, for a log where SB3's bar (``progress_bar=True``, a
-    terminal only) would write one carriage-return line: ``training: 12,288/100,000 steps (12%),
+    terminal only) would write one carriage-return line: ``training: 12% 12,288/100,000 steps,
     0:31 elapsed, 396.4 steps/s, ep_rew_mean 0.08`` every 10 % of the steps or every minute
     (:class:`training.progress.LineProgress`), on stderr.
 

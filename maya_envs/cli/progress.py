@@ -38,7 +38,8 @@ def _duration(seconds: float) -> str:
 
 
 class LineProgress:
-    """Progress as whole lines: ``desc: 40/400 games (10%), 0:12 elapsed, 3.3 games/s``.
+    """Progress as whole lines: ``desc: 10% 40/400 games, 0:12 elapsed, 3.3 games/s`` (tqdm's
+    ``desc: 10%`` start, so a log reads the same either way).
 
     Args:
         total: the amount of work (> 0; 0 prints only the last line).
@@ -73,11 +74,11 @@ class LineProgress:
         """The current line (without newline)."""
         elapsed = self.clock() - self.started
         units = self.unit if self.total == 1 else f"{self.unit}s"
-        share = f" ({100 * self.done / self.total:.0f}%)" if self.total else ""
+        share = f"{100 * self.done / self.total:.0f}% " if self.total else ""
         rate = f", {self.done / elapsed:.1f} {self.unit}s/s" if elapsed > 0 and self.done else ""
         more = self.extra() if self.extra is not None else ""
         more = f", {more}" if more else ""
-        return f"{self.desc}: {self.done:,}/{self.total:,} {units}{share}, {_duration(elapsed)} elapsed{rate}{more}"
+        return f"{self.desc}: {share}{self.done:,}/{self.total:,} {units}, {_duration(elapsed)} elapsed{rate}{more}"
 
     def _write(self) -> None:
         stream = sys.stderr if self.stream is None else self.stream
