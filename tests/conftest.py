@@ -17,6 +17,7 @@ joins the compat stage with nothing to edit.
 from __future__ import annotations
 
 import ast
+import gc
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if reaches_layer(item):
             item.add_marker(pytest.mark.env_layer)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Collect garbage before an xdist worker reports that it is finished.
+
+    After the controller hears ``workerfinished`` it terminates the worker's gateway, and
+    execnet sends the worker a SIGINT when it is still running 5 s later
+    (``execnet.gateway_base.WorkerGateway._terminate_execution``). The step of pytest's that runs
+    then and can take seconds is its last garbage collection (``pytest_unconfigure`` of the
+    unraisable-exception plugin): the finalizers of a whole run's objects, slow on a loaded
+    machine. A KeyboardInterrupt that lands inside a finalizer is "ignored" by Python and comes
+    out as ``PytestUnraisableExceptionWarning ... KeyboardInterrupt`` at the end of the log, as
+    the CI log of issue 30 ended. Collected here, those finalizers run while the controller
+    still waits without a limit, and an error in one is reported as itself.
+    """
+    gc.collect()

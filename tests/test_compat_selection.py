@@ -71,3 +71,30 @@ def test_items_get_the_marker_by_module_function_class_or_fixture(tmp_path):
     assert reaches_layer(item("test_gym"))
     assert reaches_layer(item("test_box", cls=type("TestSpaces", (), {})))
     assert reaches_layer(item("test_rules", fixtures=("tmp_path", "made_env")))
+
+
+def test_session_finish_runs_pending_finalizers():
+    """tests/conftest.py's pytest_sessionfinish collects reference cycles (their finalizers run
+    before an xdist worker reports it is finished; see its docstring)."""
+    import gc
+    import weakref
+
+    from tests.conftest import pytest_sessionfinish
+
+    class Cycle:
+        pass
+
+    finalized = []
+    enabled = gc.isenabled()
+    gc.disable()  # no automatic collection between here and the hook
+    try:
+        cycle = Cycle()
+        cycle.self = cycle
+        weakref.finalize(cycle, finalized.append, "done")
+        del cycle
+        assert finalized == []
+        pytest_sessionfinish(SimpleNamespace(), 0)
+    finally:
+        if enabled:
+            gc.enable()
+    assert finalized == ["done"]
