@@ -24,6 +24,9 @@ Raven's level, a full quarry, ...); anything else is refused with a one-line hin
 not printed again. The human's own move is echoed in notation; the bots' moves are shown as the
 human may see them (:func:`maya_envs.notation.describe_action`: no face-down card, secret pick
 or hidden cube). The end screen gives the reason the game ended, the scores and the winners.
+The seed: ``--seed`` is used and printed as given; without it a seed is drawn from
+:mod:`secrets` and, where it would rebuild draws a seat may not see (:func:`seed_hides_draws`:
+a hidden deal, or chance after the start), printed only when the game ends or is abandoned.
 Every game is written as a JSONL record
 (:mod:`maya_envs.records`; ``--record``, default ``maya-records/<game>-<time>.jsonl``) that
 ``maya-replay`` shows again.
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -46,6 +50,23 @@ from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
 
 HUMAN = "human"
+SEED_BITS = 64
+"""Bits of a seed drawn for a game (:func:`draw_seed`): too many to find the seed by trying
+seeds against what a seat sees (2**31 seeds can be tried, 2**64 cannot)."""
+
+
+def draw_seed() -> int:
+    """A fresh game seed from :mod:`secrets` (:data:`SEED_BITS` bits)."""
+    return secrets.randbits(SEED_BITS)
+
+
+def seed_hides_draws(spec) -> bool:
+    """Whether the reset seed of a game with this :class:`~maya_envs.core.spec.GameSpec`
+    rebuilds what some seat may not know while it runs: hidden information
+    (``spec.information != "perfect"``: Maya (2012) task cards at 3-4 players, quarry worker
+    cards and bids, Yaxha picks and the bag) or chance after the start (``spec.chance``). Such
+    a seed is shown only when the game is over."""
+    return spec.information != "perfect" or bool(spec.chance)
 
 
 class QuitGame(Exception):
@@ -175,7 +196,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     options = dict(args.option)
     if args.players is not None:
         options["num_players"] = args.players
-    seed = args.seed if args.seed is not None else int(time.time()) % 100_000
+    seed = args.seed if args.seed is not None else draw_seed()
     if seed < 0:
         raise ValueError(f"--seed {seed}; allowed: a non-negative int")
     path = args.record or f"maya-records/{game}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
@@ -190,7 +211,9 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     players = {f"player_{s}": load_seat(spec, raw.rules, seed + 1 + s, shape) for s, spec in enumerate(seats)}
     env.reset(seed=seed)
     who = ", ".join(f"player_{s} {spec}" for s, spec in enumerate(seats))
-    print(f"{raw.rules.spec.title}, {n} players, seed {seed}: {who}", file=out)
+    secret = args.seed is None and seed_hides_draws(raw.rules.spec)
+    shown = "seed drawn in secret (shown at the end)" if secret else f"seed {seed}"
+    print(f"{raw.rules.spec.title}, {n} players, {shown}: {who}", file=out)
     if HUMAN in seats:
         legend = game_of_rules(raw.rules).hook("legend")
         print(f"legend: {legend}", file=out)
@@ -211,7 +234,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
                 print(f"{agent} ({seats[actor]}) plays {text}", file=out)
             env.step(action)
     except QuitGame:
-        print(f"\ngame abandoned; the moves so far are in {env.path}", file=out)
+        print(f"\ngame abandoned (seed {seed}); the moves so far are in {env.path}", file=out)
         return 0
     raw.render_observer = None
     print("\n=== game over (everything revealed) ===", file=out)
@@ -219,7 +242,8 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     print(describe_end(raw.rules, raw.game_state), file=out)
     end = env.record.end or {}
     print("rewards: " + ", ".join(f"{a} {r:+g}" for a, r in end.get("rewards", {}).items()), file=out)
-    print(f"record saved to {env.path} ({len(env.record.moves)} moves); replay: maya-replay {env.path}", file=out)
+    saved = f"record saved to {env.path} ({len(env.record.moves)} moves); replay: maya-replay {env.path}"
+    print(f"seed {seed}; {saved}", file=out)
     return 0
 
 
@@ -233,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
         "a checkpoint .zip, pretrained, pretrained:<name>; missing seats are heuristic (default: human, then "
         "heuristic)",
     )
-    parser.add_argument("--seed", type=int, help="the game's seed (default: from the clock; it is recorded)")
+    parser.add_argument("--seed", type=int, help="the game's seed (default: drawn in secret, shown at the end; it is recorded)")
     parser.add_argument("--record", help="record file (default: maya-records/<game>-<time>.jsonl)")
     parser.add_argument(
         "--option",
