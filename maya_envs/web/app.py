@@ -114,7 +114,9 @@ def create_app(
         except RecursionError:
             raise ValueError(f"the request body nests deeper than {MAX_NESTING} levels") from None
         except ValueError:  # not JSON, not UTF-8, or an integer too long to read
-            raise ValueError("the request body must be a JSON object; it is not valid JSON") from None
+            raise ValueError(
+                "the request body must be a JSON object; it is not valid JSON (UTF-8, numbers of at most 4300 digits)"
+            ) from None
         if not isinstance(data, dict):
             raise ValueError("the request body must be a JSON object")
         if nesting(data) > MAX_NESTING:
