@@ -460,7 +460,7 @@ def test_a_record_without_a_title_is_not_a_server_error(client):
 RECORD_MUTATIONS = [
     ("seed", -1), ("seed", "x"), ("seed", 10**45), ("config", []), ("config", {"num_players": [2]}),
     ("config", {"components": "/etc/passwd"}), ("config", {"illegal_action": "raise"}), ("game", ["yaxha_v1"]),
-    ("num_players", "2"), ("version", 99), ("format", None),
+    ("num_players", "2"), ("version", 99), ("format", None), ("config", json.loads('{"a": ' * 40 + "1" + "}" * 40)),
 ]
 
 
@@ -473,6 +473,14 @@ def test_a_mutated_record_header_is_refused_with_a_json_400(client, key, value):
     header = json.loads(lines[0])
     header[key] = value
     refused(client.post("/api/replays", json={"text": "\n".join([json.dumps(header), *lines[1:]])}), 400, "record rejected")
+
+
+def test_a_records_component_table_with_a_list_for_a_name_is_refused_in_the_projects_words(client, files):
+    _tmp_path, table, _opened = files
+    table["pyramid_sets"]["3"] = [["a list, not a pyramid name"]]
+    header = json.loads(_quarry_record(client)[0])
+    header["config"]["components"] = table
+    refused(client.post("/api/replays", json={"text": json.dumps(header)}), 400, "where a name or a number belongs")
 
 
 ODD_VALUES = [[], {}, [[1]], {"a": [1]}, None, 1.5, -1, 10**30, "x", True, "", float("nan")]

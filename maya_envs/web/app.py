@@ -49,39 +49,13 @@ from maya_envs.web.session import (
     LiveGame,
     NotFoundError,
     Replay,
+    MAX_NESTING,
     Store,
+    nesting,
+    plain_words,
 )
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
-MAX_NESTING = 32
-"""Deepest nesting of objects and lists a request body may have (a component table needs 7)."""
-
-
-def nesting(value: Any) -> int:
-    """How deep objects and lists nest in ``value`` (``0`` for a scalar), counted without
-    recursion and stopping past :data:`MAX_NESTING`."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, depth)
-            if depth > MAX_NESTING:
-                break
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
-def plain_words(error: BaseException) -> str:
-    """A Python ``TypeError``'s message in the project's words (a page never sees Python's)."""
-    text = str(error)
-    if "unhashable type" in text:
-        return "a list or an object was given where a name or a number belongs"
-    if "multiple values for keyword argument" in text:
-        keyword = text.rsplit(" ", 1)[-1].strip("'\"")
-        return f"{keyword!r} is set by the server, not by the request"
-    return "a value of the request has the wrong type (see the route's fields in maya-web's docs)"
-
-
 def create_app(
     checkpoints: Mapping[str, str] | None = None,
     max_games: int = 16,

@@ -92,6 +92,9 @@ the limits takes about a minute at most."""
 ENV_KEYWORDS = ("render_mode", "illegal_action", "render_observer")
 """Keywords of a game's ``env()`` that are not game options: the server sets them."""
 MAX_SEED_DIGITS = 40
+MAX_NESTING = 32
+"""Deepest nesting of objects and lists in a request body or a record's header
+(a component table needs 7)."""
 MAX_SPEC_CHARS = 200
 MAX_PLAYERS_SEEN = 5
 MAX_RECORD_MOVES = 20_000
@@ -135,6 +138,31 @@ def small_int(value: Any, digits: int = 9) -> int | None:
     if isinstance(value, str) and re.fullmatch(rf"-?[0-9]{{1,{digits}}}", value.strip()):
         return int(value)
     return None
+
+
+def nesting(value: Any) -> int:
+    """How deep objects and lists nest in ``value`` (``0`` for a scalar), counted without
+    recursion and stopping past :data:`MAX_NESTING`."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth > MAX_NESTING:
+                break
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def plain_words(error: BaseException) -> str:
+    """A Python ``TypeError``'s message in the project's words (a page never sees Python's)."""
+    text = str(error)
+    if "unhashable type" in text:
+        return "a list or an object was given where a name or a number belongs"
+    if "multiple values for keyword argument" in text:
+        keyword = text.rsplit(" ", 1)[-1].strip("'\"")
+        return f"{keyword!r} is set by the server, not by the request"
+    return "a value of the request has the wrong type (see the route's fields in maya-web's docs)"
 
 
 def page_seed(value: Any) -> int | None:
@@ -376,7 +404,10 @@ class LiveGame(_Item):
             raise ValueError(f"game {short(game)}; allowed: one of {game_names()}")
         options = page_options(options, components or {})
         given = page_seed(seed)
-        env = make_env(game, render_mode="svg", illegal_action="raise", **options)
+        try:
+            env = make_env(game, render_mode="svg", illegal_action="raise", **options)
+        except TypeError as error:  # a list or object where the game's check wants a name
+            raise ValueError(f"options: {plain_words(error)}") from None
         n = env.rules.spec.num_players
         if not isinstance(seats, list) or len(seats) != n:
             raise ValueError(f"seats {short(seats)}: give one spec per seat, {n} for this game")
@@ -611,6 +642,8 @@ class Replay(_Item):
             record = parse_record(text.splitlines())
         except RecursionError:
             raise RecordError("a line of the record nests too deep to read") from None
+        if nesting(record.header) > MAX_NESTING:
+            raise RecordError(f"line 1: the header nests deeper than {MAX_NESTING} levels")
         if len(record.moves) > MAX_RECORD_MOVES:
             raise RecordError(f"{len(record.moves)} moves; at most {MAX_RECORD_MOVES} are replayed here")
         try:
@@ -618,6 +651,11 @@ class Replay(_Item):
             record.header["seed"] = page_seed(record.header.get("seed"))
         except ValueError as error:
             raise RecordError(f"line 1: {error}") from None
+        try:
+            record.make_env()  # the config's own check, before the replay, in the project's words
+        except (TypeError, ValueError) as error:
+            words = plain_words(error) if isinstance(error, TypeError) else str(error)
+            raise RecordError(f"line 1: config rejected by {record.header['game']}: {words}") from None
         self.record = record
         self.states = []
         env = None
