@@ -235,12 +235,14 @@ async function sendMove(action) {
 async function stepAgent() {
   const v = state.view;
   if (!v || v.kind !== "live" || !v.agent_to_move || state.stepping) return;
-  state.stepping = true;
+  state.stepping = true; // one step at a time: the server answers 409 to a second
+  let view;
   try {
-    show(await api("POST", `/api/games/${v.id}/step?${currentViewParam()}`));
+    view = await api("POST", `/api/games/${v.id}/step?${currentViewParam()}`);
   } finally {
     state.stepping = false;
   }
+  show(view);
 }
 
 function schedule() {
