@@ -67,8 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME=FILE",
-        help="a quarry component table (maya_quarry.components/1 JSON) the page may ask for as the option "
-        "components=NAME (repeatable; checked when a game uses it)",
+        help="a component table (a JSON file) the page may then ask for as the game option components=NAME "
+        "(repeatable; checked when a game uses it)",
     )
     parser.add_argument("--max-games", type=int, default=16, help="open games and replays at most (default 16)")
     parser.add_argument("--idle-minutes", type=float, default=30.0, help="close a game unused this long (default 30)")
