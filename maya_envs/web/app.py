@@ -103,9 +103,10 @@ def create_app(
     def error(message: str, status: int):
         return jsonify(error=message), status
 
-    @app.errorhandler(ValueError)
-    def bad_input(exc):  # ConfigError, IllegalActionError and RecordError are ValueErrors
-        return error(str(exc), 400)
+    # ConfigError, IllegalActionError and RecordError are ValueErrors: their messages are the project's
+    statuses = {ValueError: 400, HiddenViewError: 403, NotFoundError: 404, BusyError: 409, FullError: 503}
+    for kind, status in statuses.items():
+        app.register_error_handler(kind, lambda exc, status=status: error(str(exc), status))
 
     @app.errorhandler(TypeError)
     def bad_type(exc):
@@ -114,22 +115,6 @@ def create_app(
     @app.errorhandler(RecursionError)
     def too_deep(_exc):
         return error(f"the request nests too deep to read (at most {MAX_NESTING} levels)", 400)
-
-    @app.errorhandler(HiddenViewError)
-    def hidden(exc):
-        return error(str(exc), 403)
-
-    @app.errorhandler(NotFoundError)
-    def not_found(exc):
-        return error(str(exc), 404)
-
-    @app.errorhandler(BusyError)
-    def busy(exc):
-        return error(str(exc), 409)
-
-    @app.errorhandler(FullError)
-    def full(exc):
-        return error(str(exc), 503)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
