@@ -236,13 +236,18 @@ async function stepAgent() {
   const v = state.view;
   if (!v || v.kind !== "live" || !v.agent_to_move || state.stepping) return;
   state.stepping = true; // one step at a time: the server answers 409 to a second
+  const stale = () => !state.view || state.view.id !== v.id; // another game or replay was opened meanwhile
   let view;
   try {
     view = await api("POST", `/api/games/${v.id}/step?${currentViewParam()}`);
+  } catch (e) {
+    if (stale()) showError(""); // the closed game's answer is no news for the one shown now
+    throw e;
   } finally {
     state.stepping = false;
+    if (stale()) schedule(); // the game shown now waited for this step to end
   }
-  show(view);
+  if (!stale()) show(view);
 }
 
 function schedule() {
