@@ -4,7 +4,7 @@ Tested by resampling what a seat may not see: (a) the actor's other legal action
 the seat's observation unchanged read the same to that seat (a hidden card value, tile or cube
 never shows in the text); (b) in a state drawn by the game's ``determinize`` hook for that
 seat (the other seats' hidden cards, choices and cubes redrawn), the same action reads the
-same. The actor and a viewer of ``None`` read the full notation."""
+same. The actor and a viewer of ``None`` read the whole move."""
 
 from __future__ import annotations
 
@@ -62,8 +62,7 @@ def test_a_seat_reads_only_what_it_may_see(game, options):
                 break
             action = bots[actor].act(before)
             after = _after(rules, before, action)
-            full = rules.action_to_string(action)
-            assert describe_action(rules, before, action, actor, None) == full
+            full = describe_action(rules, before, action, actor, None)
             assert describe_action(rules, before, action, actor, actor) == full
             legal = rules.legal_actions(before)
             others = legal if len(legal) <= 25 else list(rng.choice(legal, 25, replace=False))
