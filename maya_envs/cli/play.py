@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.cli import description
+from maya_envs.core.errors import did_you_mean
 from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
 from maya_envs.notation import describe_action, describe_end, read_move, why_illegal
 from maya_envs.pretrained import is_pretrained_spec
@@ -46,6 +47,7 @@ from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
 
 HUMAN = "human"
+SEAT_KINDS = "human, a bot name (random, heuristic, mcts:N, ...), a checkpoint .zip, pretrained or pretrained:<name>"
 
 
 class QuitGame(Exception):
@@ -68,12 +70,16 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
     (a model must take observations of ``observation_shape``, the env's).
 
     Raises:
-        ValueError: an unknown bot name, an unknown or unfitting ``pretrained`` baseline (or the
+        ValueError: an unknown bot name (with the closest names: ``heuristc`` -> ``heuristic``,
+            ``humna`` -> ``human``), an unknown or unfitting ``pretrained`` baseline (or the
             ``train`` extra missing for it), a missing checkpoint or one whose observation size
             does not fit this game.
     """
     if spec == HUMAN:
         return None
+    near = did_you_mean(spec, (HUMAN, "pretrained"))
+    if near and ":" not in spec and not Path(spec).exists():
+        raise ValueError(f"unknown seat {spec!r}{near}; a seat is {SEAT_KINDS}")
     if is_pretrained_spec(spec):
         try:
             return make_opponent(spec, rules, seed, observation_shape)
@@ -97,11 +103,6 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
         return make_opponent(spec, rules, seed, observation_shape)
     except ImportError as error:  # a policy:/az: seat without torch
         raise ValueError(str(error)) from error
-
-
-def game_player_counts(game: str) -> tuple[int, ...]:
-    """The player counts ``game`` allows (its game table entry)."""
-    return tuple(find_game(game).player_counts)
 
 
 def log_viewer(seats: list[str], actor: int) -> int | None:
@@ -195,9 +196,11 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     n = raw.rules.spec.num_players
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else [HUMAN]
     if len(seats) > n:
-        hint = ""
-        if args.players is None and len(seats) in game_player_counts(game):
-            hint = f"; did you mean --players {len(seats)}?"
+        entry = find_game(game)
+        counts = entry.player_counts
+        hint = f"; {entry.title} is played by {' / '.join(map(str, counts))} players"
+        if args.players is None and len(seats) in counts:
+            hint = f" (did you mean --players {len(seats)}?)"
         raise ValueError(f"{len(seats)} seats given for a {n}-player game{hint}")
     seats += ["heuristic"] * (n - len(seats))
     shape = raw.spec_card.observation_shape

@@ -20,6 +20,7 @@ from typing import Any
 
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules.building import is_full, open_level
+from maya_envs.maya_quarry.rules.quarry import is_protected
 from maya_envs.maya_quarry.rules.config import BLUE_PLUS_2, FREE_BLOCK, FREE_DOUBLE, FREE_PASS, PROTECT, RELOCATE
 from maya_envs.maya_quarry.rules.state import BUILD, DOUBLE, PHASE_NAMES, SETUP, WORKERS
 
@@ -119,6 +120,37 @@ def why_illegal(rules: Any, state: Any, action: int) -> str | None:
     legal_kinds = sorted({A.decode(a, rules.spec.num_actions).kind for a in rules.legal_actions(state)})
     if move.kind not in legal_kinds:
         return f"no {move.kind.replace('_', ' ')} move now: this is the {phase} phase"
+    return _why_not_choice(rules, state, move)
+
+
+def _why_not_choice(rules: Any, state: Any, move: A.Move) -> str | None:
+    """The reason for a choice of the right kind now but not legal (rules file sections 5-6
+    and the advanced variant): a seat offset beyond the players, a -3 target without a score
+    there or protected, a revealed or empty quarry, a bid above the gold, a blue marker not on
+    offer, a joker option that cannot take effect."""
+    n, seat = rules.num_players, rules.current_player(state)
+    if move.kind in ("minus3", "appoint") and move.a >= n:
+        return f"there is no seat +{move.a} in a {n}-player game (offsets 0..{n - 1} from you)"
+    if move.kind == "minus3":
+        target, where = (seat + move.a) % n, state.resolving
+        if is_protected(state, where, target):
+            return f"player_{target} is protected from -3 at q{where}"
+        return f"player_{target} has no score at q{where}: a -3 takes points from a player who scores there"
+    if move.kind in ("protect", "plus2"):
+        quarries = rules.components.quarries
+        if move.a >= len(quarries):
+            return f"there is no quarry q{move.a} in this game (q0..q{len(quarries) - 1})"
+        if move.kind == "protect" and move.a >= state.resolving:
+            return f"q{move.a} is already revealed: protection goes on a quarry still face down"
+        return f"q{move.a} holds no cards"
+    if move.kind == "bid":
+        return f"a bid of {move.a} is more than your {state.gold[seat]} gold"
+    if move.kind == "blue_choose":
+        if move.a not in state.blue_offer:
+            return f"{BLUE_TITLES[move.a]} is not on offer this round"
+        return f"{BLUE_TITLES[move.a]} is taken by player_{state.blue_holder[move.a]}"
+    if move.kind == "joker":
+        return f"the Joker as {MARKER_TITLES[A.JOKER_GREEN[move.a]]} could not take effect now"
     return None
 
 
@@ -139,7 +171,7 @@ def read_move(rules: Any, text: str) -> int | str | None:
         quarry, value = int(found[1]), int(found[2])
         if value not in A.CARD_VALUES:
             return f"there is no worker card {value}: the cards are {', '.join(map(str, A.CARD_VALUES))}"
-        if quarry >= len(comp.quarries):
+        if quarry >= A.MAX_QUARRIES:  # q4..q6 of a smaller table are ids: why_illegal explains them
             return f"there is no quarry q{quarry} in this game (q0..q{len(comp.quarries) - 1})"
         return A.worker_id(quarry, A.CARD_VALUES.index(value))
     found = _PLACE.fullmatch(text)
@@ -148,9 +180,8 @@ def read_move(rules: Any, text: str) -> int | str | None:
         if found[1] not in names:
             return f"there is no pyramid {found[1]!r}: the pyramids are {', '.join(rules.pyramid_names)}"
         pyramid, level = names.index(found[1]), int(found[2])
-        levels = len(comp.pyramids[pyramid].levels)
-        if not 1 <= level <= levels:
-            return f"{rules.pyramid_names[pyramid]} has levels L1..L{levels}"
+        if not 1 <= level <= A.MAX_LEVELS:
+            return f"{rules.pyramid_names[pyramid]} has levels L1..L{len(comp.pyramids[pyramid].levels)}"
         return A.place_id(pyramid, level - 1)
     found = _BID.fullmatch(text)
     if found and int(found[1]) > A.MAX_BID:
