@@ -26,6 +26,7 @@ from typing import Any
 from maya_envs.captions import move_caption, result_line
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.games import game_of_rules
+from maya_envs.notation import describe_action
 from maya_envs.records import Record, RecordError, iter_replay, make_env, new_header, parse_record
 from maya_envs.web.games import action_targets
 
@@ -264,7 +265,11 @@ class LiveGame(_Item):
         if mover is not None and self.players[mover] is None and viewer == mover:
             state = env.game_state
             legal = [
-                {"action": a, "text": rules.action_to_string(a), "targets": list(action_targets(rules, state, a))}
+                {
+                    "action": a,
+                    "text": describe_action(rules, state, a, mover, mover),  # the move list's words
+                    "targets": list(action_targets(rules, state, a)),
+                }
                 for a in rules.legal_actions(state)
             ]
         result = None
