@@ -77,7 +77,7 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
     """
     if spec == HUMAN:
         return None
-    near = did_you_mean(spec, (HUMAN, "pretrained"))
+    near = "" if is_pretrained_spec(spec) else did_you_mean(spec, (HUMAN, "pretrained"))
     if near and ":" not in spec and not Path(spec).exists():
         raise ValueError(f"unknown seat {spec!r}{near}; a seat is {SEAT_KINDS}")
     if is_pretrained_spec(spec):

@@ -39,7 +39,8 @@ def text_pages(record, observer: int | None) -> list[str]:
         if index == 0:
             heading = f"=== {record.header['title']}, seed {record.header['seed']}: start ==="
         else:
-            heading = f"\n=== {move_caption(raw.rules, before, moves[index - 1]['action'], observer, index, len(moves))} ==="
+            caption = move_caption(raw.rules, before, moves[index - 1]["action"], observer, index, len(moves))
+            heading = f"\n=== {caption} ==="
         pages.append(f"{heading}\n{env.render()}")
         before = raw.game_state
     if raw.agents and all(raw.terminations[a] or raw.truncations[a] for a in raw.agents):
@@ -57,10 +58,13 @@ def show_text(record, observer: int | None, pause: bool, stdin, out) -> None:
     ``pause``, wait after each position: Enter shows the next, ``b`` the one before, ``q`` (or
     the end of the input) stops."""
     pages = text_pages(record, observer)
+    if not pause:
+        print("\n".join(pages), file=out)
+        return
     index = 0
     while True:
         print(pages[index], file=out)
-        if not pause or index == len(pages) - 1:
+        if index == len(pages) - 1:
             return
         print(PROMPT, end="", file=out, flush=True)
         line = stdin.readline()

@@ -37,10 +37,10 @@ def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> s
         else:
             low = sum(c for c, is_low in zip(hand, CARD_IS_LOW, strict=True) if is_low)
             cards = f"{low} low, {sum(hand) - low} high"
-        held = [MARKER_TITLES[m] for m, h in enumerate(state.holder) if h == seat]
+        held = ", ".join(MARKER_TITLES[m] for m, h in enumerate(state.holder) if h == seat)
         lines.append(
             f"player_{seat}: gold {state.gold[seat]}  held {state.held[seat]}  pool {state.pool[seat]}"
-            f"  hand [{cards}]" + ("  passed" if state.passed[seat] else "") + (f"  markers: {', '.join(held)}" if held else "")
+            f"  hand [{cards}]" + ("  passed" if state.passed[seat] else "") + (f"  markers: {held}" if held else "")
         )
     if rules.advanced:
         lines.append(_auction_line(state, observer))

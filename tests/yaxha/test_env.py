@@ -296,8 +296,8 @@ def test_the_text_board_shows_and_marks_every_legal_cell(footprint):
             header = next(i for i, line in enumerate(lines) if line.startswith("player_0  initiative"))
             cells = _board_cells(lines, header)
             coords = env.rules.geometry.coords
-            legal = {coords[c] for c in range(len(coords)) for colour in range(5)
-                     if state.hands[0][colour] and c in env.rules.legal_cells(state.pyramids[0], colour)}
+            hand, pyramid = state.hands[0], state.pyramids[0]
+            legal = {coords[c] for colour in range(5) if hand[colour] for c in env.rules.legal_cells(pyramid, colour)}
             assert {xyz for xyz, letter in cells.items() if letter == "+"} == legal
             wide += len({x for x, _, z in cells if z == 0}) > 4
             checked += 1
