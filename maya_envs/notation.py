@@ -18,9 +18,9 @@ replay, its GIF captions and the web page all read it.
 
 Examples (quarry game, ``player_0`` plays the worker card 3 face down on quarry 2)::
 
-    describe_action(rules, state, action, actor=0, viewer=None)  # "worker q2 card 3"
-    describe_action(rules, state, action, actor=0, viewer=0)     # "worker q2 card 3"
-    describe_action(rules, state, action, actor=0, viewer=1)     # "worker q2 card ? (low back)"
+    describe_action(rules, state, action, actor=0, viewer=None)  # "worker q2 (Transport +2) card 3"
+    describe_action(rules, state, action, actor=0, viewer=0)     # "worker q2 (Transport +2) card 3"
+    describe_action(rules, state, action, actor=0, viewer=1)     # "worker q2 (Transport +2) card ? (low back)"
 """
 
 from __future__ import annotations

@@ -94,9 +94,9 @@ def test_hidden_parts_read_as_the_rules_say():
     from maya_envs.maya_quarry import actions as QA
 
     low, high = QA.worker_id(2, 0), QA.worker_id(2, 6)
-    assert describe_action(quarry, state, low, 0, 1) == "worker q2 card ? (low back)"
-    assert describe_action(quarry, state, high, 0, 1) == "worker q2 card ? (high back)"
-    assert describe_action(quarry, state, low, 0, 0) == "worker q2 card 3"
+    assert describe_action(quarry, state, low, 0, 1) == "worker q2 (Transport +2) card ? (low back)"
+    assert describe_action(quarry, state, high, 0, 1) == "worker q2 (Transport +2) card ? (high back)"
+    assert describe_action(quarry, state, low, 0, 0) == "worker q2 (Transport +2) card 3"
 
     yaxha = make_env("yaxha", num_players=2).unwrapped.rules
     state = yaxha.initial_state(np.random.default_rng(0))

@@ -3,7 +3,7 @@
 Hidden parts of a move (rules file section 6, :mod:`maya_envs.maya_quarry.observation`):
 
 * a worker card is played face down: the others see the quarry and the card's back (low for
-  3, 4, 5; high for 6, 7, 8, -3), not its value: ``"worker q2 card ? (low back)"``;
+  3, 4, 5; high for 6, 7, 8, -3), not its value: ``"worker q2 (Transport +2) card ? (low back)"``;
 * a bid (advanced variant) is sealed: the others read ``"bid ?"``.
 
 Everything else (passes, -3 targets, markers, placements, blue markers) is done in view of
@@ -55,7 +55,7 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
     kind = move.kind
     if kind == "worker":
         card = f"? ({'low' if A.CARD_IS_LOW[move.b] else 'high'} back)" if hidden else A.card_label(move.b)
-        return f"worker q{move.a} card {card}"
+        return f"worker {_quarry(rules, move.a)} card {card}"
     if kind == "bid":
         return "bid ?" if hidden else f"bid {move.a}"
     if kind == "minus3":
@@ -66,7 +66,7 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
         seat = (actor + move.a) % n
         return f"appoints player_{seat}{' (self)' if seat == actor else ''} start player"
     if kind == "protect":
-        return f"{MARKER_TITLES[PROTECT]} on q{move.a}"
+        return f"{MARKER_TITLES[PROTECT]} on {_quarry(rules, move.a)}"
     if kind == "relocate_decline":
         return f"keeps {MARKER_TITLES[RELOCATE]} unused"
     if kind == "free_block":
@@ -76,7 +76,7 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
     if kind == "blue_choose":
         return f"takes blue marker {BLUE_TITLES[move.a]}"
     if kind == "plus2":
-        return f"{BLUE_TITLES[BLUE_PLUS_2]} at q{move.a}"
+        return f"{BLUE_TITLES[BLUE_PLUS_2]} at {_quarry(rules, move.a)}"
     if kind == "plus2_decline":
         return f"keeps {BLUE_TITLES[BLUE_PLUS_2]} unused"
     if kind == "joker":
@@ -87,6 +87,12 @@ def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int
         title = MARKER_TITLES[FREE_DOUBLE] if kind == "double_free" else MARKER_TITLES[FREE_PASS]
         return f"{'double move' if kind == 'double_free' else 'pass'} ({title})"
     return rules.action_to_string(action)
+
+
+def _quarry(rules: Any, quarry: int) -> str:
+    """``"q2 (Transport +2)"``: a quarry with the title of the marker printed on it."""
+    marker = rules.components.quarries[quarry].marker if quarry < len(rules.components.quarries) else -1
+    return f"q{quarry} ({MARKER_TITLES[marker]})" if marker >= 0 else f"q{quarry}"
 
 
 def public_scores(rules: Any, state: Any) -> str:
