@@ -121,24 +121,15 @@ def test_every_illegal_move_gets_a_reason_from_the_rules(game, options):
     from maya_envs.notation import why_illegal
 
     rules = make_env(game, **options).unwrapped.rules
-    rng = np.random.default_rng(3)
-    bots = [RandomBot(rules, seed=s) for s in range(rules.spec.num_players)]
-    state = rules.initial_state(np.random.default_rng(0))
     explained = 0
-    for step in range(rules.spec.max_game_length):
-        if rules.current_player(state) < 0:
-            break
-        legal = rules.legal_actions(state)
-        if step % 3 == 0:
-            assert why_illegal(rules, state, legal[0]) == ""
-            for action in rng.choice(rules.spec.num_actions, min(60, rules.spec.num_actions), replace=False):
-                action = int(action)
-                if action in legal:
-                    continue
+    for state, _mover in _random_states(rules, seed=0, every=3):
+        legal = set(rules.legal_actions(state))
+        assert all(why_illegal(rules, state, action) == "" for action in legal)
+        for action in range(rules.spec.num_actions):
+            if action not in legal:
                 reason = why_illegal(rules, state, action)
                 assert reason and "is not legal in this position" not in reason, (action, reason)
                 explained += 1
-        state = rules.apply_action(state, bots[rules.current_player(state)].act(state), np.random.default_rng(step))
     assert explained > 50
 
 
