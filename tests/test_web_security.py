@@ -19,7 +19,8 @@ import pytest
 
 pytest.importorskip("flask")
 
-from maya_envs.cli.play import build_parser, play, seed_hides_draws  # noqa: E402
+from maya_envs.cli.play import build_parser, play  # noqa: E402
+from maya_envs.core.rng import seed_hides_draws  # noqa: E402
 from maya_envs.games import GAMES  # noqa: E402
 from maya_envs.records import make_env, replay  # noqa: E402
 from maya_envs.web import session  # noqa: E402

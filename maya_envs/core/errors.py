@@ -40,3 +40,20 @@ class StateError(ConfigError):
     def __init__(self, field: str, message: str) -> None:
         self.field = field
         super().__init__(f"state.{field}: {message}" if field else f"state: {message}")
+
+
+def close_matches(name: object, known) -> list[str]:
+    """The entries of ``known`` closest to ``name`` (:func:`difflib.get_close_matches`, at most
+    3), ``[]`` when none is close or ``name`` is not a string."""
+    import difflib
+
+    if not isinstance(name, str):
+        return []
+    return difflib.get_close_matches(name, [str(k) for k in known], n=3, cutoff=0.6)
+
+
+def did_you_mean(name: object, known, fill=lambda match: match) -> str:
+    """``" (did you mean 'heuristic'?)"`` for the message of an unknown name (a config, a bot
+    spec), from :func:`close_matches` (each written as ``fill(match)``), or ``""``."""
+    close = close_matches(name, known)
+    return f" (did you mean {' or '.join(repr(fill(c)) for c in close)}?)" if close else ""

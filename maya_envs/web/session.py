@@ -14,7 +14,7 @@ What a page can get (every response is the requesting seat's view, or refused):
 * The seed: one the page gives is used and shown as given (as a string, so that JavaScript
   does not round a 30-digit seed). Without one, the game draws a 64-bit seed from
   :mod:`secrets`; where that seed rebuilds draws a seat may not see (hidden information or
-  chance in the game's ``GameSpec``: :func:`maya_envs.cli.play.seed_hides_draws`) the view's
+  chance in the game's ``GameSpec``: :func:`maya_envs.core.rng.seed_hides_draws`) the view's
   ``seed`` is ``None`` (the page shows the game id) until the game is over.
 * The record (:meth:`LiveGame.record`) holds every seat's moves and the seed, so it is refused
   (:class:`HiddenViewError`) while a human plays a hidden-information game or while the seed
@@ -48,9 +48,10 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.captions import move_caption, result_line
-from maya_envs.cli.play import draw_seed, seed_hides_draws
 from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import game_names, game_of_rules
+from maya_envs.notation import describe_action
 from maya_envs.records import Record, RecordError, iter_replay, make_env, new_header, parse_record
 from maya_envs.web.games import action_targets
 
@@ -375,7 +376,7 @@ class LiveGame(_Item):
         options: game options (``num_players``, ``variant`` ...), as ``env(**options)`` takes,
             checked by :func:`page_options`.
         seed: the reset seed (recorded; an int or a string of digits); ``None`` draws a secret
-            one (:func:`maya_envs.cli.play.draw_seed`).
+            one (:func:`maya_envs.core.rng.draw_seed`).
         checkpoints: ``name -> path`` given on the command line.
         components: ``name -> quarry component table`` given on the command line.
 
@@ -571,7 +572,11 @@ class LiveGame(_Item):
         if mover is not None and self.players[mover] is None and viewer == mover:
             state = env.game_state
             legal = [
-                {"action": a, "text": rules.action_to_string(a), "targets": list(action_targets(rules, state, a))}
+                {
+                    "action": a,
+                    "text": describe_action(rules, state, a, mover, mover),  # the move list's words
+                    "targets": list(action_targets(rules, state, a)),
+                }
                 for a in rules.legal_actions(state)
             ]
         result = None
