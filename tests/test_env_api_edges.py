@@ -86,6 +86,39 @@ def _random_action(mask: np.ndarray, rng: np.random.Generator) -> int:
     return int(rng.choice(np.flatnonzero(mask)))
 
 
+def _play_aec(env, seed: int):
+    """One random game of the AEC ``env`` from ``reset(seed)``: yields ``(agent, env.last())``
+    before each step (``None`` stepped for a finished agent)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter():
+        last = env.last()
+        yield agent, last
+        done = last[2] or last[3]
+        env.step(None if done else _random_action(last[0]["action_mask"], rng))
+
+
+def _play_parallel(env, seed: int):
+    """One random game of the Parallel ``env`` from ``reset(seed)``: yields each step's result."""
+    observations, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while env.agents:
+        result = env.step({a: _random_action(observations[a]["action_mask"], rng) for a in env.agents})
+        observations = result[0]
+        yield result
+
+
+def _play_single(env, seed: int):
+    """One random game of the single-agent ``env`` from ``reset(seed)``: yields each step's result."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done = False
+    while not done:
+        result = env.step(_random_action(env.action_masks(), rng))
+        done = result[2] or result[3]
+        yield result
+
+
 # -- end-of-game observations ------------------------------------------------------------------
 
 
@@ -102,17 +135,14 @@ def test_parallel_end_observations_equal_observe_after(case):
     key, options = case
     assert PARALLEL_CASES, "no game with a Parallel env in the game table"
     env = _parallel_env(key, options)
-    rng = np.random.default_rng(0)
-    observations, _ = env.reset(seed=1)
-    while env.agents:
-        actions = {agent: _random_action(observations[agent]["action_mask"], rng) for agent in env.agents}
-        observations, _, terminations, truncations, _ = env.step(actions)
+    *_, (observations, _, terminations, truncations, _) = _play_parallel(env, 1)
     assert all(terminations.values()) or all(truncations.values())
     for agent in env.possible_agents:
         _assert_same_observation(observations[agent], env.observe(agent), f"{agent} at the end")
         assert not observations[agent]["action_mask"].any(), agent
 
     env.reset(seed=2)
+    rng = np.random.default_rng(2)
     actor = env.acting_agents()[0]
     illegal = int(np.flatnonzero(env.observe(actor)["action_mask"] == 0)[0])
     actions = {agent: _random_action(env.observe(agent)["action_mask"], rng) for agent in env.agents}
@@ -127,22 +157,16 @@ def test_parallel_end_observations_equal_observe_after(case):
 def test_aec_and_single_agent_final_observations_equal_observe_after(case):
     key, options = case
     env = _aec(key, options)
-    env.reset(seed=3)
-    rng = np.random.default_rng(3)
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
+    ended = 0
+    for agent, (observation, _, terminated, truncated, _) in _play_aec(env, 3):
         if terminated or truncated:
             _assert_same_observation(observation, env.observe(agent), f"{agent} at the end")
             assert not observation["action_mask"].any()
-            env.step(None)
-        else:
-            env.step(_random_action(observation["action_mask"], rng))
+            ended += 1
+    assert ended == len(env.possible_agents)
 
     single = make_single_agent_env(key, **options)
-    observation, _ = single.reset(seed=4)
-    terminated = truncated = False
-    while not (terminated or truncated):
-        observation, _, terminated, truncated, _ = single.step(_random_action(single.action_masks(), rng))
+    *_, (observation, *_) = _play_single(single, 4)
     np.testing.assert_array_equal(observation, single.aec_env.observe(single.learner)["observation"])
 
 
@@ -203,10 +227,8 @@ def test_aec_misuse_raises_errors_that_name_it(case):
             passes += 1
     assert passes == 1
 
-    rng = np.random.default_rng(5)
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
-        env.step(None if terminated or truncated else _random_action(env.action_mask(agent), rng))
+    for _ in _play_aec(env, 5):
+        pass
     assert env.agents == []
     for call in (lambda: env.step(None), lambda: env.step(0), env.last):
         with pytest.raises(ResetNeededError, match=r"after the episode ended .*call reset\(\)"):
@@ -219,20 +241,14 @@ def test_aec_misuse_raises_errors_that_name_it(case):
 def test_parallel_and_single_agent_step_after_the_end_say_to_reset(case):
     key, options = case
     single = make_single_agent_env(key, **options)
-    single.reset(seed=6)
-    rng = np.random.default_rng(6)
-    done = False
-    while not done:
-        _, _, terminated, truncated, _ = single.step(_random_action(single.action_masks(), rng))
-        done = terminated or truncated
+    for _ in _play_single(single, 6):
+        pass
     with pytest.raises(ResetNeededError, match=r"step\(\) after the episode ended: call reset\(\)"):
         single.step(0)
     parallel = _parallel_env(key, options)
     if parallel is not None:
-        observations, _ = parallel.reset(seed=6)
-        while parallel.agents:
-            parallel.step({a: _random_action(observations[a]["action_mask"], rng) for a in parallel.agents})
-            observations = {a: parallel.observe(a) for a in parallel.agents}
+        for _ in _play_parallel(parallel, 6):
+            pass
         with pytest.raises(ResetNeededError, match=r"step\(\) after the episode ended"):
             parallel.step({})
 
@@ -249,30 +265,16 @@ def _assert_floats(rewards: dict, where: str) -> None:
 def test_rewards_are_python_floats_after_every_step(case):
     key, options = case
     env = _aec(key, options)
-    env.reset(seed=7)
-    rng = np.random.default_rng(7)
-    steps = 0
-    for agent in env.agent_iter():
+    for steps, (_, (_, reward, *_)) in enumerate(_play_aec(env, 7)):
         _assert_floats(env.rewards, f"rewards after {steps} steps")
         _assert_floats(env._cumulative_rewards, f"_cumulative_rewards after {steps} steps")
-        _, reward, terminated, truncated, _ = env.last()
         assert type(reward) is float
-        env.step(None if terminated or truncated else _random_action(env.action_mask(agent), rng))
-        steps += 1
     parallel = _parallel_env(key, options)
     if parallel is not None:
-        observations, _ = parallel.reset(seed=7)
-        while parallel.agents:
-            actions = {a: _random_action(observations[a]["action_mask"], rng) for a in parallel.agents}
-            observations, rewards, *_ = parallel.step(actions)
+        for _, rewards, *_ in _play_parallel(parallel, 7):
             _assert_floats(rewards, "Parallel rewards")
-    single = make_single_agent_env(key, **options)
-    single.reset(seed=7)
-    done = False
-    while not done:
-        _, reward, terminated, truncated, _ = single.step(_random_action(single.action_masks(), rng))
+    for _, reward, *_ in _play_single(make_single_agent_env(key, **options), 7):
         assert type(reward) is float
-        done = terminated or truncated
 
 
 # -- numpy integers as action ids ------------------------------------------------------------------
