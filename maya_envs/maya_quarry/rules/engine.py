@@ -385,7 +385,8 @@ class MayaQuarryRules(LegalActionCache):
             self._begin_building(s, rng)
             return
         s.resolving = q
-        s.pending = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o)]
+        reading = self.config.minus3_targets
+        s.pending = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o, reading)]
         if s.pending:
             s.phase, s.actor = MINUS3, s.pending[0]
         else:
