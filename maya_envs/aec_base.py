@@ -340,7 +340,9 @@ class RulesAECEnv(AECEnv):
             )
 
     #: Attributes that exist from the first ``reset()`` on (OrderEnforcingWrapper's list).
-    _SET_BY_RESET = frozenset({"rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agent_selection"})
+    _SET_BY_RESET = frozenset(
+        {"rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agent_selection"}
+    )
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for a missing attribute: name the misuse instead of a bare AttributeError.

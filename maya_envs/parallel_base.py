@@ -25,7 +25,8 @@ applied; ``actions`` must be a dict keyed by live agents (anything else raises
 :class:`~maya_envs.core.errors.IllegalActionError`). Rewards are those the AEC env pays during
 the step (Python floats; ``rules.returns`` on the step that ends the game), after which
 ``agents`` is empty, and the observations that step returns are those
-:meth:`RulesParallelEnv.observe` gives from then on (all-zero masks). The spaces are the AEC env's: one object per agent.
+:meth:`RulesParallelEnv.observe` gives from then on (all-zero masks). The spaces are the AEC
+env's: one object per agent.
 """
 
 from __future__ import annotations

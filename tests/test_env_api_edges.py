@@ -79,7 +79,9 @@ def _parallel_env(key: str, options: dict):
     return module.parallel_env(**options) if hasattr(module, "parallel_env") else None
 
 
-PARALLEL_CASES = [case for case in GAME_CASES if hasattr(importlib.import_module(GAMES[case[0]].env_module), "parallel_env")]
+PARALLEL_CASES = [
+    case for case in GAME_CASES if hasattr(importlib.import_module(GAMES[case[0]].env_module), "parallel_env")
+]
 
 
 def _random_action(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -326,7 +328,8 @@ def test_non_integer_and_out_of_range_actions_are_refused_by_name(case):
         with pytest.raises(IllegalActionError, match=rf"action must be an int in \[0, {n - 1}\], {message}"):
             rules.apply_action(state, action, np.random.default_rng(0))
     for action in (-1, n, np.int32(n), np.int64(-1)):
-        with pytest.raises(IllegalActionError, match=rf"action {int(action)} is out of range: allowed ids are 0\.\.{n - 1}"):
+        out_of_range = rf"action {int(action)} is out of range: allowed ids are 0\.\.{n - 1}"
+        with pytest.raises(IllegalActionError, match=out_of_range):
             rules.apply_action(state, action, np.random.default_rng(0))
     env = _aec(key, options, illegal_action="raise")
     env.reset(seed=10)

@@ -508,8 +508,8 @@ class YaxhaRules(LegalActionCache):
 
     def _illegal(self, state: YaxhaState, action: int) -> IllegalActionError:
         return IllegalActionError(
-            f"action {action} ({self.table.to_string(action)}) is illegal for seat {self.current_player(state)} in phase "
-            f"{PHASES[state.phase]!r}; legal ids: {self.legal_actions(state)}"
+            f"action {action} ({self.table.to_string(action)}) is illegal for seat {self.current_player(state)} "
+            f"in phase {PHASES[state.phase]!r}; legal ids: {self.legal_actions(state)}"
         )
 
     # -- transitions ------------------------------------------------------------------------
