@@ -17,9 +17,19 @@ class ConfigError(ValueError):
     """A game or training config with an unknown key or a value outside its allowed set."""
 
 
-class ResetNeededError(RuntimeError):
+class CallOrderError(RuntimeError):
+    """Env calls in an order the API does not allow, the misuses PettingZoo's
+    ``OrderEnforcingWrapper`` catches: a loop over ``agent_iter()`` whose body did not call
+    ``step()`` (it would select the same agent for ever). The message names the misuse and
+    what to do instead.
+    """
+
+
+class ResetNeededError(CallOrderError):
     """A call that needs a game in progress (``step``, ``observe``, ``last``, ``render``,
-    ``action_mask``/``action_masks``, ...) made before the first ``reset()``.
+    ``agent_iter``, ``action_mask``/``action_masks``, ...) made before the first ``reset()``,
+    or a ``step``/``last`` after the episode ended (every agent done, and in the AEC env every
+    agent has stepped ``None``).
 
     Every env kind (AEC, Parallel, single-agent Gymnasium, batched ``VectorEnv``) raises it;
     the message names the call and says to call ``reset()`` first. A ``RuntimeError`` like
