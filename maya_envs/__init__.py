@@ -5,8 +5,9 @@ PettingZoo modules: :mod:`maya_envs.maya2012_v1`, :mod:`maya_envs.maya_quarry_v1
 :mod:`maya_envs.yaxha_v1`.
 
 An env module whose version was bumped is gone; importing its old name raises
-:class:`RenamedEnvError` naming the new one (:data:`RENAMED_ENVS`, README "Versions"). Gymnasium
-reports an old id (``maya_envs/Maya2012-v0``) as deprecated in favour of the registered one.
+:class:`RenamedEnvError` naming the new one (:data:`RENAMED_ENVS`, README "Versions"); an old
+Gymnasium or PettingZoo id (``maya_envs/Maya2012-v0``, ``maya_envs/maya2012-v0``) raises
+:class:`maya_envs.registration.RenamedEnvIdError` naming the new id and what changed.
 """
 
 import sys

@@ -14,12 +14,21 @@ renderer. The base owns:
   ``action_masks()``, the batched ``VectorEnv``, ``info["action_mask"]``): the dtype
   ``gymnasium.spaces.Discrete.sample(mask=...)`` requires, and sb3-contrib accepts it;
 * rewards: ``rules.returns`` paid once, on the step that ends the game, to every agent;
+  ``rewards`` and ``_cumulative_rewards`` hold Python ``float`` values at every step;
   termination vs truncation from ``rules.is_terminal`` / ``rules.is_truncated`` (a game
   that is over right after ``reset``, e.g. a Maya (2012) board with no legal first
   exchange, is reported by ``reset``: every agent terminated, the returns in ``rewards``);
-* use before ``reset()``: every public call that needs a game (``step``, ``observe``,
-  ``last``, ``action_mask``, ``render``) raises
-  :class:`~maya_envs.core.errors.ResetNeededError` saying to call ``reset()`` first;
+* the misuses PettingZoo's ``OrderEnforcingWrapper`` catches, raised by the env itself (so
+  ``env()`` needs no wrapper): every public call that needs a game (``step``, ``observe``,
+  ``last``, ``agent_iter``, ``action_mask``, ``render``) before ``reset()``, and ``step`` or
+  ``last`` after every agent has stepped ``None``, raise
+  :class:`~maya_envs.core.errors.ResetNeededError` saying to call ``reset()``; reading
+  ``rewards``, ``terminations``, ``truncations``, ``infos`` or ``agent_selection`` before
+  ``reset()`` raises an ``AttributeError`` saying so; a loop over ``agent_iter()`` whose body
+  does not call ``step()`` raises :class:`~maya_envs.core.errors.CallOrderError` on its next
+  pass instead of selecting the same agent for ever;
+* one observation space and one action space object per agent (seeding one never re-seeds
+  another);
 * dead steps after the end, so ``observe`` and ``last()`` keep working until every agent has
   stepped ``None``;
 * the illegal-action policy (see :class:`RulesAECEnv`);
@@ -39,9 +48,11 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable, AECIterator
 
-from maya_envs.core.errors import ConfigError, IllegalActionError, ResetNeededError
+from maya_envs.core.errors import CallOrderError, ConfigError, IllegalActionError, ResetNeededError
 from maya_envs.core.layout import Observer
+from maya_envs.core.legal import check_action_id
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 
@@ -51,24 +62,6 @@ Renderer = Callable[[Any, "int | None"], str]
 #: ``picture(state, observer_seat_or_None) -> Canvas``: the game's layout (``<game>.render_image.draw``).
 PictureRenderer = Callable[[Any, "int | None"], Any]
 PICTURE_MODES = ("rgb_array", "svg")
-
-
-def check_action_id(action: Any, num_actions: int) -> int:
-    """Return ``action`` as an int if it is an integer id in ``[0, num_actions)``.
-
-    Raises:
-        ValueError: ``action`` is not an integer or is out of range; the message names the
-            value and the allowed range.
-    """
-    if isinstance(action, np.ndarray) and action.shape == ():
-        action = action.item()
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise ValueError(
-            f"action must be an int in [0, {num_actions - 1}], got {action!r} of type {type(action).__name__}"
-        )
-    if not 0 <= int(action) < num_actions:
-        raise ValueError(f"action {int(action)} is out of range: allowed ids are 0..{num_actions - 1}")
-    return int(action)
 
 
 class RulesAECEnv(AECEnv):
@@ -88,7 +81,7 @@ class RulesAECEnv(AECEnv):
             ``illegal_reward`` and everyone else 0, and every ``info`` holds
             ``"illegal_action"``, ``"offender"`` and ``"end": "illegal_action"``.
             ``"raise"``: :class:`IllegalActionError` and no change.
-            An id outside ``[0, num_actions)`` always raises ``ValueError``.
+            An id outside ``[0, num_actions)`` always raises ``IllegalActionError`` (a ``ValueError``).
         illegal_reward: the offender's reward under ``"terminate"``.
         render_observer: seat (``0 .. n-1``) or agent name (``"player_1"``) whose view ``render``
             shows; ``None`` shows everything. Anything else raises ``ConfigError`` (also when
@@ -141,16 +134,20 @@ class RulesAECEnv(AECEnv):
         self.agents = []
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.render_observer = render_observer
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, spec.observation_shape, np.float32),
-                "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
-            }
-        )
-        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        # One space object per agent (a shared one would re-seed every agent's sampling).
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, spec.observation_shape, np.float32),
+                    "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
         self.action_spaces = {agent: spaces.Discrete(spec.num_actions) for agent in self.possible_agents}
         self._rng: np.random.Generator | None = None
         self.game_state: Any = None
+        self._calls = 0  # reset() and step() calls, so agent_iter() can tell a pass without a step
 
     # -- PettingZoo API -------------------------------------------------------------------
 
@@ -164,6 +161,7 @@ class RulesAECEnv(AECEnv):
         if seed is not None or self._rng is None:
             self._rng = make_rng(seed)
         self.game_state = self.rules.initial_state(self._rng)
+        self._calls += 1
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -204,19 +202,40 @@ class RulesAECEnv(AECEnv):
         return self.rules.legal_mask(state) if to_move else np.zeros(self.spec_card.num_actions, np.int8)
 
     def last(self, observe: bool = True):
-        """PettingZoo's ``last``. Raises ResetNeededError before the first :meth:`reset`."""
+        """PettingZoo's ``last``.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`, or after the episode ended (every
+                agent has stepped ``None``).
+        """
         self._check_reset("last")
+        self._check_agents_left("last")
         return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """PettingZoo's ``agent_iter``, with ``OrderEnforcingWrapper``'s check: each pass of the
+        loop must call :meth:`step` (or :meth:`reset`); the next pass raises otherwise.
+
+        Raises:
+            ResetNeededError: before the first :meth:`reset`.
+            CallOrderError: (from the iterator) a pass whose body did not call ``step()``.
+        """
+        self._check_reset("agent_iter")
+        return _StepCheckedIterable(self, max_iter)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection`` (``None`` for a finished agent).
 
         Raises:
-            ResetNeededError: before the first :meth:`reset`.
-            ValueError: an id that is not an int in ``[0, num_actions)``.
-            IllegalActionError: an illegal id with ``illegal_action="raise"``.
+            ResetNeededError: before the first :meth:`reset`, or after the episode ended (every
+                agent has stepped ``None``).
+            IllegalActionError: an id that is not an int in ``[0, num_actions)`` (always), or
+                an illegal id with ``illegal_action="raise"``.
+            ValueError: an action other than ``None`` for a finished agent.
         """
         self._check_reset("step")
+        self._calls += 1
+        self._check_agents_left("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -313,6 +332,29 @@ class RulesAECEnv(AECEnv):
         if self.game_state is None:
             raise ResetNeededError(f"{call}() before reset(): call reset() first")
 
+    def _check_agents_left(self, call: str) -> None:
+        if not self.agents:
+            raise ResetNeededError(
+                f"{call}() after the episode ended (every agent has stepped None, agents is empty): "
+                "call reset() to start a new game"
+            )
+
+    #: Attributes that exist from the first ``reset()`` on (OrderEnforcingWrapper's list).
+    _SET_BY_RESET = frozenset(
+        {"rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agent_selection"}
+    )
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for a missing attribute: name the misuse instead of a bare AttributeError.
+        if name in RulesAECEnv._SET_BY_RESET:
+            raise AttributeError(f"{name} before reset(): call reset() first")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _clear_rewards(self) -> None:
+        # PettingZoo's sets int 0; every reward here is a Python float.
+        for agent in self.rewards:
+            self.rewards[agent] = 0.0
+
     def _after_move(self) -> None:
         rules, state = self.rules, self.game_state
         terminated = rules.is_terminal(state)
@@ -338,6 +380,31 @@ class RulesAECEnv(AECEnv):
             self.terminations[agent] = True
             self.infos[agent] = {"illegal_action": message, "offender": offender, "end": "illegal_action"}
         self._over = True
+
+
+class _StepCheckedIterator(AECIterator):
+    """PettingZoo's ``AECIterator`` that refuses a pass whose body did not step the env (the
+    loop would otherwise select the same agent for ever)."""
+
+    def __init__(self, env: RulesAECEnv, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._calls: int | None = None
+
+    def __next__(self) -> str:
+        agent = super().__next__()  # StopIteration first: a finished loop has nothing to check
+        env = self.env
+        if self._calls is not None and env._calls == self._calls:
+            raise CallOrderError(
+                f"agent_iter(): the loop body did not call step() for {agent}; every pass must "
+                "step the selected agent (step(None) once it is done), else the loop selects it for ever"
+            )
+        self._calls = env._calls
+        return agent
+
+
+class _StepCheckedIterable(AECIterable):
+    def __iter__(self) -> _StepCheckedIterator:
+        return _StepCheckedIterator(self.env, self.max_iter)
 
 
 class GameAECEnv(RulesAECEnv):
@@ -387,8 +454,10 @@ def env_functions(env_class: type[GameAECEnv]) -> tuple[Callable[..., GameAECEnv
     """A game module's ``raw_env`` and ``env`` (keyword arguments as ``env_class``).
 
     ``env`` adds no ``OrderEnforcingWrapper``, unlike PettingZoo's classic games: the base
-    class already raises clear errors for every misuse those wrappers catch, and the raw env
-    keeps attribute access (``env.rules``, ``env.game_state``) direct.
+    class itself raises clear errors for every misuse that wrapper catches (calls and
+    attributes before ``reset()``, a loop over ``agent_iter()`` that never steps, ``step``
+    after the episode ended; see the module docstring), and the raw env keeps attribute access
+    (``env.rules``, ``env.game_state``) direct.
     """
 
     def raw_env(**kwargs: Any) -> GameAECEnv:

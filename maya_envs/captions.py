@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from maya_envs.notation import describe_action, describe_end
+from maya_envs.notation import describe_action, end_reason, final_scores
 
 
 def move_caption(rules, state, action: int, observer: int | None, number: int, total: int | None = None) -> str:
@@ -25,17 +25,15 @@ def move_caption(rules, state, action: int, observer: int | None, number: int, t
 
 def result_line(rules, state, rewards: Mapping[str, float], info: Mapping[str, Any] | None = None) -> str:
     """``"result: player_0 wins (player_0 +1, player_1 -1); victory points: ...; ended: ..."``:
-    who won, the rewards, the scores and why the game ended (the scores and the reason are
-    :func:`maya_envs.notation.describe_end`'s; an illegal action in ``info`` is named instead).
-    ``info``: the env's final info (default ``rules.final_info(state)``)."""
+    who won, the rewards, the scores (:func:`maya_envs.notation.final_scores`, left out after an
+    illegal action) and why the game ended (:func:`maya_envs.notation.end_reason`, the wording
+    of every view). ``info``: the env's final info (default ``rules.final_info(state)``)."""
     info = rules.final_info(state) if info is None else info
     best = max(rewards.values()) if rewards else 0.0
     winners = [agent for agent, r in rewards.items() if r == best and r > min(rewards.values())]
     who = "draw" if not winners else " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
     parts = [f"result: {who} (" + ", ".join(f"{a} {r:+g}" for a, r in rewards.items()) + ")"]
-    if "illegal_action" in info:
-        parts.append(f"ended: {info.get('offender', 'a player')} chose an illegal action")
-    else:
-        reason, scores = describe_end(rules, state).removeprefix("the game ended: ").split("\n", 1)
-        parts += [scores.split("; winner")[0].split("; no winner")[0], f"ended: {reason}"]
+    if "illegal_action" not in info:
+        parts.append(final_scores(rules, state))
+    parts.append(f"ended: {end_reason(rules, state, info)}")
     return "; ".join(parts)

@@ -21,8 +21,12 @@ exactly one legal id, ``rules.wait_action``, in its ``action_mask``; so a mask i
 zeros while the episode runs, and the usual ``rng.choice(np.flatnonzero(mask))`` loop works
 for every agent. The wait changes nothing. An idle agent's action may also be left out (or
 ``None``); any other id is an illegal action. All actions are checked before any is
-applied. Rewards are those the AEC env pays during the step (``rules.returns`` on the step
-that ends the game), after which ``agents`` is empty.
+applied; ``actions`` must be a dict keyed by live agents (anything else raises
+:class:`~maya_envs.core.errors.IllegalActionError`). Rewards are those the AEC env pays during
+the step (Python floats; ``rules.returns`` on the step that ends the game), after which
+``agents`` is empty, and the observations that step returns are those
+:meth:`RulesParallelEnv.observe` gives from then on (all-zero masks). The spaces are the AEC
+env's: one object per agent.
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from maya_envs.aec_base import RulesAECEnv, check_action_id
+from maya_envs.aec_base import RulesAECEnv
 from maya_envs.core.errors import IllegalActionError, ResetNeededError
+from maya_envs.core.legal import check_action_id
 
 
 class RulesParallelEnv(ParallelEnv):
@@ -109,16 +114,31 @@ class RulesParallelEnv(ParallelEnv):
     def step(self, actions: dict[str, Any]):
         """Apply one action per acting agent (see the module docstring).
 
+        Returns:
+            ``(observations, rewards, terminations, truncations, infos)``, dicts keyed by the
+            agents live before the step; ``rewards`` are Python floats. On the step that ends
+            the episode ``agents`` is emptied first, so its observations are what
+            :meth:`observe` gives afterwards (all-zero masks).
+
         Raises:
-            ResetNeededError: before the first :meth:`reset`.
-            RuntimeError: the episode is over (call ``reset``).
-            ValueError: an acting agent has no action, or an action id is out of range.
-            IllegalActionError: an illegal action with ``illegal_action="raise"`` (an idle
-                agent's id other than ``rules.wait_action`` included).
+            ResetNeededError: before the first :meth:`reset`, or after the episode ended.
+            ValueError: an acting agent has no action.
+            IllegalActionError: ``actions`` is not a dict of live agents, an action id is not
+                an int in ``[0, num_actions)`` (always raised), or an illegal action with
+                ``illegal_action="raise"`` (an idle agent's id other than ``rules.wait_action``
+                included).
         """
         self._check_reset("step")
         if not self.agents:
-            raise RuntimeError("step() called after the episode ended; call reset()")
+            raise ResetNeededError("step() after the episode ended (agents is empty): call reset() to start a new game")
+        if not isinstance(actions, dict):
+            raise IllegalActionError(
+                f"step() takes a dict {{agent: action}} for the live agents {self.agents}, got "
+                f"{type(actions).__name__} {actions!r}"
+            )
+        strangers = [agent for agent in actions if agent not in self.agents]
+        if strangers:
+            raise IllegalActionError(f"actions for {strangers}, which are not live agents; live agents: {self.agents}")
         aec, rules, state = self.aec_env, self.rules, self.game_state
         acting = self.acting_agents()
         chosen, offenders = [], []
@@ -152,10 +172,9 @@ class RulesParallelEnv(ParallelEnv):
             penalised = {member for agent in bad for member in aec.team_of(agent)}
             rewards = {a: (aec.illegal_reward if a in penalised else 0.0) for a in agents}
             info = {"illegal_action": message, "offenders": bad, "end": "illegal_action"}
-            observations = self._observations()
             self.agents = []
             return (
-                observations,
+                self._observations(),
                 rewards,
                 dict.fromkeys(agents, True),
                 dict.fromkeys(agents, False),
@@ -170,13 +189,12 @@ class RulesParallelEnv(ParallelEnv):
             aec.step(action)
             for a in agents:
                 rewards[a] += aec.rewards[a]
-        observations = self._observations()
         terminations = {a: aec.terminations[a] for a in agents}
         truncations = {a: aec.truncations[a] for a in agents}
         infos = {a: copy.deepcopy(aec.infos[a]) for a in agents}
         if any(terminations.values()) or any(truncations.values()):
-            self.agents = []
-        return observations, rewards, terminations, truncations, infos
+            self.agents = []  # before the observations: an ended episode's masks are all zero
+        return self._observations(), rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
         """The AEC env's ``render``.

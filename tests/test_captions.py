@@ -8,7 +8,8 @@ import pytest
 
 from maya_envs.bots import make_bot
 from maya_envs.captions import result_line
-from maya_envs.records import load_record, make_env, record_env
+from maya_envs.notation import describe_action
+from maya_envs.records import load_record, make_env, record_env, replay
 
 
 def recorded_game(tmp_path, game: str, seed: int, **options):
@@ -39,9 +40,11 @@ def test_every_replay_frame_has_a_caption_and_the_last_the_result(tmp_path, game
         return [p["text"] for kind, p in picture.shapes if kind == "text"]
 
     assert any("start position" in t for t in texts(pictures[0]))
+    states, rules = replay(record), make_env(game, **options).rules
     for index in (1, len(record.moves) // 2, len(record.moves)):
         move = record.moves[index - 1]
-        caption = f"move {index}/{len(record.moves)}: {move['agent']} {move['notation']}"
+        words = describe_action(rules, states[index - 1], move["action"], int(move["agent"][7:]), None)
+        caption = f"move {index}/{len(record.moves)}: {move['agent']} {words}"
         assert caption in " ".join(texts(pictures[index])), texts(pictures[index])[-3:]
     last = " ".join(texts(pictures[-1]))
     assert "result:" in last and "ended:" in last

@@ -82,3 +82,13 @@ def test_bad_self_play_or_curve_values_are_clear_errors(overrides, message):
 def test_game_options_take_dotted_overrides_like_self_play():
     config = load_config(ROOT / "configs" / "yaxha" / "2p_quick.yaml", ["game_options.footprint=fixed"])
     assert config.game_options == {"num_players": 2, "footprint": "fixed"}
+
+
+def test_a_near_miss_config_name_gets_the_closest_names():
+    from training.config_names import resolve_config
+
+    with pytest.raises(ConfigError, match=r"'maya2012/2p_quik' .* \(did you mean 'maya2012/2p_quick'"):
+        resolve_config("maya2012/2p_quik")
+    with pytest.raises(ConfigError) as far:
+        resolve_config("chess/blitz")
+    assert "did you mean" not in str(far.value) and "shipped names: [" in str(far.value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -148,18 +149,23 @@ def test_the_move_log_and_replay_captions_hide_face_down_cards(tmp_path):
     everything = run("replay", [str(path), "--no-pause"]).stdout
     for move in hidden:
         quarry = move["notation"].split()[1]
-        assert f"{move['agent']} worker {quarry} card ? (" in as_seat_0
-        assert f"{move['agent']} {move['notation']} ===" in everything
+        assert re.search(rf"{move['agent']} worker {quarry} \([^)]+\) card \? \(", as_seat_0)
+        value = move["notation"].split()[-1]
+        assert re.search(rf"{move['agent']} worker {quarry} \([^)]+\) card {value} ===", everything)
     own = next(m for m in record.moves if m["agent"] == "player_0" and m["notation"].startswith("worker q"))
-    assert f"player_0 {own['notation']} ===" in as_seat_0
+    quarry, value = own["notation"].split()[1], own["notation"].split()[-1]
+    assert re.search(rf"player_0 worker {quarry} \([^)]+\) card {value} ===", as_seat_0)
 
 
 def test_a_well_formed_illegal_move_is_refused_with_the_rules_reason(tmp_path):
     args = ["--game", "maya2012", "--seats", "human,heuristic", "--option", "max_turns=4", "--seed", "3"]
-    typed = "swap t4-t5 @L3\nswap t0-t1 @L5\n?\n" + "1\n" * 10  # Monolith t4|t7 and Raven L5 at seed 3
-    out = run("play", [*args, "--record", str(tmp_path / "g.jsonl")], typed).stdout
+    typed = "swap t4-t5 @L3\nswap t0-t1 @L5\nswap t0-t2 @L3\nswap t1-t0 @L1\n?\n" + "1\n" * 10
+    out = run("play", [*args, "--record", str(tmp_path / "g.jsonl")], typed).stdout  # Monolith t4|t7, Raven L5
     assert "not legal now: t4 stands beside the Monolith (t4|t7)" in out
     assert "not legal now: the Raven stands at level 5: no exchange from that level" in out
+    assert "no such move: t0 and t2 are not neighbours" in out  # moves the action table cannot hold
+    assert "no such move: level 1 never moves" in out
+    assert "not a move" not in out
     first_turn = out.split("(you) plays")[0]
     assert first_turn.count("legal moves for player_0:") == 2  # once, and once more for "?"
 
@@ -173,3 +179,45 @@ def test_replay_observer_takes_an_agent_name_as_well_as_a_seat_number(tmp_path):
     assert by_number.returncode == 0 and by_name.stdout == by_number.stdout
     bad = run("replay", [str(path), "--observer", "bob"])
     assert bad.returncode == 2 and "'bob' is not a seat; allowed: a seat number or player_N" in bad.stderr
+
+
+def test_near_misses_get_a_suggestion(capsys):
+    from maya_envs.cli.play import main
+
+    for seats, players, expected in (
+        ("human,random,random", [], "3 seats given for a 2-player game (did you mean --players 3?)"),
+        ("human,random,random,random,random", [], "Maya (2012) is played by 2 / 3 / 4 players"),
+        ("humna,random", [], "unknown seat 'humna' (did you mean 'human'?)"),
+        ("human,heuristc", [], "unknown bot 'heuristc' (did you mean 'heuristic'?)"),
+        ("human,mtcs:50", [], "unknown bot 'mtcs:50' (did you mean 'mcts:50'?)"),
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(["--seats", seats, *players, "--record", "/dev/null"])
+        assert exit_.value.code == 2 and expected in capsys.readouterr().err
+
+
+def test_the_text_replay_steps_back_and_ends_with_the_result(tmp_path):
+    import io
+
+    from maya_envs.bots import make_bot
+    from maya_envs.cli.replay import PROMPT, show_text
+    from maya_envs.records import record_env
+
+    path = tmp_path / "g.jsonl"
+    env = record_env("maya2012", path, max_turns=4)
+    env.reset(seed=1)
+    raw = env.unwrapped
+    bots = [make_bot("random", raw.rules, s) for s in range(2)]
+    while not any(raw.terminations.values()):
+        env.step(bots[raw.seat_of(raw.agent_selection)].act(raw.game_state))
+    record = load_record(path)
+    out = io.StringIO()
+    show_text(record, None, pause=True, stdin=io.StringIO("\n\nb\nb\nb\nq\n"), out=out)
+    headings = [line for line in out.getvalue().splitlines() if line.startswith("===") or PROMPT + "===" in line]
+    shown = ["start" if "start ===" in h else re.search(r"move \d+/\d+", h)[0] for h in headings]
+    total = len(record.moves)
+    assert shown == ["start", f"move 1/{total}", f"move 2/{total}", f"move 1/{total}", "start", "start"]
+    assert "(this is the start: nothing before it)" in out.getvalue()
+    to_end = io.StringIO()
+    show_text(record, None, pause=True, stdin=io.StringIO("\n" * (total + 3)), out=to_end)
+    assert to_end.getvalue().count(PROMPT) == total and "ended: 4 turns were played" in to_end.getvalue()

@@ -18,7 +18,7 @@ from maya_envs.maya_quarry.render_image import render_image as quarry_image  # n
 from maya_envs.records import make_env  # noqa: E402
 from maya_envs.yaxha.render import render_text as yaxha_text  # noqa: E402
 from maya_envs.yaxha.render_image import render_image as yaxha_image  # noqa: E402
-from maya_envs.yaxha.rules import SELECT  # noqa: E402
+from maya_envs.yaxha.rules import BUILD, SELECT  # noqa: E402
 
 from .conformance import play_states  # noqa: E402
 from .maya2012.test_hidden_information import resample_hidden as resample_maya2012  # noqa: E402
@@ -123,8 +123,10 @@ def test_quarry_face_down_values_do_not_change_a_seats_picture(variant):
 
 
 def resample_yaxha(state, observer: int, rng: np.random.Generator):
-    """Other seats' hidden data replaced: choices while choosing, hands, discards, and the colours
-    of the cubes they placed this round (any values: the picture must not read them)."""
+    """Other seats' hidden data replaced: choices while choosing; while building, their hands,
+    discards and the colours of the cubes they placed this round (any values: the picture must
+    not read them). Outside the building, hands are empty and the discards public (every cube
+    placed is revealed when the building ends), as everyone knows."""
     n = len(state.choices)
     choices, hands, discarded, pyramids = list(state.choices), list(state.hands), list(state.discarded), []
     for seat in range(n):
@@ -132,8 +134,9 @@ def resample_yaxha(state, observer: int, rng: np.random.Generator):
         if seat != observer:
             if state.phase == SELECT and choices[seat] >= 0:
                 choices[seat] = int(rng.integers(len(state.market)))
-            hands[seat] = tuple(int(k) for k in rng.integers(0, 3, 5))
-            discarded[seat] = int(rng.integers(0, 10))
+            if state.phase == BUILD:
+                hands[seat] = tuple(int(k) for k in rng.integers(0, 3, 5))
+                discarded[seat] = int(rng.integers(0, 10))
             for cell in state.fresh[seat]:
                 pyramid[cell] = int(rng.integers(5))
         pyramids.append(tuple(pyramid))

@@ -15,7 +15,7 @@ import pytest
 import maya_envs
 from maya_envs import RENAMED_ENVS, RenamedEnvError
 from maya_envs.records import game_name
-from maya_envs.registration import ENV_IDS
+from maya_envs.registration import ENV_IDS, PETTINGZOO_IDS, RenamedEnvIdError
 
 
 @pytest.mark.parametrize(
@@ -53,10 +53,26 @@ def test_a_plain_import_of_an_old_module_fails_the_same_way():
 
 
 @pytest.mark.parametrize("env_id", [i for i in ENV_IDS if not i.endswith("-v0")])
-def test_gymnasium_reports_the_previous_id_as_deprecated(env_id):
+def test_the_previous_gymnasium_id_names_the_new_one_and_what_changed(env_id):
+    """The project's own error (a DeprecatedEnv), not Gymnasium's generic line."""
     name, version = re.fullmatch(r"(.+)-v(\d+)", env_id).groups()
+    old = f"{name}-v{int(version) - 1}"
+    change = RENAMED_ENVS[f"{ENV_IDS[env_id]}_v{int(version) - 1}"][1]
     with (
-        pytest.raises(gym.error.DeprecatedEnv, match=rf"Please use `{re.escape(env_id)}` instead"),
+        pytest.raises(RenamedEnvIdError, match=rf"{old} was renamed {env_id} \(what changed: {re.escape(change)};"),
         pytest.warns(DeprecationWarning, match="out of date"),
     ):
-        gym.make(f"{name}-v{int(version) - 1}")
+        gym.make(old)
+    assert issubclass(RenamedEnvIdError, gym.error.DeprecatedEnv)
+
+
+@pytest.mark.parametrize("kind_and_id", [k for k in PETTINGZOO_IDS])
+def test_the_previous_pettingzoo_id_names_the_new_one(kind_and_id):
+    pettingzoo = pytest.importorskip("pettingzoo")
+    if not hasattr(pettingzoo, "register"):
+        pytest.skip(f"PettingZoo {pettingzoo.__version__} has no registry")
+    kind, env_id = kind_and_id
+    name, version = re.fullmatch(r"(.+)-v(\d+)", env_id).groups()
+    old = f"{name}-v{int(version) - 1}"
+    with pytest.raises(RenamedEnvIdError, match=rf"{old} was renamed {env_id} .*use pettingzoo.make"):
+        pettingzoo.make(kind, old)

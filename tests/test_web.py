@@ -163,10 +163,15 @@ def test_unknown_ids_and_routes_are_404(client):
 
 
 def test_a_record_round_trips_through_upload_and_replay(client, tmp_path):
+    """A quarry game with a human seat: the record (every seat's face-down cards) is refused
+    while it runs, then saved whole at the end, loads for maya-replay and replays to the same
+    position."""
     view = new_game(client, "maya_quarry", ["random", "human", "random"], num_players=3, seed=11)
     gid = view["id"]
     rng = np.random.default_rng(1)
-    for _ in range(40):
+    while not view["over"]:
+        assert not view["record_open"]
+        refused(client.get(f"/api/games/{gid}/record"), 403, "opens when the game is over")
         if view["agent_to_move"]:
             view = ok(client.post(f"/api/games/{gid}/step"))
         else:
@@ -176,22 +181,25 @@ def test_a_record_round_trips_through_upload_and_replay(client, tmp_path):
                     json={"action": view["legal"][int(rng.integers(len(view["legal"])))]["action"]},
                 )
             )
+    assert view["record_open"]
     text = client.get(f"/api/games/{gid}/record").get_data(as_text=True)
     path = tmp_path / "game.jsonl"
     path.write_text(text)
     record = load_record(path)  # a valid record for maya-replay too
-    assert len(record.moves) == 40
+    n = len(record.moves)
+    assert n == len(view["moves"]) and record.end is not None and record.header["seed"] == 11
     replay = ok(client.post("/api/replays", json={"text": text}))
-    assert replay["kind"] == "replay" and replay["length"] == 40 and replay["index"] == 0
-    end = ok(client.get(f"/api/replays/{replay['id']}?index=40&seat=all"))
-    assert end["moves"][-1].endswith(record.moves[-1]["notation"]) and len(end["moves"]) == 40
+    assert replay["kind"] == "replay" and replay["length"] == n and replay["index"] == 0
+    end = ok(client.get(f"/api/replays/{replay['id']}?index={n}&seat=all"))
+    assert end["moves"][-1].endswith(record.moves[-1]["notation"]) and len(end["moves"]) == n
+    assert end["result"] == view["result"]
     assert len(ok(client.get(f"/api/replays/{replay['id']}?index=7"))["moves"]) == 7
     # the replayed position is the live game's position: the same picture for the same seat
     live = ok(client.get(f"/api/games/{gid}?seat=1"))
-    seat = ok(client.get(f"/api/replays/{replay['id']}?index=40&seat=1"))
+    seat = ok(client.get(f"/api/replays/{replay['id']}?index={n}&seat=1"))
     board = live["svg"].splitlines()[1:-1]  # without the root element (the replay adds a caption band)
     assert seat["svg"].splitlines()[1 : len(board) + 1] == board
-    refused(client.get(f"/api/replays/{replay['id']}?index=41"), 400, "allowed: 0..40")
+    refused(client.get(f"/api/replays/{replay['id']}?index={n + 1}"), 400, f"allowed: 0..{n}")
 
 
 @pytest.mark.parametrize(

@@ -113,7 +113,7 @@ def wait(driver, condition, seconds: float = 30):
     return WebDriverWait(driver, seconds, poll_frequency=0.02).until(lambda d: condition(d))
 
 
-def start(driver, url: str, game: str, players: int, options: str = "", seed: int = 1) -> None:
+def start(driver, url: str, game: str, players: int, options: str = "", seed: int | str = 1) -> None:
     driver.get(url)
     wait(driver, lambda d: d.execute_script("return window.mayaState.info !== null"))
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
@@ -219,16 +219,29 @@ def test_a_whole_game_played_by_clicking_the_board(server, browser, screenshots,
     assert shot.stat().st_size > 20_000
 
 
+def play_from_the_list(driver, move: dict) -> None:
+    """Click ``move``'s button in the move list and wait for the answer."""
+    count = len(view(driver)["moves"])
+    driver.find_element(By.CSS_SELECTOR, f'#legal button[data-action="{move["action"]}"]').click()
+    wait(driver, lambda d: progress(d)["n"] > count)
+
+
 def test_a_record_round_trips_through_save_upload_and_replay(server, browser, tmp_path):
+    """A quarry game with a human seat: no record while it runs (it holds the other seats'
+    face-down cards), then saved at the end, uploaded and stepped through."""
     start(browser, server, "maya_quarry", 3, seed=5)
-    for _ in range(4):  # a few human moves, agents in between
-        current = human_turn_or_over(browser)
-        play_move_by_clicks(browser, current["legal"][0])
-    live = human_turn_or_over(browser)  # the human to move: no agent is playing now
+    current = human_turn_or_over(browser)
+    assert not browser.find_element(By.ID, "save").is_displayed()
+    assert "opens when the game is over" in browser.find_element(By.ID, "save-later").text
     href = browser.find_element(By.ID, "save").get_attribute("href")
-    text = browser.execute_async_script(
-        "const done = arguments[arguments.length - 1]; fetch(arguments[0]).then(r => r.text()).then(done);", href
-    )
+    fetch = "const done = arguments[arguments.length - 1]; fetch(arguments[0]).then(r => r.text()).then(done);"
+    assert "opens when the game is over" in json.loads(browser.execute_async_script(fetch, href))["error"]
+    while not current["over"]:
+        play_from_the_list(browser, current["legal"][0])
+        current = human_turn_or_over(browser)
+    live = view(browser)  # the end, still as player_0 saw it
+    assert live["viewer"] == 0 and browser.find_element(By.ID, "save").is_displayed()
+    text = browser.execute_async_script(fetch, href)
     path = tmp_path / "saved.jsonl"
     path.write_text(text)
     record = load_record(path)
@@ -242,24 +255,37 @@ def test_a_record_round_trips_through_save_upload_and_replay(server, browser, tm
     assert position.text == f"0/{len(record.moves)}"
     browser.find_element(By.ID, "forward").click()
     wait(browser, lambda d: progress(d)["index"] == 1)
+    first_all = view(browser)
+    Select(browser.find_element(By.ID, "view")).select_by_value("0")
+    wait(browser, lambda d: progress(d)["viewer"] == 0)
+    assert view(browser)["svg"] != first_all["svg"], "player_0 does not see the others' face-down cards"
+    Select(browser.find_element(By.ID, "view")).select_by_value("")
+    wait(browser, lambda d: progress(d)["viewer"] is None)
     browser.find_element(By.ID, "last").click()
     wait(browser, lambda d: progress(d)["index"] == len(record.moves))
-    last_all = view(browser)
     browser.find_element(By.ID, "back").click()
     wait(browser, lambda d: progress(d)["index"] == len(record.moves) - 1)
     browser.find_element(By.ID, "forward").click()
     wait(browser, lambda d: progress(d)["index"] == len(record.moves))
+    last_all = view(browser)
     Select(browser.find_element(By.ID, "view")).select_by_value("0")
     wait(browser, lambda d: progress(d)["viewer"] == 0)
-    seat0 = view(browser)
-    assert seat0["index"] == len(record.moves) and seat0["svg"] != last_all["svg"]
     # player_0's replay view of the last position is the live game's player_0 board
     board = live["svg"].splitlines()[1:-1]
-    assert seat0["svg"].splitlines()[1 : len(board) + 1] == board
+    assert view(browser)["svg"].splitlines()[1 : len(board) + 1] == board
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text(text.replace('"format"', '"formats"', 1))
     browser.find_element(By.ID, "record-file").send_keys(str(bad))
     browser.find_element(By.ID, "open-record").click()
     wait(browser, lambda d: "record rejected" in error_text(d))
-    assert view(browser)["id"] == seat0["id"], "a bad record changes nothing"
+    assert view(browser)["id"] == last_all["id"], "a bad record changes nothing"
+
+
+def test_the_status_shows_a_given_seed_exactly_and_a_secret_one_as_the_game_id(server, browser):
+    start(browser, server, "maya2012", 2, seed="123456789012345678901234567890")
+    status = browser.find_element(By.ID, "status").text
+    assert "seed 123456789012345678901234567890:" in status, status  # not rounded to 1.2345678901234568e+29
+    start(browser, server, "yaxha", 2, seed="")
+    current = view(browser)
+    assert current["seed"] is None and f"game {current['id']}:" in browser.find_element(By.ID, "status").text

@@ -38,6 +38,7 @@ from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
 from training.config import load_config
 from training.progress import game_progress
+from training.run_dirs import new_run_dir
 
 
 def env_factory(env_id: str, game_options: dict[str, Any]):
@@ -144,8 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.perf_counter() - started
 
     env_name = env_id.split("/")[-1]
-    out = args.out or Path("runs") / f"arena__{env_name}__{time.strftime('%Y%m%d-%H%M%S')}"
-    out.mkdir(parents=True, exist_ok=True)
+    if args.out is None:
+        out = new_run_dir("runs", f"arena__{env_name}")
+    else:
+        out = args.out
+        out.mkdir(parents=True, exist_ok=True)
     payload = {
         "env_id": env_id,
         "game_options": game_options,

@@ -179,7 +179,8 @@ class TrainConfig:
     env_id: str = DEFAULT_GAME.gym_id
     """Gymnasium id of the single-agent view (see ``maya_envs.games.GAMES``)."""
     exp_name: str = "maskable_ppo"
-    """Experiment name; the run directory is ``{env}__{exp_name}__{seed}__{time}``."""
+    """Experiment name; the run directory is ``{env}__{exp_name}__{seed}__{time}`` (``-2``, ...
+    appended for a run started in the same second as another of that name)."""
     seed: int = 1
     """Seeds torch, numpy, the envs and the bots."""
     total_timesteps: int = 200_000

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, did_you_mean
 
 
 def _configs_dir() -> Path:
@@ -61,8 +61,9 @@ def resolve_config(spec: str | os.PathLike[str]) -> Path:
         The path of the file (not yet read).
 
     Raises:
-        ConfigError: ``spec`` is neither an existing file nor a shipped name; the message lists
-            the names.
+        ConfigError: ``spec`` is neither an existing file nor a shipped name; the message
+            suggests the closest names (``maya2012/2p_quik``: ``'maya2012/2p_quick'``) and
+            lists them all.
     """
     path = Path(spec)
     if path.is_file():
@@ -73,5 +74,6 @@ def resolve_config(spec: str | os.PathLike[str]) -> Path:
     if name in config_names():
         return candidate
     raise ConfigError(
-        f"config {str(spec)!r} is neither a file nor a shipped config name; shipped names: {config_names()}"
+        f"config {str(spec)!r} is neither a file nor a shipped config name{did_you_mean(name, config_names())}"
+        f"; shipped names: {config_names()}"
     )

@@ -7,7 +7,8 @@ Usage::
     RAY_ADDRESS=ray://head:10001 python -m training.rllib_train --config ...
 
 Without ``--address`` (and without ``RAY_ADDRESS``) a local Ray is started on this machine.
-The run directory ``{output_dir}/{game}_{n}p__{exp_name}__{seed}__{time}`` receives the
+The run directory ``{output_dir}/{game}_{n}p__{exp_name}__{seed}__{time}`` (``-2``, ``-3``, ...
+after it for runs started in the same second) receives the
 resolved ``config.yaml``, one JSON line per training iteration (``metrics.jsonl``), the
 checkpoint (``checkpoint/``, loadable by the arena as the agent spec ``rllib:<path>``) and
 the evaluation against the bots (``evaluation.json``). Needs ``pip install "maya-envs[rllib]"``.
@@ -30,6 +31,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.core.layout import action_feature_block as layout_feature_block
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
 from training.config_names import resolve_config
+from training.run_dirs import new_run_dir
 
 GAME_NAMES = tuple(GAMES)
 """Game names in the RLlib configs: the keys of :data:`maya_envs.games.GAMES`."""
@@ -255,8 +257,9 @@ def summarize(result: dict[str, Any], iteration: int, seconds: float) -> dict[st
 
 
 def run_name(config: RLlibConfig) -> str:
+    """``{game}_{n}p__{exp_name}__{seed}``; :func:`training.run_dirs.new_run_dir` adds the time."""
     players = find_game(config.game).make_rules(config.game_options).spec.num_players
-    return f"{config.game}_{players}p__{config.exp_name}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+    return f"{config.game}_{players}p__{config.exp_name}__{config.seed}"
 
 
 def save_checkpoint(algo, config: RLlibConfig, path: Path) -> Path:
@@ -282,8 +285,7 @@ def train(config: RLlibConfig, address: str | None = None, num_cpus: int | None 
     """
     import ray
 
-    run_dir = Path(config.output_dir) / run_name(config)
-    run_dir.mkdir(parents=True, exist_ok=False)
+    run_dir = new_run_dir(config.output_dir, run_name(config))
     (run_dir / "config.yaml").write_text(yaml.safe_dump(asdict(config), sort_keys=False))
     print(f"run directory: {run_dir}")
     own_ray = not ray.is_initialized()

@@ -35,8 +35,9 @@ from pathlib import Path
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from training.config import TrainConfig, check_env, load_config, make_single_agent_env, override_keys
-from training.progress import is_terminal
 from training.config_names import config_names
+from training.progress import is_terminal
+from training.run_dirs import new_run_dir, run_name
 
 # Heavy imports (gymnasium envs, stable-baselines3, torch) happen inside the functions that
 # train, so that ``--help`` and ``--list-configs`` answer at once.
@@ -67,11 +68,6 @@ def make_vec_env(config: TrainConfig):
 
     vec_cls = DummyVecEnv if config.vec_env == "dummy" else ResetCheckedSubprocVecEnv
     return VecMonitor(vec_cls([make_one] * config.n_envs))
-
-
-def run_name(config: TrainConfig) -> str:
-    env = config.env_id.split("/")[-1]
-    return f"{env}__{config.exp_name}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
 
 
 def rollout_steps(config: TrainConfig, steps: int) -> int:
@@ -105,8 +101,7 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
         import torch
 
         torch.set_num_threads(config.torch_threads)
-    run_dir = Path(config.output_dir) / run_name(config)
-    run_dir.mkdir(parents=True, exist_ok=False)
+    run_dir = new_run_dir(config.output_dir, run_name(config))
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
     print(f"run directory: {run_dir}")
 

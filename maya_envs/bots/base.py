@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from maya_envs.core.errors import did_you_mean
 from maya_envs.core.protocol import Rules
 from maya_envs.games import game_of_rules
 
@@ -68,7 +69,20 @@ def make_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = N
         return make_search_bot(name, rules, seed)
     if isinstance(name, str) and name.split(":", 1)[0] in NETWORK_BOTS:
         return _network_bot(name, rules, seed)
-    raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
+    raise ValueError(f"unknown bot {name!r}{_near_bot(name)}; known bots: {', '.join(BOT_NAMES)}")
+
+
+#: The first part of every bot spec (:data:`BOT_NAMES`), for suggestions.
+BOT_KINDS = ("random", "heuristic", "mcts", "ismcts", *NETWORK_BOTS)
+
+
+def _near_bot(name: object) -> str:
+    """A suggestion for a mistyped bot spec: its kind corrected, the rest kept
+    (``"mtcs:200"`` -> `` (did you mean 'mcts:200'?)``), or ``""``."""
+    if not isinstance(name, str):
+        return ""
+    kind, sep, rest = name.partition(":")
+    return did_you_mean(kind.lower(), BOT_KINDS, lambda match: f"{match}{sep}{rest}")
 
 
 def _network_bot(name: str, rules: Rules, seed: int | np.random.Generator | None) -> Bot:

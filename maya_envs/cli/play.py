@@ -24,6 +24,9 @@ Raven's level, a full quarry, ...); anything else is refused with a one-line hin
 not printed again. The human's own move is echoed in notation; the bots' moves are shown as the
 human may see them (:func:`maya_envs.notation.describe_action`: no face-down card, secret pick
 or hidden cube). The end screen gives the reason the game ended, the scores and the winners.
+The seed: ``--seed`` is used and printed as given; without it a seed is drawn from
+:mod:`secrets` and, where it would rebuild draws a seat may not see (:func:`seed_hides_draws`:
+a hidden deal, or chance after the start), printed only when the game ends or is abandoned.
 Every game is written as a JSONL record
 (:mod:`maya_envs.records`; ``--record``, default ``maya-records/<game>-<time>.jsonl``) that
 ``maya-replay`` shows again.
@@ -39,13 +42,16 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.cli import description
-from maya_envs.games import DEFAULT_GAME, game_names, game_of_rules
-from maya_envs.notation import describe_action, describe_end, why_illegal
+from maya_envs.core.errors import did_you_mean
+from maya_envs.core.rng import draw_seed, seed_hides_draws
+from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
+from maya_envs.notation import describe_action, describe_end, read_move, why_illegal
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
 
 HUMAN = "human"
+SEAT_KINDS = "human, a bot name (random, heuristic, mcts:N, ...), a checkpoint .zip, pretrained or pretrained:<name>"
 
 
 class QuitGame(Exception):
@@ -68,12 +74,16 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
     (a model must take observations of ``observation_shape``, the env's).
 
     Raises:
-        ValueError: an unknown bot name, an unknown or unfitting ``pretrained`` baseline (or the
+        ValueError: an unknown bot name (with the closest names: ``heuristc`` -> ``heuristic``,
+            ``humna`` -> ``human``), an unknown or unfitting ``pretrained`` baseline (or the
             ``train`` extra missing for it), a missing checkpoint or one whose observation size
             does not fit this game.
     """
     if spec == HUMAN:
         return None
+    near = "" if is_pretrained_spec(spec) else did_you_mean(spec, (HUMAN, "pretrained"))
+    if near and ":" not in spec and not Path(spec).exists():
+        raise ValueError(f"unknown seat {spec!r}{near}; a seat is {SEAT_KINDS}")
     if is_pretrained_spec(spec):
         try:
             return make_opponent(spec, rules, seed, observation_shape)
@@ -107,9 +117,14 @@ def log_viewer(seats: list[str], actor: int) -> int | None:
 
 
 def legal_menu(rules, state) -> tuple[list[int], str]:
-    """The legal ids and their numbered list (1-based) in the game's notation."""
+    """The legal ids and their numbered list (1-based) in a player's words
+    (:func:`maya_envs.notation.describe_action`), the notation beside where it differs."""
     legal = rules.legal_actions(state)
-    lines = [f"  {i:>3}) {rules.action_to_string(a)}" for i, a in enumerate(legal, start=1)]
+    seat = rules.current_player(state)
+    lines = []
+    for i, action in enumerate(legal, start=1):
+        words, notation = describe_action(rules, state, action, seat, seat), rules.action_to_string(action)
+        lines.append(f"  {i:>3}) {words}" + (f"  [{notation}]" if not words.startswith(notation) else ""))
     return legal, "\n".join(lines)
 
 
@@ -117,22 +132,21 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def read_choice(text: str, rules, legal: list[int]) -> int | None:
-    """The action a human typed: a list number or a notation (spaces and case ignored)."""
+def read_choice(text: str, rules, legal: list[int], state=None) -> int | None:
+    """The legal action a human typed: a list number, a notation or (with ``state``) the
+    menu's words (spaces and case ignored)."""
     text = text.strip()
     if text.isdigit() and 1 <= int(text) <= len(legal):
         return legal[int(text) - 1]
     wanted = _normal(text)
+    seat = None if state is None else rules.current_player(state)
     for action in legal:
         if _normal(rules.action_to_string(action)) == wanted:
             return action
-    return None
-
-
-def well_formed(text: str, rules) -> int | None:
-    """The action id whose notation is ``text`` (legal now or not), or ``None``."""
-    wanted = _normal(text)
-    return next((a for a in range(rules.spec.num_actions) if _normal(rules.action_to_string(a)) == wanted), None)
+        if state is not None and _normal(describe_action(rules, state, action, seat, seat)) == wanted:
+            return action
+    typed = read_move(rules, text)
+    return typed if typed in legal else None
 
 
 def ask_human(env, agent: str, stdin, out) -> int:
@@ -159,12 +173,14 @@ def ask_human(env, agent: str, stdin, out) -> int:
         if text == "?":
             print(f"legal moves for {agent}:\n{menu}", file=out)
             continue
-        action = read_choice(text, raw.rules, legal)
+        action = read_choice(text, raw.rules, legal, raw.game_state)
         if action is not None:
             return action
-        typed = well_formed(text, raw.rules)
-        if typed is not None:
+        typed = read_move(raw.rules, text)
+        if isinstance(typed, int):
             print(f"not legal now: {why_illegal(raw.rules, raw.game_state, typed)}", file=out)
+        elif typed is not None:
+            print(f"no such move: {typed}", file=out)
         else:
             print(f"not a move: {text!r}; type 1-{len(legal)}, a move's notation, ? or q", file=out)
 
@@ -175,7 +191,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     options = dict(args.option)
     if args.players is not None:
         options["num_players"] = args.players
-    seed = args.seed if args.seed is not None else int(time.time()) % 100_000
+    seed = args.seed if args.seed is not None else draw_seed()
     if seed < 0:
         raise ValueError(f"--seed {seed}; allowed: a non-negative int")
     path = args.record or f"maya-records/{game}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
@@ -184,13 +200,20 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     n = raw.rules.spec.num_players
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else [HUMAN]
     if len(seats) > n:
-        raise ValueError(f"{len(seats)} seats given for a {n}-player game")
+        entry = find_game(game)
+        counts = entry.player_counts
+        hint = f"; {entry.title} is played by {' / '.join(map(str, counts))} players"
+        if args.players is None and len(seats) in counts:
+            hint = f" (did you mean --players {len(seats)}?)"
+        raise ValueError(f"{len(seats)} seats given for a {n}-player game{hint}")
     seats += ["heuristic"] * (n - len(seats))
     shape = raw.spec_card.observation_shape
     players = {f"player_{s}": load_seat(spec, raw.rules, seed + 1 + s, shape) for s, spec in enumerate(seats)}
     env.reset(seed=seed)
     who = ", ".join(f"player_{s} {spec}" for s, spec in enumerate(seats))
-    print(f"{raw.rules.spec.title}, {n} players, seed {seed}: {who}", file=out)
+    secret = args.seed is None and seed_hides_draws(raw.rules.spec)
+    shown = "seed drawn in secret (shown at the end)" if secret else f"seed {seed}"
+    print(f"{raw.rules.spec.title}, {n} players, {shown}: {who}", file=out)
     if HUMAN in seats:
         legend = game_of_rules(raw.rules).hook("legend")
         print(f"legend: {legend}", file=out)
@@ -204,22 +227,23 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
             actor, before = raw.seat_of(agent), raw.game_state
             if player is None:
                 action = ask_human(env, agent, stdin, out)
-                print(f"{agent} (you) plays {raw.rules.action_to_string(action)}", file=out)
+                print(f"{agent} (you) plays {describe_action(raw.rules, before, action, actor, actor)}", file=out)
             else:
                 action = player.choose(raw, agent)
                 text = describe_action(raw.rules, before, action, actor, log_viewer(seats, actor))
                 print(f"{agent} ({seats[actor]}) plays {text}", file=out)
             env.step(action)
     except QuitGame:
-        print(f"\ngame abandoned; the moves so far are in {env.path}", file=out)
+        print(f"\ngame abandoned (seed {seed}); the moves so far are in {env.path}", file=out)
         return 0
     raw.render_observer = None
     print("\n=== game over (everything revealed) ===", file=out)
     print(raw.render(), file=out)
-    print(describe_end(raw.rules, raw.game_state), file=out)
+    print(describe_end(raw.rules, raw.game_state, raw.infos[raw.agents[0]] if raw.agents else None), file=out)
     end = env.record.end or {}
     print("rewards: " + ", ".join(f"{a} {r:+g}" for a, r in end.get("rewards", {}).items()), file=out)
-    print(f"record saved to {env.path} ({len(env.record.moves)} moves); replay: maya-replay {env.path}", file=out)
+    saved = f"record saved to {env.path} ({len(env.record.moves)} moves); replay: maya-replay {env.path}"
+    print(f"seed {seed}; {saved}", file=out)
     return 0
 
 
@@ -233,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
         "a checkpoint .zip, pretrained, pretrained:<name>; missing seats are heuristic (default: human, then "
         "heuristic)",
     )
-    parser.add_argument("--seed", type=int, help="the game's seed (default: from the clock; it is recorded)")
+    parser.add_argument("--seed", type=int, help="the game's seed (default: drawn in secret, shown at the end; it is recorded)")
     parser.add_argument("--record", help="record file (default: maya-records/<game>-<time>.jsonl)")
     parser.add_argument(
         "--option",

@@ -2,7 +2,7 @@
 
 Examples::
 
-    maya-replay game.jsonl                      # step through it: Enter = next move, q = quit
+    maya-replay game.jsonl                      # step through it: Enter = next move, b = back, q = quit
     maya-replay game.jsonl --no-pause           # print every position
     maya-replay game.jsonl --observer 1         # what player_1 saw (hidden cards stay hidden)
     maya-replay game.jsonl --frames frames/     # one PNG per position (needs Pillow)
@@ -26,34 +26,58 @@ from pathlib import Path
 from maya_envs.captions import move_caption, result_line
 from maya_envs.cli import description
 from maya_envs.cli.progress import iterate
-from maya_envs.notation import describe_action
 from maya_envs.records import RecordError, iter_replay, load_record
+
+
+def text_pages(record, observer: int | None) -> list[str]:
+    """One text per position: a heading (the start, or the move that led to it as ``observer``
+    may know it: :func:`maya_envs.captions.move_caption`) and the board; the last page of a
+    finished game ends with the result and why it ended (:func:`maya_envs.captions.result_line`,
+    the GIF's wording)."""
+    moves, pages, before = record.moves, [], None
+    for index, env in enumerate(iter_replay(record, render_mode="ansi", render_observer=observer)):
+        raw = env.unwrapped
+        if index == 0:
+            heading = f"=== {record.header['title']}, seed {record.header['seed']}: start ==="
+        else:
+            caption = move_caption(raw.rules, before, moves[index - 1]["action"], observer, index, len(moves))
+            heading = f"\n=== {caption} ==="
+        pages.append(f"{heading}\n{env.render()}")
+        before = raw.game_state
+    if raw.agents and all(raw.terminations[a] or raw.truncations[a] for a in raw.agents):
+        rewards = {a: float(raw.rewards[a]) for a in raw.agents}
+        pages[-1] += "\n\n" + result_line(raw.rules, raw.game_state, rewards, raw.infos[raw.agents[0]])
+    return pages
+
+
+PROMPT = "[Enter: next move, b: back, q: quit] "
 
 
 def show_text(record, observer: int | None, pause: bool, stdin, out) -> None:
     """Print the start position and each move with the position after it; with ``observer``
-    a move reads as that seat saw it (:func:`maya_envs.notation.describe_action`)."""
-    moves = record.moves
-    before = None
-    for index, env in enumerate(iter_replay(record, render_mode="ansi", render_observer=observer)):
-        raw = env.unwrapped
-        if index == 0:
-            print(f"=== {record.header['title']}, seed {record.header['seed']}: start ===", file=out)
+    a move reads as that seat saw it (:func:`maya_envs.notation.describe_action`). With
+    ``pause``, wait after each position: Enter shows the next, ``b`` the one before, ``q`` (or
+    the end of the input) stops."""
+    pages = text_pages(record, observer)
+    if not pause:
+        print("\n".join(pages), file=out)
+        return
+    index = 0
+    while True:
+        print(pages[index], file=out)
+        if index == len(pages) - 1:
+            return
+        print(PROMPT, end="", file=out, flush=True)
+        line = stdin.readline()
+        answer = line.strip().lower()
+        if not line or answer == "q":
+            return
+        if answer == "b":
+            if index == 0:
+                print("(this is the start: nothing before it)", file=out)
+            index = max(index - 1, 0)
         else:
-            move = moves[index - 1]
-            actor = raw.seat_of(move["agent"])
-            text = describe_action(raw.rules, before, move["action"], actor, observer)
-            print(f"\n=== move {index}/{len(moves)}: {move['agent']} {text} ===", file=out)
-        before = raw.game_state
-        print(env.render(), file=out)
-        if pause and index < len(moves):
-            print("[Enter: next move, q: quit] ", end="", file=out, flush=True)
-            line = stdin.readline()
-            if not line or line.strip().lower() == "q":
-                return
-    if record.end is not None:
-        rewards = record.end.get("rewards", {})
-        print("\nrewards: " + ", ".join(f"{a} {r:+g}" for a, r in rewards.items()), file=out)
+            index += 1
 
 
 def _positive_fps(text: str) -> float:

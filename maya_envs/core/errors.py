@@ -17,9 +17,19 @@ class ConfigError(ValueError):
     """A game or training config with an unknown key or a value outside its allowed set."""
 
 
-class ResetNeededError(RuntimeError):
+class CallOrderError(RuntimeError):
+    """Env calls in an order the API does not allow, the misuses PettingZoo's
+    ``OrderEnforcingWrapper`` catches: a loop over ``agent_iter()`` whose body did not call
+    ``step()`` (it would select the same agent for ever). The message names the misuse and
+    what to do instead.
+    """
+
+
+class ResetNeededError(CallOrderError):
     """A call that needs a game in progress (``step``, ``observe``, ``last``, ``render``,
-    ``action_mask``/``action_masks``, ...) made before the first ``reset()``.
+    ``agent_iter``, ``action_mask``/``action_masks``, ...) made before the first ``reset()``,
+    or a ``step``/``last`` after the episode ended (every agent done, and in the AEC env every
+    agent has stepped ``None``).
 
     Every env kind (AEC, Parallel, single-agent Gymnasium, batched ``VectorEnv``) raises it;
     the message names the call and says to call ``reset()`` first. A ``RuntimeError`` like
@@ -40,3 +50,20 @@ class StateError(ConfigError):
     def __init__(self, field: str, message: str) -> None:
         self.field = field
         super().__init__(f"state.{field}: {message}" if field else f"state: {message}")
+
+
+def close_matches(name: object, known) -> list[str]:
+    """The entries of ``known`` closest to ``name`` (:func:`difflib.get_close_matches`, at most
+    3), ``[]`` when none is close or ``name`` is not a string."""
+    import difflib
+
+    if not isinstance(name, str):
+        return []
+    return difflib.get_close_matches(name, [str(k) for k in known], n=3, cutoff=0.6)
+
+
+def did_you_mean(name: object, known, fill=lambda match: match) -> str:
+    """``" (did you mean 'heuristic'?)"`` for the message of an unknown name (a config, a bot
+    spec), from :func:`close_matches` (each written as ``fill(match)``), or ``""``."""
+    close = close_matches(name, known)
+    return f" (did you mean {' or '.join(repr(fill(c)) for c in close)}?)" if close else ""

@@ -1,8 +1,14 @@
-"""Legal actions memoised on the state, shared by the games whose states carry a ``_cache``.
+"""Action ids at the rules' boundary, and legal actions memoised on the state.
 
-States are immutable, so a state's legal actions never change: the first call computes them
-with the game's ``_compute_legal(state)`` and stores them in ``state._cache``; the mask and the
-membership check that ``apply_action`` makes are derived from that one list.
+:func:`check_action_id` is the one gate every action id passes on its way in (each game's
+``apply_action``, the AEC and Parallel envs' ``step``, records): a Python ``int``, a numpy
+integer or a 0-d integer array becomes a Python ``int`` once, so no numpy scalar reaches a
+state (states stay JSON-safe, and ``np.int32`` arithmetic cannot overflow in the rules).
+
+:class:`LegalActionCache`: states are immutable, so a state's legal actions never change: the
+first call computes them with the game's ``_compute_legal(state)`` and stores them in
+``state._cache``; the mask and the membership check that ``apply_action`` makes are derived
+from that one list.
 """
 
 from __future__ import annotations
@@ -10,6 +16,33 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+from maya_envs.core.errors import IllegalActionError
+
+
+def check_action_id(action: Any, num_actions: int) -> int:
+    """``action`` as a Python ``int`` if it is an integer id in ``[0, num_actions)``.
+
+    Accepted: ``int``, any numpy integer (``np.int32``, ``np.int64``, ``np.uint16``, ...) and a
+    0-d integer array. Refused: ``bool``/``np.bool_`` (not an id, though ``True == 1``), floats
+    (even ``2.0``), strings, ``None``, arrays with a shape.
+
+    Raises:
+        IllegalActionError: ``action`` is not an integer or is out of range; the message names
+            the value, its type and the allowed range ``0..num_actions - 1``.
+    """
+    if type(action) is int and 0 <= action < num_actions:  # the common case, kept fast
+        return action
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(
+            f"action must be an int in [0, {num_actions - 1}], got {action!r} of type {type(action).__name__}"
+        )
+    action = int(action)
+    if not 0 <= action < num_actions:
+        raise IllegalActionError(f"action {action} is out of range: allowed ids are 0..{num_actions - 1}")
+    return action
 
 
 class LegalActionCache:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
 
 
@@ -28,3 +30,22 @@ def make_rng(seed: int | np.random.Generator | None = None) -> np.random.Generat
 def spawn_seed(rng: np.random.Generator) -> int:
     """Draw a 63-bit int from ``rng`` to seed a dependent generator (a bot, a sub-env)."""
     return int(rng.integers(0, 2**63 - 1))
+
+
+SEED_BITS = 64
+"""Bits of a seed drawn for a game (:func:`draw_seed`): too many to find the seed by trying
+seeds against what a seat sees (2**31 seeds can be tried, 2**64 cannot)."""
+
+
+def draw_seed() -> int:
+    """A fresh game seed from :mod:`secrets` (:data:`SEED_BITS` bits)."""
+    return secrets.randbits(SEED_BITS)
+
+
+def seed_hides_draws(spec) -> bool:
+    """Whether the reset seed of a game with this :class:`~maya_envs.core.spec.GameSpec`
+    rebuilds what some seat may not know while it runs: hidden information
+    (``spec.information != "perfect"``: Maya (2012) task cards at 3-4 players, quarry worker
+    cards and bids, Yaxha picks and the bag) or chance after the start (``spec.chance``). Such
+    a seed is shown only when the game is over."""
+    return spec.information != "perfect" or bool(spec.chance)

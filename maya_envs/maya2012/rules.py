@@ -89,7 +89,7 @@ import numpy as np
 
 from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import IllegalActionError
-from maya_envs.core.legal import LegalActionCache
+from maya_envs.core.legal import LegalActionCache, check_action_id
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya2012 import actions as A
@@ -274,17 +274,23 @@ class Maya2012Rules(LegalActionCache):
     def apply_action(self, state: Maya2012State, action: int, rng: np.random.Generator | None = None) -> Maya2012State:
         """The state after the current player takes ``action``.
 
+        ``action`` is an int or a numpy integer, taken as a Python ``int``
+        (:func:`~maya_envs.core.legal.check_action_id`), so the new state holds no numpy scalar.
+
         Raises:
-            IllegalActionError: ``action`` is not legal now (the message lists the legal ids).
+            IllegalActionError: ``action`` is not an integer id in ``0..num_actions - 1`` (the
+                message names the value and the range) or is not legal now (the message lists
+                the legal ids).
             ValueError: a draft placement or the last one (which deals the cards) without
                 ``rng``.
         """
+        action = check_action_id(action, A.NUM_ACTIONS)
         legal = state._cache.get("legal")
         if legal is None:
             legal = state._cache["legal"] = self._compute_legal(state)
         if action not in legal:
             raise IllegalActionError(
-                f"action {action!r} ({_describe(action)}) is illegal in phase "
+                f"action {action} ({A.action_to_string(action)}) is illegal in phase "
                 f"{PHASE_NAMES[state.phase]}; legal ids: {self.legal_actions(state)}"
             )
         phase = state.phase
@@ -555,10 +561,3 @@ def reward_range(config: Maya2012Config) -> tuple[float, float]:
         return (-1.0, 1.0)
     most = {2: 9 + config.priests_per_player, 3: 20 + CENTRE_BONUS, 4: 40 + CENTRE_BONUS}[config.num_players]
     return (-float(most), float(most))
-
-
-def _describe(action: Any) -> str:
-    try:
-        return A.action_to_string(int(action))
-    except (ValueError, TypeError):
-        return "not an action id"

@@ -27,12 +27,16 @@ Illegal actions        ``illegal_action="terminate"`` (default; offender -1, oth
 Arguments              ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``/``"svg"``), ``render_observer`` (seat
                        or ``None``), ``illegal_action``, plus every field of
                        :class:`~maya_envs.maya_quarry.rules.MayaQuarryConfig`
+                       (``num_players``, ``variant``, ``reward_scheme``, ``minus3_targets``:
+                       ``"scored"``/``"card"``, who a -3 may hit, ...)
 Components             the default quarry/pyramid numbers are a NON-CANONICAL proposal
                        (``maya_envs/maya_quarry/data/components.json``; ``components=`` replaces it)
 Version history        v0: first release (basic game); ``variant="advanced"`` added
                        (the basic game's spaces and behaviour unchanged). v1: the forced
                        pass (pay a block, +1 gold) is offered beside the free pass when no
-                       placement is legal (v0 lost it to an aliased list)
+                       placement is legal (v0 lost it to an aliased list); option
+                       ``minus3_targets`` (``"scored"``, the default and the earlier
+                       behaviour, or ``"card"``) added
 =====================  ===============================================================
 
 Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.

@@ -3,34 +3,96 @@
 Hidden parts of a move (rules file section 6, :mod:`maya_envs.maya_quarry.observation`):
 
 * a worker card is played face down: the others see the quarry and the card's back (low for
-  3, 4, 5; high for 6, 7, 8, -3), not its value: ``"worker q2 card ? (low back)"``;
+  3, 4, 5; high for 6, 7, 8, -3), not its value: ``"worker q2 (Transport +2) card ? (low back)"``;
 * a bid (advanced variant) is sealed: the others read ``"bid ?"``.
 
 Everything else (passes, -3 targets, markers, placements, blue markers) is done in view of
-everyone and reads as its notation.
+everyone. Moves read in a player's words, not the action table's: seats by name (the table's
+``-3 on +1`` and ``start player +0`` are relative to the mover: ``"-3 at q4 on player_2"``,
+``"appoints player_0 (self) start player"``), markers by their title (:data:`MARKER_TITLES`,
+:data:`BLUE_TITLES`: ``"takes blue marker Extra block"``, not ``BLUE_EXTRA_BLOCK``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules.building import is_full, open_level
+from maya_envs.maya_quarry.rules.quarry import is_protected
+from maya_envs.maya_quarry.rules.config import BLUE_PLUS_2, FREE_BLOCK, FREE_DOUBLE, FREE_PASS, PROTECT, RELOCATE
 from maya_envs.maya_quarry.rules.state import BUILD, DOUBLE, PHASE_NAMES, SETUP, WORKERS
 
 
+#: Titles of the seven green Special Property markers (rules file section 4), in the order of
+#: :data:`maya_envs.maya_quarry.rules.config.MARKERS`: the words every text and picture shows.
+MARKER_TITLES = (
+    "Protect from -3",
+    "Relocate to L1",
+    "Free block",
+    "First player",
+    "Transport +2",
+    "Free pass",
+    "Free double move",
+)
+#: Titles of the four blue markers (advanced variant), in the order of ``BLUE_MARKERS``.
+BLUE_TITLES = ("Transport +4", "Joker", "Extra block", "+2 quarry points")
+
+
+def marker_title(marker: int) -> str:
+    """The title of green marker ``marker`` (a ``rules.config`` id), ``"no marker"`` for -1."""
+    return MARKER_TITLES[marker] if marker >= 0 else "no marker"
+
+
 def describe_action(rules: Any, state: Any, action: int, actor: int, viewer: int | None) -> str:
-    """The notation of ``action``, or its public part for a ``viewer`` other than ``actor``."""
-    full = rules.action_to_string(action)
-    if viewer is None or viewer == actor:
-        return full
+    """``action`` of ``actor`` in ``state`` in a player's words (seats by name, markers by
+    title), with ``?`` for what ``viewer`` may not see: another seat's face-down card (its back
+    only: ``"worker q2 card ? (low back)"``) and sealed bid (``"bid ?"``)."""
     move = A.decode(action, rules.spec.num_actions)
-    if move.kind == "worker":
-        back = "low" if A.CARD_IS_LOW[move.b] else "high"
-        return f"worker q{move.a} card ? ({back} back)"
-    if move.kind == "bid":
-        return "bid ?"
-    return full
+    hidden = viewer is not None and viewer != actor
+    n = rules.num_players
+    kind = move.kind
+    if kind == "worker":
+        card = f"? ({'low' if A.CARD_IS_LOW[move.b] else 'high'} back)" if hidden else A.card_label(move.b)
+        return f"worker {_quarry(rules, move.a)} card {card}"
+    if kind == "bid":
+        return "bid ?" if hidden else f"bid {move.a}"
+    if kind == "minus3":
+        return f"-3 at q{state.resolving} on player_{(actor + move.a) % n}"
+    if kind == "minus3_none":
+        return f"-3 at q{state.resolving} on nobody"
+    if kind == "appoint":
+        seat = (actor + move.a) % n
+        return f"appoints player_{seat}{' (self)' if seat == actor else ''} start player"
+    if kind == "protect":
+        return f"{MARKER_TITLES[PROTECT]} on {_quarry(rules, move.a)}"
+    if kind == "relocate_decline":
+        return f"keeps {MARKER_TITLES[RELOCATE]} unused"
+    if kind == "free_block":
+        return f"{MARKER_TITLES[FREE_BLOCK]} to {rules.pyramid_names[move.a]}"
+    if kind == "free_block_decline":
+        return f"keeps {MARKER_TITLES[FREE_BLOCK]} unused"
+    if kind == "blue_choose":
+        return f"takes blue marker {BLUE_TITLES[move.a]}"
+    if kind == "plus2":
+        return f"{BLUE_TITLES[BLUE_PLUS_2]} at {_quarry(rules, move.a)}"
+    if kind == "plus2_decline":
+        return f"keeps {BLUE_TITLES[BLUE_PLUS_2]} unused"
+    if kind == "joker":
+        return f"Joker as {MARKER_TITLES[A.JOKER_GREEN[move.a]]}"
+    if kind == "joker_decline":
+        return "keeps Joker unused"
+    if kind in ("double_free", "pass_free"):
+        title = MARKER_TITLES[FREE_DOUBLE] if kind == "double_free" else MARKER_TITLES[FREE_PASS]
+        return f"{'double move' if kind == 'double_free' else 'pass'} ({title})"
+    return rules.action_to_string(action)
+
+
+def _quarry(rules: Any, quarry: int) -> str:
+    """``"q2 (Transport +2)"``: a quarry with the title of the marker printed on it."""
+    marker = rules.components.quarries[quarry].marker if quarry < len(rules.components.quarries) else -1
+    return f"q{quarry} ({MARKER_TITLES[marker]})" if marker >= 0 else f"q{quarry}"
 
 
 def public_scores(rules: Any, state: Any) -> str:
@@ -64,14 +126,83 @@ def why_illegal(rules: Any, state: Any, action: int) -> str | None:
     legal_kinds = sorted({A.decode(a, rules.spec.num_actions).kind for a in rules.legal_actions(state)})
     if move.kind not in legal_kinds:
         return f"no {move.kind.replace('_', ' ')} move now: this is the {phase} phase"
+    return _why_not_choice(rules, state, move)
+
+
+def _why_not_choice(rules: Any, state: Any, move: A.Move) -> str | None:
+    """The reason for a choice of the right kind now but not legal (rules file sections 5-6
+    and the advanced variant): a seat offset beyond the players, a -3 target without a score
+    there or protected, a revealed or empty quarry, a bid above the gold, a blue marker not on
+    offer, a joker option that cannot take effect."""
+    n, seat = rules.num_players, rules.current_player(state)
+    if move.kind in ("minus3", "appoint") and move.a >= n:
+        return f"there is no seat +{move.a} in a {n}-player game (offsets 0..{n - 1} from you)"
+    if move.kind == "minus3":
+        target, where = (seat + move.a) % n, state.resolving
+        if is_protected(state, where, target):
+            return f"player_{target} is protected from -3 at q{where}"
+        return f"player_{target} has no score at q{where}: a -3 takes points from a player who scores there"
+    if move.kind in ("protect", "plus2"):
+        quarries = rules.components.quarries
+        if move.a >= len(quarries):
+            return f"there is no quarry q{move.a} in this game (q0..q{len(quarries) - 1})"
+        if move.kind == "protect" and move.a >= state.resolving:
+            return f"q{move.a} is already revealed: protection goes on a quarry still face down"
+        return f"q{move.a} holds no cards"
+    if move.kind == "bid":
+        return f"a bid of {move.a} is more than your {state.gold[seat]} gold"
+    if move.kind == "blue_choose":
+        if move.a not in state.blue_offer:
+            return f"{BLUE_TITLES[move.a]} is not on offer this round"
+        return f"{BLUE_TITLES[move.a]} is taken by player_{state.blue_holder[move.a]}"
+    if move.kind == "joker":
+        return f"the Joker as {MARKER_TITLES[A.JOKER_GREEN[move.a]]} could not take effect now"
     return None
 
 
-def describe_end(rules: Any, state: Any) -> tuple[str, str]:
-    """(why the game ended, the gold) of a finished game."""
-    info = rules.final_info(state)
-    reason = "the game was cut by its time limit" if rules.is_truncated(state) else "the third round was scored"
-    return reason, "gold: " + ", ".join(f"player_{s} {g}" for s, g in enumerate(info["gold"]))
+_WORKER = re.compile(r"worker q(\d+) card (-?\d+)")
+_PLACE = re.compile(r"place (.+) l(\d+)")
+_BID = re.compile(r"bid (\d+)")
+
+
+def read_move(rules: Any, text: str) -> int | str | None:
+    """What ``text`` (lower case, single spaces) names in the notation's grammar: an action
+    id, or the rule that no action can be written so (rules file section 4: the quarries, the
+    worker cards 3, 4, 5, 6, 7, 8 and -3, the pyramids and their levels; bids up to
+    :data:`~maya_envs.maya_quarry.actions.MAX_BID`), or ``None`` when ``text`` is not in the
+    grammar (the other moves are read by their notation alone)."""
+    comp = rules.components
+    found = _WORKER.fullmatch(text)
+    if found:
+        quarry, value = int(found[1]), int(found[2])
+        if value not in A.CARD_VALUES:
+            return f"there is no worker card {value}: the cards are {', '.join(map(str, A.CARD_VALUES))}"
+        if quarry >= A.MAX_QUARRIES:  # q4..q6 of a smaller table are ids: why_illegal explains them
+            return f"there is no quarry q{quarry} in this game (q0..q{len(comp.quarries) - 1})"
+        return A.worker_id(quarry, A.CARD_VALUES.index(value))
+    found = _PLACE.fullmatch(text)
+    if found:
+        names = [name.lower() for name in rules.pyramid_names]
+        if found[1] not in names:
+            return f"there is no pyramid {found[1]!r}: the pyramids are {', '.join(rules.pyramid_names)}"
+        pyramid, level = names.index(found[1]), int(found[2])
+        if not 1 <= level <= A.MAX_LEVELS:
+            return f"{rules.pyramid_names[pyramid]} has levels L1..L{len(comp.pyramids[pyramid].levels)}"
+        return A.place_id(pyramid, level - 1)
+    found = _BID.fullmatch(text)
+    if found and int(found[1]) > A.MAX_BID:
+        return f"bids go up to {A.MAX_BID}"
+    return None
+
+
+#: Why a game ended, by ``final_info()["end"]``: the one wording of
+#: :func:`maya_envs.notation.end_reason` (the third round's scoring is the game's only end).
+END_TEXTS = {"last_round": "the third round was scored"}
+
+
+def final_scores(rules: Any, state: Any) -> str:
+    """The gold of a finished game."""
+    return "gold: " + ", ".join(f"player_{s} {g}" for s, g in enumerate(rules.final_info(state)["gold"]))
 
 
 def _why_not_place(rules: Any, state: Any, pyramid: int, level: int) -> str | None:

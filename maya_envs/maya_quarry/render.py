@@ -9,7 +9,7 @@ exactly what that seat may know.
 from __future__ import annotations
 
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MAX_LEVELS
-from maya_envs.maya_quarry.rules.config import BLUE_MARKERS, MARKERS
+from maya_envs.maya_quarry.notation import BLUE_TITLES, MARKER_TITLES, marker_title
 from maya_envs.maya_quarry.rules.state import BID, PHASE_NAMES, MayaQuarryState
 
 LEGEND = (
@@ -37,10 +37,10 @@ def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> s
         else:
             low = sum(c for c, is_low in zip(hand, CARD_IS_LOW, strict=True) if is_low)
             cards = f"{low} low, {sum(hand) - low} high"
-        held = [MARKERS[m] for m, h in enumerate(state.holder) if h == seat]
+        held = ", ".join(MARKER_TITLES[m] for m, h in enumerate(state.holder) if h == seat)
         lines.append(
             f"player_{seat}: gold {state.gold[seat]}  held {state.held[seat]}  pool {state.pool[seat]}"
-            f"  hand [{cards}]" + ("  passed" if state.passed[seat] else "") + (f"  markers {held}" if held else "")
+            f"  hand [{cards}]" + ("  passed" if state.passed[seat] else "") + (f"  markers: {held}" if held else "")
         )
     if rules.advanced:
         lines.append(_auction_line(state, observer))
@@ -52,7 +52,7 @@ def render_text(rules, state: MayaQuarryState, observer: int | None = None) -> s
                 cells.append(f"{owner}:{CARD_VALUES[card]}")
             else:
                 cells.append(f"{owner}:?{'L' if CARD_IS_LOW[card] else 'H'}")
-        marker = MARKERS[quarry.marker] if quarry.marker >= 0 else "-"
+        marker = marker_title(quarry.marker)
         shield = f"  protects player_{state.protect_seat}" if state.protect_q == q else ""
         if state.joker_protect_q == q:
             shield += f"  joker protects player_{state.joker_seat}"
@@ -76,7 +76,7 @@ def _auction_line(state: MayaQuarryState, observer: int | None) -> str:
     for seat, bid in enumerate(state.bids):
         sealed = state.phase == BID and observer is not None and observer != seat
         bids.append("-" if bid < 0 else "?" if sealed else str(bid))
-    offer = [BLUE_MARKERS[m] for m in state.blue_offer]
-    held = [f"{BLUE_MARKERS[m]}:player_{h}" for m, h in enumerate(state.blue_holder) if h >= 0]
-    joker = f"  joker as {MARKERS[state.joker_as]} (player_{state.joker_seat})" if state.joker_as >= 0 else ""
-    return f"auction offer {offer}  bids [{' '.join(bids)}]  blue held {held}{joker}"
+    offer = ", ".join(BLUE_TITLES[m] for m in state.blue_offer) or "-"
+    held = ", ".join(f"{BLUE_TITLES[m]} (player_{h})" for m, h in enumerate(state.blue_holder) if h >= 0) or "-"
+    joker = f"  Joker as {MARKER_TITLES[state.joker_as]} (player_{state.joker_seat})" if state.joker_as >= 0 else ""
+    return f"auction offer: {offer}  bids [{' '.join(bids)}]  blue held: {held}{joker}"

@@ -26,11 +26,9 @@ import numpy as np
 from maya_envs.drawing import MUTED, SEAT_COLOURS, SPECTATOR_VIEW, WIDTH, Canvas, SvgPicture, card_back_swatch
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, CARD_VALUES, MAX_LEVELS
-from maya_envs.maya_quarry.rules.config import MARKERS
+from maya_envs.maya_quarry.notation import BLUE_TITLES, MARKER_TITLES, marker_title
 from maya_envs.maya_quarry.rules.state import BID, PHASE_NAMES
 
-MARKER_LABELS = ("protect", "relocate", "free block", "1st player", "transport+2", "free pass", "free double")
-BLUE_LABELS = ("transport+4", "joker", "extra block", "+2 quarry points")
 MARGIN, ROW_H, CARD_W, CARD_H = 20, 34, 30, 26
 
 
@@ -97,7 +95,7 @@ def _player_row(canvas: Canvas, state, seat: int, observer, y: int) -> None:
     colour = SEAT_COLOURS[seat]
     canvas.box((MARGIN - 4, y, WIDTH - MARGIN + 4, y + ROW_H - 2), fill=None, outline=None, key=f"seat:{seat}")
     canvas.box((MARGIN, y + 4, MARGIN + 22, y + 26), fill=colour, radius=4)
-    held = [MARKER_LABELS[m] for m, h in enumerate(state.holder) if h == seat]
+    held = [MARKER_TITLES[m] for m, h in enumerate(state.holder) if h == seat]
     text = f"player_{seat}  gold {state.gold[seat]}  held {state.held[seat]}  pool {state.pool[seat]}"
     text += "  passed" if state.passed[seat] else ""
     canvas.text((MARGIN + 30, y + 8), text, size=14)
@@ -124,7 +122,7 @@ def _quarries(canvas: Canvas, comp, state, observer, y: int, height: int) -> Non
         canvas.text((x + 6, y + 6), f"quarry {q}", size=14)
         canvas.text((x + 6, y + 24), f"ranks {'/'.join(map(str, quarry.ranks))}", size=11)
         canvas.text((x + 6, y + 38), f"max {quarry.max_cards} cards", size=11)
-        marker = MARKER_LABELS[quarry.marker] if quarry.marker >= 0 else "no marker"
+        marker = marker_title(quarry.marker)
         canvas.text((x + 6, y + 52), marker, size=11, fill=MUTED)
         shields = [
             (state.protect_q, state.protect_seat, "protects"),
@@ -177,9 +175,9 @@ def _auction_text(state, observer: int | None) -> str:
     for seat, bid in enumerate(state.bids):
         sealed = state.phase == BID and observer is not None and observer != seat
         bids.append("-" if bid < 0 else "?" if sealed else str(bid))
-    offer = ", ".join(BLUE_LABELS[m] for m in state.blue_offer)
-    held = ", ".join(f"{BLUE_LABELS[m]}: p{h}" for m, h in enumerate(state.blue_holder) if h >= 0)
-    joker = f"   joker as {MARKERS[state.joker_as]}" if state.joker_as >= 0 else ""
+    offer = ", ".join(BLUE_TITLES[m] for m in state.blue_offer)
+    held = ", ".join(f"{BLUE_TITLES[m]}: p{h}" for m, h in enumerate(state.blue_holder) if h >= 0)
+    joker = f"   Joker as {MARKER_TITLES[state.joker_as]}" if state.joker_as >= 0 else ""
     return f"auction: offer {offer}   bids {' '.join(bids)}   blue held {held or '-'}{joker}"
 
 

@@ -5,14 +5,18 @@ Examples::
     maya-web                                    # http://127.0.0.1:8000/
     maya-web --port 8080 --checkpoint mine=runs/.../model.zip   # seat it as checkpoint:mine
 
+    maya-web --components big=tables/big.json  # a quarry table the page may ask for as components=big
+
 Binds to 127.0.0.1 (this machine only) unless ``--host`` says otherwise; another host prints a
-warning, since anyone who can reach the port can then start games (no file is ever read from a
-path a page sends).
+warning, since anyone who can reach the port can then start games. Files are named only here,
+on the command line (checkpoints, component tables): a page names them by ``NAME``, never by
+path, and no file is ever read from a path a page sends.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import warnings
 from pathlib import Path
@@ -35,6 +39,19 @@ def _checkpoint(text: str) -> tuple[str, str]:
     return name, path
 
 
+def _components(text: str) -> tuple[str, dict]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"--components needs NAME=FILE, got {text!r}")
+    try:
+        table = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise argparse.ArgumentTypeError(f"--components {name}: cannot read {path!r} as JSON ({error})") from None
+    if not isinstance(table, dict):
+        raise argparse.ArgumentTypeError(f"--components {name}: {path!r} holds no JSON object")
+    return name, table
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="maya-web",
@@ -50,6 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="[NAME=]PATH",
         help="a MaskablePPO checkpoint the page may seat as checkpoint:NAME (repeatable; NAME defaults to the "
         "run's exp_name, as in maya-eval and maya-arena)",
+    )
+    parser.add_argument(
+        "--components",
+        type=_components,
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="a component table (a JSON file) the page may then ask for as the game option components=NAME "
+        "(repeatable; checked when a game uses it)",
     )
     parser.add_argument("--max-games", type=int, default=16, help="open games and replays at most (default 16)")
     parser.add_argument("--idle-minutes", type=float, default=30.0, help="close a game unused this long (default 30)")
@@ -73,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             f"maya-web binds to {args.host}: anyone who can reach port {args.port} can start games here",
             stacklevel=1,
         )
-    app = create_app(dict(args.checkpoint), args.max_games, args.idle_minutes)
+    app = create_app(dict(args.checkpoint), args.max_games, args.idle_minutes, dict(args.components))
     server = make_server(args.host, args.port, app, threaded=True)
     print(f"maya-web: open http://{args.host}:{server.server_port}/ (Ctrl-C stops)", flush=True)
     try:

@@ -5,27 +5,53 @@ A :class:`LiveGame` is one game's AEC env (``render_mode="svg"``) with a player 
 :class:`Replay` is an uploaded record, validated by replaying it, with every state kept for
 stepping back and forth. :class:`Store` keeps a bounded number of both and forgets idle ones.
 
-Hidden information: :meth:`LiveGame.view` draws the board and writes every move text for one
-viewer seat (:func:`maya_envs.notation.describe_action`); while the game is running and a seat
-is human, only a human seat's view is served (a person at the page must not see what their
-seat may not); agent-only games, finished games and replays may be seen from any seat or whole.
+What a page can get (every response is the requesting seat's view, or refused):
 
-Safety: agents come only from the bot registry (``random``, ``heuristic``, ``mcts:...``,
-``ismcts:...``), the shipped baselines (``pretrained[:name]``) or ``checkpoint:<name>`` for a
-checkpoint path given on the command line at start; a page can never name a file.
+* Views: :meth:`LiveGame.view` draws the board and writes every move text for one viewer seat
+  (:func:`maya_envs.notation.describe_action`); while the game is running and a seat is human,
+  only a human seat's view is served (a person at the page must not see what their seat may
+  not); agent-only games, finished games and replays may be seen from any seat or whole.
+* The seed: one the page gives is used and shown as given (as a string, so that JavaScript
+  does not round a 30-digit seed). Without one, the game draws a 64-bit seed from
+  :mod:`secrets`; where that seed rebuilds draws a seat may not see (hidden information or
+  chance in the game's ``GameSpec``: :func:`maya_envs.core.rng.seed_hides_draws`) the view's
+  ``seed`` is ``None`` (the page shows the game id) until the game is over.
+* The record (:meth:`LiveGame.record`) holds every seat's moves and the seed, so it is refused
+  (:class:`HiddenViewError`) while a human plays a hidden-information game or while the seed
+  is secret, and given whole once the game is over. A replay shows what its record holds.
+
+What a page cannot do:
+
+* Name a file. Seats come from the bot registry (``random``, ``heuristic``, ``mcts:...``,
+  ``ismcts:...``), shipped networks and baselines by name (``policy:<name>``,
+  ``az:<name>[...]``, ``pretrained[:<name>]``) or ``checkpoint:<name>`` for a checkpoint given
+  on the command line at start; the quarry option ``components`` is a name given at start
+  (``maya-web --components NAME=FILE``; the table is recorded inline); an uploaded record's
+  config may hold no file name and no env keyword (:func:`page_options`). No error names a
+  server path or says whether a file exists.
+* Ask for unbounded work. A search seat's numbers are at most :data:`PAGE_LIMITS` (the error
+  names the maximum); a move being computed stops when its game is closed or expires (the
+  agents play on a copy of the rules that checks the game's ``closed`` flag at every rule call,
+  :func:`cancellable`), and the game's lock is not held while an agent thinks, so views of it
+  and of every other game are served meanwhile.
 """
 
 from __future__ import annotations
 
+import copy
+import re
 import secrets
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from maya_envs.captions import move_caption, result_line
 from maya_envs.core.errors import IllegalActionError
-from maya_envs.games import game_of_rules
+from maya_envs.core.rng import draw_seed, seed_hides_draws
+from maya_envs.games import game_names, game_of_rules
+from maya_envs.notation import describe_action
 from maya_envs.records import Record, RecordError, iter_replay, make_env, new_header, parse_record
 from maya_envs.web.games import action_targets
 
@@ -39,14 +65,46 @@ AGENT_SPECS = (
     "ismcts:200",
     "pretrained",
     "pretrained:<name>",
+    "policy:<shipped network>",
+    "az:<shipped network>[:SIMULATIONS]",
     "checkpoint:<name given with --checkpoint>",
 )
+PAGE_KINDS = ("random", "heuristic", "mcts", "ismcts", "pretrained", "policy", "az", "checkpoint")
+"""The seat kinds (the part before the first ``:``) a page may ask for, besides ``human``."""
+PAGE_LIMITS: dict[str, dict[str, tuple[str, float]]] = {
+    "mcts": {
+        "simulations": ("simulations", 2000),
+        "time_limit": ("time", 30.0),
+        "depth": ("depth", 1000),
+        "exploration": ("c", 100.0),
+    },
+    "az": {
+        "simulations": ("simulations", 800),
+        "max_considered": ("m", 64),
+        "gumbel_scale": ("noise", 10.0),
+        "c_puct": ("c", 100.0),
+    },
+}
+"""The most a seat from a page may ask of a search: ``{kind: {config field: (name in the spec,
+maximum)}}`` for ``mcts``/``ismcts`` (:class:`maya_envs.bots.mcts.MCTSConfig`) and ``az``
+(:class:`maya_envs.bots.guided.GuidedConfig`). Measured on this project's games (early moves,
+one CPU): ``mcts:200`` takes 0.13-0.29 s a move, ``mcts:200:heuristic`` 0.8-6 s, so a move at
+the limits takes about a minute at most."""
+ENV_KEYWORDS = ("render_mode", "illegal_action", "render_observer")
+"""Keywords of a game's ``env()`` that are not game options: the server sets them."""
+MAX_SEED_DIGITS = 40
+MAX_NESTING = 32
+"""Deepest nesting of objects and lists in a request body or a record's header
+(a component table needs 7)."""
+MAX_SPEC_CHARS = 200
 MAX_PLAYERS_SEEN = 5
 MAX_RECORD_MOVES = 20_000
+_FILE_SIGNS = ("/", "\\", "..", "~")
+_FILE_ENDINGS = (".zip", ".pt", ".json", ".pkl", ".jsonl")
 
 
 class NotFoundError(LookupError):
-    """No live game or replay with that id (never made, or expired)."""
+    """No live game or replay with that id (never made, closed, or expired)."""
 
 
 class FullError(RuntimeError):
@@ -54,26 +112,180 @@ class FullError(RuntimeError):
 
 
 class HiddenViewError(PermissionError):
-    """A view the page may not have now (another seat's, while a human plays)."""
+    """A view the page may not have now (another seat's, or the record, while a human plays)."""
 
 
-def resolve_seat(spec: Any, rules, seed: int, checkpoints: Mapping[str, str]):
-    """The player of one seat: ``None`` for ``human``, else an opponent with ``choose(env, agent)``.
+class BusyError(RuntimeError):
+    """An agent of this game is still choosing its move."""
 
-    ``checkpoint:<name>`` loads the checkpoint path registered under ``name`` at start
-    (``maya-web --checkpoint name=path``); anything that names a file or an RLlib checkpoint
-    is refused, so a page cannot make the server read a path.
+
+class MoveCancelled(Exception):
+    """Raised inside an agent's search when its game was closed (:func:`cancellable`)."""
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (error messages echo what a page sent)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def small_int(value: Any, digits: int = 9) -> int | None:
+    """``value`` as an int if it is one (not a bool) or a string of at most ``digits`` decimal
+    digits (an optional ``-``), else ``None``. Nothing is rounded or truncated."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(rf"-?[0-9]{{1,{digits}}}", value.strip()):
+        return int(value)
+    return None
+
+
+def nesting(value: Any) -> int:
+    """How deep objects and lists nest in ``value`` (``0`` for a scalar), counted without
+    recursion and stopping past :data:`MAX_NESTING`."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth > MAX_NESTING:
+                break
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def plain_words(error: BaseException) -> str:
+    """A Python ``TypeError``'s message in the project's words (a page never sees Python's)."""
+    text = str(error)
+    if "unhashable type" in text:
+        return "a list or an object was given where a name or a number belongs"
+    if "multiple values for keyword argument" in text:
+        keyword = text.rsplit(" ", 1)[-1].strip("'\"")
+        return f"{keyword!r} is set by the server, not by the request"
+    return "a value of the request has the wrong type (see the route's fields in maya-web's docs)"
+
+
+def page_seed(value: Any) -> int | None:
+    """A seed as a page (or a record) gives it: ``None``, an int or a string of digits, at most
+    :data:`MAX_SEED_DIGITS` digits (kept exact: no float on the way).
 
     Raises:
-        ValueError: not a string, a path, an unknown bot or baseline or checkpoint name (the
-            message lists what is allowed).
+        ValueError: anything else (the message names the value and what is allowed).
     """
-    from maya_envs.cli.play import load_seat  # the parser maya-play and maya-arena share
-    from maya_envs.pretrained import is_pretrained_spec
+    if value is None:
+        return None
+    seed = small_int(value, MAX_SEED_DIGITS)
+    if seed is None or not 0 <= seed < 10**MAX_SEED_DIGITS:
+        raise ValueError(
+            f"seed {short(value)}; allowed: a non-negative integer of at most {MAX_SEED_DIGITS} digits "
+            "(a number or a string of digits)"
+        )
+    return seed
+
+
+def page_options(options: Any, components: Mapping[str, Any], where: str = "options") -> dict[str, Any]:
+    """The game options a page (or an uploaded record's ``config``) gives, checked: an object,
+    without env keywords (:data:`ENV_KEYWORDS`), with the quarry option ``components`` as a
+    name given at start, replaced by that table (or, in a record, a table held inline).
+
+    Args:
+        options: the options sent (``None``: none).
+        components: ``name -> component table`` given at start (``maya-web --components``).
+        where: ``"options"`` for a page's new game, ``"config"`` for a record (there an
+            inline table is what a record written by maya-web holds).
+
+    Raises:
+        ValueError: not an object, an env keyword, a ``components`` value that is not a known
+            name (nor, in a record, a table); the message names the option.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError(f"{where} must be an object of game options, got {short(options)}")
+    out = dict(options)
+    keywords = sorted(set(out) & set(ENV_KEYWORDS))
+    if keywords:
+        raise ValueError(f"{where} {keywords}: the server sets these env keywords itself; give only game options")
+    table = out.get("components")
+    if table is not None:
+        if isinstance(table, str) and table in components:
+            out["components"] = copy.deepcopy(dict(components[table]))
+        elif not (where == "config" and isinstance(table, Mapping)):
+            known = ", ".join(sorted(components)) or "none were given at start (maya-web --components NAME=FILE)"
+            raise ValueError(
+                f"{where} components={short(table)}: a page names no file; give the name of a component "
+                f"table given at start; known: {known}"
+            )
+    return out
+
+
+def check_budget(spec: str) -> None:
+    """Refuse a search seat asking for more than :data:`PAGE_LIMITS` (``mcts``, ``ismcts``,
+    ``az``; other specs pass).
+
+    Raises:
+        ValueError: a malformed search spec (the parser's message) or a number over its maximum
+            (the message names it and the maximum).
+    """
+    kind = spec.split(":", 1)[0]
+    if kind in ("mcts", "ismcts"):
+        from maya_envs.bots.mcts import parse_spec
+
+        _, config = parse_spec(spec)
+        limits = PAGE_LIMITS["mcts"]
+    elif kind == "az":
+        from maya_envs.bots.guided import parse_az_spec
+
+        _, config = parse_az_spec(spec)
+        limits = PAGE_LIMITS["az"]
+    else:
+        return
+    for field, (written, most) in limits.items():
+        value = getattr(config, field)
+        if value is not None and value > most:
+            raise ValueError(f"seat {short(spec)}: {written} {value:g} is over the page limit for {kind}, {most:g}")
+
+
+def _names_a_file(spec: str) -> bool:
+    kind = spec.split(":", 1)[0]
+    return kind == "rllib" or any(sign in spec for sign in _FILE_SIGNS) or spec.lower().endswith(_FILE_ENDINGS)
+
+
+def _hide_path(text: str, path: str, name: str) -> str:
+    """``text`` with every spelling of the server path ``path`` replaced by ``name``."""
+    forms = {str(path), str(Path(path).absolute()), str(Path(path).resolve())}
+    for form in sorted(forms, key=len, reverse=True):
+        text = text.replace(form, name)
+    return text
+
+
+def resolve_seat(
+    spec: Any,
+    rules,
+    seed: int,
+    checkpoints: Mapping[str, str],
+    observation_shape: tuple[int, ...] | None = None,
+):
+    """The player of one seat: ``None`` for ``human``, else an opponent with ``choose(env, agent)``.
+
+    Allowed (:data:`PAGE_KINDS`): ``random``, ``heuristic``, ``mcts...``/``ismcts...``/``az...``
+    within :data:`PAGE_LIMITS`, ``policy:<name>``/``az:<name>`` with a shipped network's name,
+    ``pretrained[:<name>]``, and ``checkpoint:<name>`` for the checkpoint path registered under
+    ``name`` at start (``maya-web --checkpoint name=path``). Anything that names a file is
+    refused before any file is looked at, and no message shows a registered path.
+
+    Raises:
+        ValueError: not a string, a path, an unknown bot or baseline or checkpoint name, a
+            budget over its maximum (the message lists what is allowed).
+    """
+    from maya_envs.cli.play import load_seat
+    from maya_envs.nn.specs import parse_network_spec
+    from maya_envs.pretrained import network_names
     from maya_envs.wrappers.opponents import make_opponent
 
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"seat {spec!r}: allowed: {', '.join(AGENT_SPECS)}")
+    if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC_CHARS:
+        raise ValueError(f"seat {short(spec)}; allowed: {', '.join(AGENT_SPECS)}")
     spec = spec.strip()
     if spec == HUMAN:
         return None
@@ -81,39 +293,77 @@ def resolve_seat(spec: Any, rules, seed: int, checkpoints: Mapping[str, str]):
         name = spec[len(CHECKPOINT_PREFIX) :]
         if name not in checkpoints:
             known = ", ".join(sorted(checkpoints)) or "none were given at start (maya-web --checkpoint NAME=PATH)"
-            raise ValueError(f"unknown checkpoint {name!r}; known: {known}")
-        return load_seat(checkpoints[name], rules, seed)
-    if spec.startswith("rllib:") or any(sign in spec for sign in ("/", "\\", "..", "~")) or spec.endswith(".zip"):
+            raise ValueError(f"unknown checkpoint {short(name)}; known: {known}")
+        path = checkpoints[name]
+        try:
+            return load_seat(path, rules, seed, observation_shape)
+        except ValueError as error:
+            raise ValueError(_hide_path(str(error), path, spec)) from None
+    if _names_a_file(spec):
         raise ValueError(
-            f"seat {spec!r}: a page cannot name a file; agents come from the registry "
-            f"({', '.join(AGENT_SPECS[1:6])}) or from checkpoints given at start (checkpoint:<name>)"
+            f"seat {short(spec)}: a page cannot name a file; agents come from the registry "
+            f"({', '.join(AGENT_SPECS[1:9])}) or from checkpoints given at start (checkpoint:<name>)"
         )
-    if is_pretrained_spec(spec):
-        return load_seat(spec, rules, seed)
-    return make_opponent(spec, rules, seed)
+    kind = spec.split(":", 1)[0]
+    if kind not in PAGE_KINDS:
+        raise ValueError(f"unknown bot {short(spec)}; a page may seat: {', '.join(AGENT_SPECS)}")
+    if kind in ("policy", "az"):
+        model = parse_network_spec(spec)[1]
+        if model not in network_names():
+            raise ValueError(
+                f"seat {short(spec)}: a page cannot name a file; a network seat takes a shipped network: "
+                f"{', '.join(network_names())}"
+            )
+    check_budget(spec)
+    try:
+        return make_opponent(spec, rules, seed, observation_shape)
+    except ImportError as error:  # a network or baseline seat without the train extra
+        raise ValueError(f"seat {short(spec)}: {error}") from None
+
+
+def cancellable(rules, closed: threading.Event):
+    """A copy of ``rules`` whose ``apply_action`` and ``legal_actions`` raise
+    :class:`MoveCancelled` once ``closed`` is set: an agent built on it stops searching within
+    one rule call of its game being closed. The copy shares the rules' read-only tables and is
+    of the same class (the game table finds its game)."""
+    checked = copy.copy(rules)
+
+    def guard(method):
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if closed.is_set():
+                raise MoveCancelled("the game was closed")
+            return method(*args, **kwargs)
+
+        return call
+
+    checked.apply_action = guard(rules.apply_action)
+    checked.legal_actions = guard(rules.legal_actions)
+    return checked
 
 
 class _Item:
-    """What the store keeps: an id and the last time it was used."""
+    """What the store keeps: an id, a lock, the last time it was used and a ``closed`` flag."""
 
     def __init__(self) -> None:
         self.id = secrets.token_urlsafe(12)
         self.lock = threading.Lock()
+        self.closed = threading.Event()
         self.touch()
 
     def touch(self) -> None:
         self.last_used = time.monotonic()
 
+    def close(self) -> None:
+        """Forget it: a move being computed for it stops (:func:`cancellable`)."""
+        self.closed.set()
+
 
 def _check_viewer(seat: Any, n: int) -> int | None:
     if seat is None or seat == "" or seat == "all":
         return None
-    try:
-        value = int(seat)
-    except (TypeError, ValueError):
-        value = -1
-    if not 0 <= value < n or isinstance(seat, bool):
-        raise ValueError(f"view {seat!r}; allowed: 'all' or a seat 0..{n - 1}")
+    value = small_int(seat)
+    if value is None or not 0 <= value < n:
+        raise ValueError(f"view {short(seat)}; allowed: 'all' or a seat 0..{n - 1}")
     return value
 
 
@@ -123,9 +373,16 @@ class LiveGame(_Item):
     Args:
         game: a game name or short name (``maya2012``, ``yaxha_v1`` ...).
         seats: one spec per seat, in seat order (:data:`AGENT_SPECS`).
-        options: game options (``num_players``, ``variant`` ...), as ``env(**options)`` takes.
-        seed: the reset seed (recorded); ``None`` draws one.
+        options: game options (``num_players``, ``variant`` ...), as ``env(**options)`` takes,
+            checked by :func:`page_options`.
+        seed: the reset seed (recorded; an int or a string of digits); ``None`` draws a secret
+            one (:func:`maya_envs.core.rng.draw_seed`).
         checkpoints: ``name -> path`` given on the command line.
+        components: ``name -> quarry component table`` given on the command line.
+
+    Attributes:
+        seed_secret: the seed was drawn here and rebuilds what a seat may not see: the views
+            hide it and the record is refused until the game is over.
 
     Raises:
         ValueError: an unknown game, a bad option (``ConfigError``), the wrong number of
@@ -139,26 +396,35 @@ class LiveGame(_Item):
         game: str,
         seats: list[Any],
         options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
+        seed: int | str | None = None,
         checkpoints: Mapping[str, str] | None = None,
+        components: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
-        if options is not None and not isinstance(options, Mapping):
-            raise ValueError(f"options must be an object of game options, got {options!r}")
-        if seed is None:
-            seed = secrets.randbits(31)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed {seed!r}; allowed: a non-negative int")
-        env = make_env(game, render_mode="svg", illegal_action="raise", **dict(options or {}))
+        if not isinstance(game, str):
+            raise ValueError(f"game {short(game)}; allowed: one of {game_names()}")
+        options = page_options(options, components or {})
+        given = page_seed(seed)
+        try:
+            env = make_env(game, render_mode="svg", illegal_action="raise", **options)
+        except TypeError as error:  # a list or object where the game's check wants a name
+            raise ValueError(f"options: {plain_words(error)}") from None
         n = env.rules.spec.num_players
         if not isinstance(seats, list) or len(seats) != n:
-            raise ValueError(f"seats {seats!r}: give one spec per seat, {n} for this game")
-        self.players = [resolve_seat(spec, env.rules, seed + 1 + s, checkpoints or {}) for s, spec in enumerate(seats)]
-        self.seats = [str(spec).strip() for spec in seats]
-        env.reset(seed=seed)
-        self.env, self.seed = env, seed
-        self.header = new_header(env, seed)
+            raise ValueError(f"seats {short(seats)}: give one spec per seat, {n} for this game")
+        self.seed = draw_seed() if given is None else given
+        self.seed_secret = given is None and seed_hides_draws(env.rules.spec)
+        agent_rules = cancellable(env.rules, self.closed)
+        shape = env.spec_card.observation_shape
+        self.players = [
+            resolve_seat(spec, agent_rules, self.seed + 1 + s, checkpoints or {}, shape) for s, spec in enumerate(seats)
+        ]
+        self.seats = [spec.strip() for spec in seats]
+        env.reset(seed=self.seed)
+        self.env = env
+        self.header = new_header(env, self.seed)
         self.history: list[tuple[Any, int, int]] = []  # (state before, action, actor)
+        self.thinking = False
 
     @property
     def rules(self):
@@ -176,6 +442,13 @@ class LiveGame(_Item):
     @property
     def humans(self) -> list[int]:
         return [seat for seat, spec in enumerate(self.seats) if spec == HUMAN]
+
+    @property
+    def record_open(self) -> bool:
+        """Whether :meth:`record` may be given now: the game is over, or the record holds
+        nothing a human seat may not see (no secret seed; no human, or no hidden information)."""
+        hidden_moves = bool(self.humans) and self.rules.spec.information != "perfect"
+        return self.over or not (self.seed_secret or hidden_moves)
 
     def _apply(self, action: int) -> None:
         seat = self.to_move
@@ -199,7 +472,7 @@ class LiveGame(_Item):
         if seat is not None and _check_viewer(seat, len(self.seats)) != mover:
             raise ValueError(f"it is player_{mover}'s turn, not player_{seat}'s")
         if isinstance(action, bool) or not isinstance(action, int):
-            raise ValueError(f"a move must be an action id (int), got {action!r}")
+            raise ValueError(f"a move must be an action id (int), got {short(action)}")
         legal = self.rules.legal_actions(self.env.game_state)
         if action not in legal:
             name = self.rules.action_to_string(action) if 0 <= action < self.rules.spec.num_actions else "out of range"
@@ -207,15 +480,47 @@ class LiveGame(_Item):
         self._apply(action)
 
     def advance(self) -> bool:
-        """Let the agent to move play one move; ``False`` when a human is to move or it is over."""
-        mover = self.to_move
-        if mover is None or self.players[mover] is None:
-            return False
-        self._apply(int(self.players[mover].choose(self.env, f"player_{mover}")))
+        """Let the agent to move play one move; ``False`` when a human is to move or it is over.
+
+        Takes :attr:`lock` itself, and not while the agent thinks: views are served meanwhile.
+
+        Raises:
+            BusyError: this game's agent is already choosing (another step is running).
+            NotFoundError: the game was closed while its agent chose (the search stopped).
+        """
+        with self.lock:
+            mover = self.to_move
+            if mover is None or self.players[mover] is None:
+                return False
+            if self.thinking:
+                raise BusyError(f"player_{mover} ({self.seats[mover]}) is still choosing its move")
+            self.thinking, state = True, self.env.game_state
+        try:
+            action = int(self.players[mover].choose(self.env, f"player_{mover}"))
+        except MoveCancelled:
+            raise NotFoundError(f"live game {self.id!r} was closed while player_{mover} chose its move") from None
+        finally:
+            self.thinking = False
+        with self.lock:
+            if self.closed.is_set():
+                raise NotFoundError(f"live game {self.id!r} was closed while player_{mover} chose its move")
+            if self.env.game_state is not state:  # nothing else moves while an agent is to move
+                raise BusyError("the position changed while the agent chose; step again")
+            self._apply(action)
         return True
 
     def record(self) -> Record:
-        """The game so far as a :class:`~maya_envs.records.Record` (``maya_envs.records``)."""
+        """The game so far as a :class:`~maya_envs.records.Record` (``maya_envs.records``).
+
+        Raises:
+            HiddenViewError: not now (:attr:`record_open`): it holds other seats' hidden moves
+                or the secret seed; it opens when the game is over.
+        """
+        if not self.record_open:
+            raise HiddenViewError(
+                "the record of a running game opens when the game is over: it holds every seat's hidden "
+                "moves and the seed of the hidden draws"
+            )
         moves = [
             {"agent": f"player_{actor}", "action": int(action), "notation": self.rules.action_to_string(action)}
             for _before, action, actor in self.history
@@ -249,6 +554,9 @@ class LiveGame(_Item):
     def view(self, seat: Any = None) -> dict[str, Any]:
         """Everything the page shows, as ``seat`` (default: the human to move) may see it.
 
+        ``seed`` is a string, or ``None`` while it is secret; ``record_open`` says whether
+        :meth:`record` may be fetched; ``thinking`` that an agent is choosing now.
+
         Raises:
             ValueError: a bad seat; HiddenViewError: a view the page may not have now.
         """
@@ -264,7 +572,11 @@ class LiveGame(_Item):
         if mover is not None and self.players[mover] is None and viewer == mover:
             state = env.game_state
             legal = [
-                {"action": a, "text": rules.action_to_string(a), "targets": list(action_targets(rules, state, a))}
+                {
+                    "action": a,
+                    "text": describe_action(rules, state, a, mover, mover),  # the move list's words
+                    "targets": list(action_targets(rules, state, a)),
+                }
                 for a in rules.legal_actions(state)
             ]
         result = None
@@ -281,7 +593,7 @@ class LiveGame(_Item):
             "kind": self.kind,
             "title": rules.spec.title,
             "game": rules.spec.name,
-            "seed": self.seed,
+            "seed": None if self.seed_secret and not self.over else str(self.seed),
             "seats": self.seats,
             "humans": self.humans,
             "viewer": viewer,
@@ -289,12 +601,14 @@ class LiveGame(_Item):
             "svg": str(env.picture().svg()),
             "to_move": mover,
             "agent_to_move": mover is not None and self.players[mover] is not None,
+            "thinking": self.thinking,
             "status": status,
             "legal": legal,
             "moves": moves,
             "scores": public_scores(rules, env.game_state) if not self.over else "",
             "over": self.over,
             "result": result,
+            "record_open": self.record_open,
         }
 
     def _allowed_views(self) -> list[int | None]:
@@ -312,20 +626,41 @@ def public_scores(rules, state) -> str:
 class Replay(_Item):
     """An uploaded record, validated by replaying it (see the module docstring).
 
+    Args:
+        text: the record's JSONL text.
+        components: ``name -> quarry component table`` given at start (a record's config may
+            name one, or hold its table inline, never a file).
+
     Raises:
         RecordError: anything :func:`maya_envs.records.parse_record` / ``iter_replay`` reject,
-            or more than :data:`MAX_RECORD_MOVES` moves.
+            a line nested too deep, a config :func:`page_options` refuses, a bad seed, or more
+            than :data:`MAX_RECORD_MOVES` moves.
     """
 
     kind = "replay"
 
-    def __init__(self, text: Any) -> None:
+    def __init__(self, text: Any, components: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         if not isinstance(text, str):
             raise RecordError("the record must be the text of a JSONL file")
-        record = parse_record(text.splitlines())
+        try:
+            record = parse_record(text.splitlines())
+        except RecursionError:
+            raise RecordError("a line of the record nests too deep to read") from None
+        if nesting(record.header) > MAX_NESTING:
+            raise RecordError(f"line 1: the header nests deeper than {MAX_NESTING} levels")
         if len(record.moves) > MAX_RECORD_MOVES:
             raise RecordError(f"{len(record.moves)} moves; at most {MAX_RECORD_MOVES} are replayed here")
+        try:
+            record.header["config"] = page_options(record.header.get("config"), components or {}, "config")
+            record.header["seed"] = page_seed(record.header.get("seed"))
+        except ValueError as error:
+            raise RecordError(f"line 1: {error}") from None
+        try:
+            record.make_env()  # the config's own check, before the replay, in the project's words
+        except (TypeError, ValueError) as error:
+            words = plain_words(error) if isinstance(error, TypeError) else str(error)
+            raise RecordError(f"line 1: config rejected by {record.header['game']}: {words}") from None
         self.record = record
         self.states = []
         env = None
@@ -349,20 +684,21 @@ class Replay(_Item):
 
     def view(self, index: Any = 0, seat: Any = None) -> dict[str, Any]:
         """Position ``index`` (0 = start .. number of moves) as ``seat`` (or everything) saw it;
-        ``moves`` holds the captions of the moves up to it.
+        ``moves`` holds the captions of the moves up to it; ``seed`` is the record's, as a string.
 
         Raises:
             ValueError: a bad index or seat.
         """
         n_moves = len(self.record.moves)
-        if isinstance(index, str) and index.strip().lstrip("-").isdigit():
-            index = int(index)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= n_moves:
-            raise ValueError(f"position {index!r}; allowed: 0..{n_moves}")
+        position = small_int(index)
+        if position is None or not 0 <= position <= n_moves:
+            raise ValueError(f"position {short(index)}; allowed: 0..{n_moves}")
+        index = position
         env, rules = self.env, self.env.rules
         viewer = _check_viewer(seat, rules.spec.num_players)
         texts = self.move_texts(viewer)
-        caption = [texts[index - 1] if index else f"{self.record.header['title']}, seed {self.record.header['seed']}"]
+        seed = str(self.record.header["seed"])
+        caption = [texts[index - 1] if index else f"{rules.spec.title}, seed {seed}"]
         result = None
         if index == n_moves and self.over:
             result = result_line(rules, self.states[index], self.rewards, self.info)
@@ -373,7 +709,7 @@ class Replay(_Item):
             "kind": self.kind,
             "title": rules.spec.title,
             "game": rules.spec.name,
-            "seed": self.record.header["seed"],
+            "seed": seed,
             "index": index,
             "length": n_moves,
             "viewer": viewer,
@@ -386,7 +722,8 @@ class Replay(_Item):
 
 
 class Store:
-    """At most ``max_items`` live games and replays; one unused for ``idle_seconds`` is forgotten."""
+    """At most ``max_items`` live games and replays; one unused for ``idle_seconds`` is closed
+    and forgotten (:meth:`_Item.close`: a move it is computing stops)."""
 
     def __init__(self, max_items: int = 16, idle_seconds: float = 1800.0) -> None:
         if max_items < 1 or idle_seconds <= 0:
@@ -398,7 +735,7 @@ class Store:
     def _expire(self) -> None:
         now = time.monotonic()
         for key in [k for k, item in self._items.items() if now - item.last_used > self.idle_seconds]:
-            del self._items[key]
+            self._items.pop(key).close()
 
     def add(self, item: _Item) -> _Item:
         """Keep ``item``. Raises FullError when ``max_items`` are live."""
@@ -419,10 +756,17 @@ class Store:
             item = self._items.get(key)
             if item is None or item.kind != kind:
                 raise NotFoundError(
-                    f"no {kind} {key!r} here (it may have expired after {self.idle_seconds / 60:g} min)"
+                    f"no {kind} {short(key)} here (it may have expired after {self.idle_seconds / 60:g} min)"
                 )
             item.touch()
             return item
+
+    def close(self, key: str, kind: str) -> None:
+        """Close and forget the live game or replay ``key``. Raises NotFoundError."""
+        item = self.get(key, kind)
+        with self._lock:
+            self._items.pop(item.id, None)
+        item.close()
 
     def __len__(self) -> int:
         with self._lock:

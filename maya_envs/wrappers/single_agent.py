@@ -141,13 +141,12 @@ class SingleAgentEnv(gym.Env):
         move again or the game ends.
 
         Raises:
-            ResetNeededError: before the first :meth:`reset`.
-            RuntimeError: after the episode ended.
+            ResetNeededError: before the first :meth:`reset`, or after the episode ended.
         """
         self._check_started("step")
         env = self.aec_env
         if self._over():
-            raise RuntimeError("step() called after the episode ended; call reset()")
+            raise ResetNeededError("step() after the episode ended: call reset() to start a new game")
         env.step(action)
         self._play_opponents()
         terminated = env.terminations[self.learner]

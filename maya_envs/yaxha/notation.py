@@ -11,9 +11,10 @@ Hidden parts of a move (decision 11, :mod:`maya_envs.yaxha.observation`):
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from maya_envs.yaxha.actions import COLOURS
+from maya_envs.yaxha.actions import COLOURS, NUM_LEVELS
 from maya_envs.yaxha.rules import BUILD, PENDING, PHASES, SELECT
 
 
@@ -69,9 +70,43 @@ def why_illegal(rules: Any, state: Any, action: int) -> str | None:
     return f"{name} touches no {COLOURS[colour]} cube beside or below it"
 
 
-def describe_end(rules: Any, state: Any) -> tuple[str, str]:
-    """(why the game ended, the scores) of a finished game."""
-    info = rules.final_info(state)
-    return "round 10's building is over (section 4)", "scores: " + ", ".join(
-        f"player_{s} {v}" for s, v in enumerate(info["scores"])
-    )
+_PLACE = re.compile(r"place ([a-z]+) l(\d+) \( ?(\d+) ?, ?(\d+) ?\)")
+_DISCARD = re.compile(r"discard ([a-z]+)")
+_PICK = re.compile(r"pick tile (\d+)")
+
+
+def read_move(rules: Any, text: str) -> int | str | None:
+    """What ``text`` (lower case, single spaces) names in the notation's grammar: an action
+    id, or the rule that no action can be written so (section 5 and decision 11: the five
+    colours, levels L1-L4, the grid of each level; one market tile per player), or ``None``
+    when ``text`` is not in the grammar."""
+    found = _PICK.fullmatch(text)
+    if found:
+        tile, n = int(found[1]), rules.num_players
+        return tile if tile < n else f"there is no tile {tile}: the market has tiles 0..{n - 1} ({n} players)"
+    found = _PLACE.fullmatch(text) or _DISCARD.fullmatch(text)
+    if not found:
+        return None
+    if found[1] not in COLOURS:
+        return f"there is no {found[1]} cube: the colours are {', '.join(COLOURS)}"
+    colour = COLOURS.index(found[1])
+    if found.re is _DISCARD:
+        return rules.table.discard(colour)
+    level, x, y = int(found[2]), int(found[3]), int(found[4])
+    g = rules.geometry
+    if not 1 <= level <= NUM_LEVELS:
+        return f"there is no level {level}: a pyramid has levels L1-L{NUM_LEVELS}"
+    size = g.side - (level - 1)
+    if not (x < size and y < size):
+        return f"({x},{y}) is off the grid: level L{level} has x and y 0..{size - 1}"
+    return rules.table.place(colour, g.index[(x, y, level - 1)])
+
+
+#: Why a game ended, by ``final_info()["end"]``: the one wording of
+#: :func:`maya_envs.notation.end_reason` (the tenth round's building is the game's only end).
+END_TEXTS = {"last_round": "round 10's building is over (section 4)"}
+
+
+def final_scores(rules: Any, state: Any) -> str:
+    """The scores of a finished game."""
+    return "scores: " + ", ".join(f"player_{s} {v}" for s, v in enumerate(rules.final_info(state)["scores"]))

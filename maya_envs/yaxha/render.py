@@ -24,34 +24,66 @@ def _cubes(counts) -> str:
 
 LEGEND = (
     "board: row y, column x of each level as in 'place <colour> L<level> (x,y)'; "
-    "O B G Y W = orange blue green yellow white, . empty"
+    "O B G Y W = orange blue green yellow white, . empty, + empty where a cube in hand may go"
 )
 """The line under the header that explains the pyramid pictures."""
 
 
-def pyramid_lines(rules: YaxhaRules, pyramid) -> list[str]:
-    """The levels of one pyramid side by side, one text line per row of the base window, each
-    level's rows labelled with ``y`` and its columns with ``x`` (the notation's coordinates)."""
+def pyramid_lines(rules: YaxhaRules, pyramid, marks=frozenset()) -> list[str]:
+    """The levels of one pyramid side by side, one text line per row, each level's rows
+    labelled with ``y`` and its columns with ``x`` (the notation's coordinates).
+
+    The window covers the base's cubes and every empty base cell where a cube may go next
+    (section 5: beside a base cube, the base within 4 x 4), at least 4 x 4 (so up to 6 x 6
+    with the floating footprint); level ``Lk`` shows the cells resting on it. ``marks``: cells
+    drawn ``+`` (where a cube in hand may go) when empty."""
     g = rules.geometry
-    base = [g.coords[i] for i in g.base_cells if pyramid[i] >= 0]
-    x0 = min(min((x for x, _, _ in base), default=0), g.side - 4)
-    y0 = min(min((y for _, y, _ in base), default=0), g.side - 4)
-    width = [2 + 4 - z for z in range(NUM_LEVELS)]  # "y " + the row
+    seen = [g.coords[i] for i in g.base_cells if pyramid[i] >= 0]
+    seen += [g.coords[i] for i in rules.base_candidates(tuple(pyramid))]
+    (x0, x1), (y0, y1) = (_span([c[axis] for c in seen], g.side) for axis in (0, 1))
     blocks = []
     for z in range(NUM_LEVELS):
-        size = 4 - z
-        rows = [f"L{z + 1}", "  " + "".join(str(x0 + dx) for dx in range(size))]
-        for dy in range(4):
-            if dy >= size:
-                rows.append("")
-                continue
+        xs, ys = range(x0, x1 + 1 - z), range(y0, y1 + 1 - z)
+        rows = [f"L{z + 1}", "  " + "".join(str(x) for x in xs)]
+        for y in ys:
             row = ""
-            for dx in range(size):
-                cell = g.index[(x0 + dx, y0 + dy, z)]
-                row += COLOUR_LETTERS[pyramid[cell]] if pyramid[cell] >= 0 else "."
-            rows.append(f"{y0 + dy} {row}")
+            for x in xs:
+                cell = g.index.get((x, y, z))
+                if cell is None:
+                    row += " "
+                elif pyramid[cell] >= 0:
+                    row += COLOUR_LETTERS[pyramid[cell]]
+                else:
+                    row += "+" if cell in marks else "."
+            rows.append(f"{y} {row}")
         blocks.append(rows)
-    return ["  ".join(blocks[z][i].ljust(width[z]) for z in range(NUM_LEVELS)) for i in range(6)]
+    height = max(len(b) for b in blocks)
+    width = [len(b[1]) for b in blocks]
+    return [
+        "  ".join((blocks[z][i] if i < len(blocks[z]) else "").ljust(width[z]) for z in range(NUM_LEVELS))
+        for i in range(height)
+    ]
+
+
+def _span(values: list[int], side: int) -> tuple[int, int]:
+    """``(lo, hi)`` covering ``values``, widened to at least 4 cells inside ``0 .. side-1``."""
+    lo, hi = min(values, default=0), max(values, default=0)
+    while hi - lo < 3:
+        if hi < side - 1:
+            hi += 1
+        else:
+            lo -= 1
+    return lo, hi
+
+
+def hand_text(state: YaxhaState, seat: int, hidden: bool) -> str:
+    """The cubes ``seat`` holds as a viewer may know them (``hidden``: the viewer is another
+    seat): while the building runs, another seat's hand is only the tile it took (what it
+    placed of it is hidden); outside the building nobody holds cubes (``-``), which everyone
+    knows. The text board and the picture say the same."""
+    if hidden and state.phase == BUILD:
+        return f"from tile {state.owner.index(seat)} (what is left is hidden)"
+    return _cubes(state.hands[seat])
 
 
 def render_text(rules: YaxhaRules, state: YaxhaState, observer: int | None = None) -> str:
@@ -82,15 +114,20 @@ def render_text(rules: YaxhaRules, state: YaxhaState, observer: int | None = Non
         else:
             choice_text = f"tile {choice}"
         pyramid = list(state.pyramids[seat])
-        if hidden:
+        building = state.phase == BUILD
+        marks: set[int] = set()
+        if hidden and building:
             for cell in state.fresh[seat]:
                 pyramid[cell] = -1
+        elif building:
+            hand = state.hands[seat]
+            marks = {cell for c in range(len(hand)) if hand[c] for cell in rules.legal_cells(state.pyramids[seat], c)}
         lines.append(
             f"player_{seat}  initiative {state.initiative[seat]}  choice {choice_text}  "
-            f"hand {_cubes(state.hands[seat]) if not hidden else '(tile taken)'}  "
-            f"discarded {state.discarded[seat] if not hidden else '?'}"
+            f"hand {hand_text(state, seat, hidden)}  "
+            f"discarded {'?' if hidden and building else state.discarded[seat]}"
         )
-        lines.extend("  " + line for line in pyramid_lines(rules, pyramid))
+        lines.extend("  " + line for line in pyramid_lines(rules, pyramid, marks))
     if state.phase > BUILD:
         lines.append("scores: " + ", ".join(f"player_{s} {t}" for s, t in enumerate(rules.final_info(state)["scores"])))
     return "\n".join(line.rstrip() for line in lines)

@@ -29,6 +29,7 @@ from maya_envs.drawing import MUTED, SEAT_COLOURS, SPECTATOR_VIEW, WIDTH, Canvas
 from maya_envs.yaxha.actions import COLOUR_LETTERS, COLOURS, NUM_COLOURS, NUM_LEVELS
 from maya_envs.yaxha.rules import BUILD, PENDING, PHASES, SELECT, YaxhaRules, YaxhaState
 from maya_envs.yaxha.scoring import BONUS_CARDS
+from maya_envs.yaxha.render import hand_text
 
 #: Cube colours in the order of :data:`~maya_envs.yaxha.actions.COLOURS` (orange, blue, green, yellow, white).
 CUBE_COLOURS = ((240, 140, 40), (50, 100, 210), (60, 160, 70), (240, 210, 50), (252, 252, 252))
@@ -124,19 +125,20 @@ def _seat_panel(canvas: Canvas, rules, state, seat: int, observer, x: int, y: in
         choice_text = "hidden"
     else:
         choice_text = f"tile {choice}"
-    discarded = "?" if hidden else str(state.discarded[seat])
+    building = state.phase == BUILD
+    discarded = "?" if hidden and building else str(state.discarded[seat])
     canvas.text(
         (x + 90, y + 10), f"initiative {state.initiative[seat]}  choice {choice_text}  discarded {discarded}", size=12
     )
     canvas.text((x + 10, y + 34), "hand", size=12, fill=MUTED)
-    if hidden:
-        canvas.text((x + 50, y + 34), "(not shown)", size=12, fill=MUTED)
+    if hidden and building:
+        canvas.text((x + 50, y + 34), hand_text(state, seat, hidden), size=12, fill=MUTED)
     else:
         cubes = [c for c, k in enumerate(state.hands[seat]) for _ in range(k)]
         for i, colour in enumerate(cubes):
             _cube(canvas, x + 50 + i * 20, y + 30, colour, size=20, key=f"hand:{seat}:{colour}")
     pyramid = list(state.pyramids[seat])
-    if hidden:
+    if hidden and building:
         for cell in state.fresh[seat]:
             pyramid[cell] = -1
     _pyramid(canvas, rules, tuple(pyramid), seat, x + 10, y + 56)

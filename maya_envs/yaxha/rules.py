@@ -51,7 +51,7 @@ import numpy as np
 
 from maya_envs.core.chance import draw, draw_sequence, weighted
 from maya_envs.core.errors import IllegalActionError
-from maya_envs.core.legal import LegalActionCache
+from maya_envs.core.legal import LegalActionCache, check_action_id
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.yaxha import serialize
@@ -507,10 +507,9 @@ class YaxhaRules(LegalActionCache):
         return self.legal_actions_for(state, self.current_player(state))
 
     def _illegal(self, state: YaxhaState, action: int) -> IllegalActionError:
-        name = self.table.to_string(action) if 0 <= action < self.table.num_actions else "out of range"
         return IllegalActionError(
-            f"action {action} ({name}) is illegal for seat {self.current_player(state)} in phase "
-            f"{PHASES[state.phase]!r}; legal ids: {self.legal_actions(state)}"
+            f"action {action} ({self.table.to_string(action)}) is illegal for seat {self.current_player(state)} "
+            f"in phase {PHASES[state.phase]!r}; legal ids: {self.legal_actions(state)}"
         )
 
     # -- transitions ------------------------------------------------------------------------
@@ -518,14 +517,17 @@ class YaxhaRules(LegalActionCache):
     def apply_action(self, state: YaxhaState, action: int, rng: np.random.Generator) -> YaxhaState:
         """Return the state after the current player's ``action`` (section 4-5).
 
-        ``rng`` is drawn from only when a round ends (the next market).
+        ``rng`` is drawn from only when a round ends (the next market). ``action`` is an int or
+        a numpy integer, taken as a Python ``int`` (:func:`~maya_envs.core.legal.check_action_id`),
+        so the new state holds no numpy scalar.
 
         Raises:
-            IllegalActionError: ``action`` is not legal now; the message names the action, the
-                phase and the legal ids.
+            IllegalActionError: ``action`` is not an integer id in ``0..num_actions - 1`` (the
+                message names the value and the range) or is not legal now (the message names
+                the action, the phase and the legal ids).
         """
         t, phase = self.table, state.phase
-        action = int(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else -1
+        action = check_action_id(action, t.num_actions)
         if phase == SELECT and 0 <= action < t.place_start:
             choices = state.choices
             seat = choices.index(-1)

@@ -236,20 +236,23 @@ def test_bad_env_arguments_name_the_value():
 
 
 def _board_cells(lines: list[str], header: int) -> dict[tuple[int, int, int], str]:
-    """Read one seat's pyramid picture back: ``(x, y, z) -> letter`` from the labelled grid
-    (level names, then the x labels, then rows starting with their y label)."""
+    """Read one seat's pyramid picture back: ``(x, y, z) -> letter`` (``.`` empty, ``+`` marked)
+    from the labelled grid (level names, then the x labels, then rows starting with their y label)."""
     names = lines[header + 1]
-    starts = [names.index(f"L{z + 1}") for z in range(4)]
+    starts = [names.index(f"L{z + 1}") for z in range(4)] + [len(names) + 99]
     xs = lines[header + 2]
     cells = {}
-    for row in lines[header + 3 : header + 7]:
-        for z, start in enumerate(starts):
-            block = row[start : start + 2 + 4 - z].rstrip()
-            if not block:
+    for row in lines[header + 3 :]:
+        if not row.startswith("  ") or not row.strip():
+            break
+        for z in range(4):
+            block = row[starts[z] : starts[z + 1]].rstrip()
+            if not block.strip():
                 continue
-            y, letters = int(block[0]), block[2:]
+            y, letters = int(block.split()[0]), block[2:]
             for k, letter in enumerate(letters):
-                cells[(int(xs[start + 2 + k]), y, z)] = letter
+                if letter != " ":
+                    cells[(int(xs[starts[z] + 2 + k]), y, z)] = letter
     return cells
 
 
@@ -275,6 +278,31 @@ def test_ansi_render_labels_rows_and_columns_in_the_notations_coordinates(footpr
                         assert cells[env.rules.geometry.coords[cell]] == "OBGYW"[colour]
                         placed += 1
     assert placed > 100 and "board: row y, column x" in text and "scores: player_0" in env.render()
+
+
+@pytest.mark.parametrize("footprint", ["fixed", "floating"])
+def test_the_text_board_shows_and_marks_every_legal_cell(footprint):
+    """In the building, every cell where the seat's cubes in hand may go (also a base cell
+    that widens the footprint beyond the last window) is on its board, drawn ``+``, and no
+    other cell is."""
+    env = yaxha_v1.env(num_players=2, render_mode="ansi", footprint=footprint, render_observer=0)
+    env.reset(seed=4)
+    rng = np.random.default_rng(1)
+    checked = wide = 0
+    while not all(env.terminations.values()):
+        state = env.game_state
+        if state.phase == BUILD and env.agent_selection == "player_0":
+            lines = env.render().splitlines()
+            header = next(i for i, line in enumerate(lines) if line.startswith("player_0  initiative"))
+            cells = _board_cells(lines, header)
+            coords = env.rules.geometry.coords
+            hand, pyramid = state.hands[0], state.pyramids[0]
+            legal = {coords[c] for colour in range(5) if hand[colour] for c in env.rules.legal_cells(pyramid, colour)}
+            assert {xyz for xyz, letter in cells.items() if letter == "+"} == legal
+            wide += len({x for x, _, z in cells if z == 0}) > 4
+            checked += 1
+        env.step(_random_action(env.observe(env.agent_selection), rng))
+    assert checked == 30 and (wide > 0 or footprint == "fixed")  # 10 rounds x 3 cubes
 
 
 def _pick(mask, rng):

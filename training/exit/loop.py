@@ -41,11 +41,7 @@ from typing import Any
 import numpy as np
 
 from training.config import TrainConfig, check_env
-
-
-def run_name(config: TrainConfig) -> str:
-    env = config.env_id.split("/")[-1]
-    return f"{env}__{config.exp_name}__{config.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+from training.run_dirs import new_run_dir, run_name
 
 
 def opponent_lineups(kinds: list[str], num_players: int, older: list[str]) -> list[list[str]]:
@@ -392,8 +388,7 @@ def train_exit(config: TrainConfig, resume: str | Path | None = None) -> Path:
     from training.evaluate import write_results
 
     trainer = ExitTrainer(config, resume)
-    run_dir = Path(config.output_dir) / run_name(config)
-    run_dir.mkdir(parents=True, exist_ok=False)
+    run_dir = new_run_dir(config.output_dir, run_name(config))
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
     print(f"run directory: {run_dir}")
     # SIGTERM (kill, a job scheduler) unwinds like Ctrl-C, so the actor processes end with the run

@@ -20,9 +20,11 @@ Rule decisions, in one place (config option and default in brackets):
 * **Worker placement.** One card or a permanent pass per turn; first card at a quarry low;
   quarry limits. Action ids name the card *type* (value), so the mover chooses which card.
 * **-3 targets.** Each -3 owner in the quarry being resolved, in turn order from the (current)
-  start player, picks another seat with cards there that is not protected there, or no target
-  [``minus3_no_target=True``, INFERENCE from "can"]. A -3 owner with no possible target has no
-  decision.
+  start player, picks another seat with a score there (in the basic game: with cards there)
+  that is not protected there [``minus3_targets="scored"``, section 6 DECISION; ``"card"``: a
+  seat with cards there, the other reading of the seed's "another player of his choice in
+  this quarry"], or no target [``minus3_no_target=True``, INFERENCE from "can"]. A -3 owner
+  with no possible target has no decision.
 * **Ranks.** Score = own positive cards - deductions; score <= 0 takes no rank; ties go to the
   earlier first card. Short pool [``pool_shortfall="partial"``, PROPOSAL].
 * **Markers.** Rank 1 takes the marker. PROTECT_FROM_MINUS3: placed at once in an unrevealed
@@ -82,7 +84,8 @@ Advanced variant [``variant="advanced"``; seed "Variation for Advanced Players"]
   False``, INFERENCE from "next to the concealed column"; True allows any quarry] or declines
   ("may"); it adds 2 to the holder's score there, even without cards there (FACT). DECISION:
   a holder without a card there counts as present after every card placer, so it loses ties
-  to any card and can be a -3 target there.
+  to any card and can be a -3 target there [``minus3_targets="scored"``; ``"card"``: it
+  cannot].
 * **Joker.** Right after the +2 points (so after everyone passed, before the first reveal;
   DECISION: the one moment at which every allowed green effect can still act), its holder
   picks the green marker it acts as, any except FIRST_PLAYER (FACT), or declines. Options that

@@ -44,6 +44,10 @@ BLUE_TRANSPORT_PLUS_4, BLUE_JOKER, BLUE_EXTRA_BLOCK, BLUE_PLUS_2 = range(4)
 #: Advanced variant: gold each player starts with (seed, FACT).
 ADVANCED_STARTING_GOLD = 10
 VARIANTS = ("basic", "advanced")
+#: The readings of "another player of his choice in this quarry" (the -3 target), default first
+#: (rules file section 6 DECISION): ``"scored"``, a seat with a score there (a card, or the
+#: advanced variant's BLUE_PLUS_2_QUARRY_POINTS marker), or ``"card"``, a seat with a card there.
+MINUS3_TARGET_READINGS = ("scored", "card")
 
 MAX_CARDS_PER_QUARRY = 8
 PLAYER_COUNTS = (3, 4, 5)
@@ -261,6 +265,12 @@ class MayaQuarryConfig:
             the env's generator). The seed says "the players choose"; default 0.
         minus3_no_target: a -3 owner may choose "no target" (INFERENCE from "can", default
             True).
+        minus3_targets: which other seats a -3 may hit at its quarry (never a protected one):
+            ``"scored"`` (default, rules file section 6 DECISION: a seat with a score there, so
+            a card, or in the advanced variant the BLUE_PLUS_2_QUARRY_POINTS marker placed
+            there, whose holder then has 2 points to lose) or ``"card"`` (a seat with at least
+            one card there: the +2 marker alone does not make its holder a target). The two
+            differ only in the advanced variant.
         pool_shortfall: ``"partial"`` (PROPOSAL, default: a rank gets what is left of its pool)
             or ``"nothing"`` (a rank whose pool cannot pay in full gets no block).
         global_level_rule: ``"current"`` (INFERENCE, default: lower levels of all pyramids must
@@ -294,6 +304,7 @@ class MayaQuarryConfig:
     gold_diff_scale: float = 50.0
     first_start_player: Any = 0
     minus3_no_target: bool = True
+    minus3_targets: str = "scored"
     pool_shortfall: str = "partial"
     global_level_rule: str = "current"
     missing_levels_full: bool = True
@@ -319,6 +330,7 @@ class MayaQuarryConfig:
         for name in (*flags, "plus2_empty_quarry"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; allowed: True or False")
+        check_choice("minus3_targets", self.minus3_targets, MINUS3_TARGET_READINGS)
         check_choice("pool_shortfall", self.pool_shortfall, ("partial", "nothing"))
         check_choice("global_level_rule", self.global_level_rule, ("current", "ever_filled"))
         check_choice("bonus_block_recipient", self.bonus_block_recipient, ("placer", "majority"))

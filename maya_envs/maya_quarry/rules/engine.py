@@ -22,7 +22,7 @@ import maya_envs.maya_quarry.actions as A
 import maya_envs.maya_quarry.serialize as serialize
 from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import IllegalActionError
-from maya_envs.core.legal import LegalActionCache
+from maya_envs.core.legal import LegalActionCache, check_action_id
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.maya_quarry.rules import auction, building, quarry, scoring
@@ -170,26 +170,27 @@ class MayaQuarryRules(LegalActionCache):
         With ``skip_forced`` the engine then takes every decision that has exactly one legal
         action.
 
+        ``action`` is an int or a numpy integer, taken as a Python ``int``
+        (:func:`~maya_envs.core.legal.check_action_id`), so the new state holds no numpy scalar.
+
         Raises:
-            IllegalActionError: ``action`` is not legal here; the message names the action, the
-                phase and the legal ids.
+            IllegalActionError: ``action`` is not an integer id in ``0..num_actions - 1`` (the
+                message names the value and the range) or is not legal here (the message names
+                the action, the phase and the legal ids).
             ValueError: ``rng`` is ``None`` but the advanced variant must draw the next round's
                 blue markers (3 or 4 players).
         """
+        action = check_action_id(action, self.spec.num_actions)
         legal = state._cache.get("legal")
         if legal is None:
             legal = state._cache["legal"] = self._compute_legal(state)
         if action not in legal:
-            try:
-                text = self.action_to_string(int(action))
-            except (TypeError, ValueError):
-                text = "not an action id"
             raise IllegalActionError(
-                f"action {action!r} ({text}) is illegal in phase {PHASE_NAMES[state.phase]} for seat "
-                f"{self.current_player(state)}; legal ids: {self.legal_actions(state)}"
+                f"action {action} ({self.action_to_string(action)}) is illegal in phase {PHASE_NAMES[state.phase]} "
+                f"for seat {self.current_player(state)}; legal ids: {self.legal_actions(state)}"
             )
         s = state.clone()
-        self._step(s, int(action), rng)
+        self._step(s, action, rng)
         return self._settle(s, rng)
 
     def is_terminal(self, state: MayaQuarryState) -> bool:
@@ -384,7 +385,8 @@ class MayaQuarryRules(LegalActionCache):
             self._begin_building(s, rng)
             return
         s.resolving = q
-        s.pending = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o)]
+        reading = self.config.minus3_targets
+        s.pending = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o, reading)]
         if s.pending:
             s.phase, s.actor = MINUS3, s.pending[0]
         else:

@@ -4,8 +4,9 @@
   its ``max_cards``, or a permanent pass. The first card at a quarry must be low (3, 4, 4, 5).
 * Distribution, right to left: a seat's score is the sum of its positive cards (a -3 adds 0).
   Each -3 owner, in turn order from the start player, may take 3 points off another seat with
-  cards in that quarry that is not protected there (``minus3_no_target``: "no target" is also
-  allowed). Seats with score <= 0 take no rank; ranks by score, ties to the earlier first card.
+  a score in that quarry (``minus3_targets="scored"``: a card there or the +2 marker;
+  ``"card"``: a card there) that is not protected there (``minus3_no_target``: "no target" is
+  also allowed). Seats with score <= 0 take no rank; ranks by score, ties to the earlier first card.
   Rank ``i`` takes ``ranks[i]`` blocks from its own pool (``pool_shortfall``). Rank 1 takes the
   quarry's marker.
 * Transport: keep at most the sum of the unplayed cards (-3 counts 0), +2 with
@@ -14,7 +15,8 @@
   needs no transport (seed, advanced variant).
 * Advanced variant: BLUE_PLUS_2_QUARRY_POINTS adds 2 to its holder's score at the quarry where
   it lies; a holder with no card there joins that quarry after every card placer (ties go to
-  the earlier first card, so it loses ties there) and can be a -3 target there. The joker
+  the earlier first card, so it loses ties there) and can be a -3 target there (with the
+  default ``minus3_targets="scored"``; not with ``"card"``). The joker
   acting as PROTECT_FROM_MINUS3 protects its holder at its quarry like the green marker.
 
 The phase's decisions (legal actions and their effect, ``(rules, state, seat[, action, rng])``
@@ -134,9 +136,15 @@ def minus3_owners(state: MayaQuarryState, quarry: int) -> list[int]:
     return [(state.start + k) % n for k in range(n) if (state.start + k) % n in owners]
 
 
-def minus3_targets(state: MayaQuarryState, quarry: int, chooser: int) -> list[int]:
-    """Seats ``chooser`` may take 3 points from at ``quarry`` (sorted by relative offset)."""
-    present = set(participants(state, quarry))
+def minus3_targets(state: MayaQuarryState, quarry: int, chooser: int, reading: str) -> list[int]:
+    """Seats ``chooser`` may take 3 points from at ``quarry`` (sorted by relative offset): the
+    other seats present there that are not protected there, where ``reading`` (the
+    ``minus3_targets`` option) says who is present: ``"scored"``, every seat with a score there
+    (:func:`participants`: a card, or the +2 marker); ``"card"``, every seat with a card there."""
+    if reading == "card":
+        present = {seat for seat, _card in state.columns[quarry]}
+    else:
+        present = set(participants(state, quarry))
     n = state.num_players
     out = []
     for k in range(1, n):
@@ -226,9 +234,11 @@ def workers_apply(rules: Flow, s: MayaQuarryState, seat: int, action: int, rng: 
 
 
 def minus3_legal(rules: Flow, s: MayaQuarryState, seat: int) -> list[int]:
-    """MINUS3: a target by its offset after ``seat``, or no target (``minus3_no_target``)."""
+    """MINUS3: a target by its offset after ``seat`` (``minus3_targets``), or no target
+    (``minus3_no_target``)."""
     n = rules.num_players
-    out = [A.MINUS3_BASE + (t - seat) % n - 1 for t in minus3_targets(s, s.resolving, seat)]
+    targets = minus3_targets(s, s.resolving, seat, rules.config.minus3_targets)
+    out = [A.MINUS3_BASE + (t - seat) % n - 1 for t in targets]
     return out + [A.MINUS3_NONE] if rules.config.minus3_no_target else out
 
 

@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { info: null, view: null, selection: [], paused: false, timer: null };
+const state = { info: null, view: null, selection: [], paused: false, timer: null, stepping: false };
 window.mayaState = state; // read by the browser tests
 
 function showError(message) {
@@ -102,8 +102,9 @@ async function startGame() {
   const seats = [...$("seats").querySelectorAll("input")].map((i) => i.value.trim());
   const body = { game: $("game").value, options, seats };
   const seed = $("seed").value.trim();
-  if (seed !== "") body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+  if (seed !== "") body.seed = seed; // as text: the server reads it exactly (a Number would round 30 digits)
   const view = await api("POST", "/api/games", body);
+  closeCurrent();
   state.paused = false;
   $("pause").textContent = "Pause";
   $("view").innerHTML = "";
@@ -139,9 +140,11 @@ function show(view) {
   fillViews(view);
   $("live-controls").hidden = view.kind !== "live";
   $("replay-controls").hidden = view.kind !== "replay";
+  // a seed that would rebuild hidden draws comes as null until the game is over: show the id
+  const tag = view.seed === null ? `game ${view.id}` : `seed ${view.seed}`;
   $("status").textContent = view.kind === "live"
-    ? `${view.title}, seed ${view.seed}: ${view.status}`
-    : `${view.title}, seed ${view.seed}: replay`;
+    ? `${view.title}, ${tag}: ${view.status}`
+    : `${view.title}, ${tag}: replay`;
   $("scores").textContent = view.scores || "";
   $("result").textContent = view.result || "";
   const moves = $("moves");
@@ -155,6 +158,8 @@ function show(view) {
   moves.scrollTop = moves.scrollHeight;
   if (view.kind === "live") {
     $("save").href = `/api/games/${view.id}/record`;
+    $("save").hidden = !view.record_open;
+    $("save-later").hidden = view.record_open;
     showLegal();
     schedule();
   } else {
@@ -229,14 +234,26 @@ async function sendMove(action) {
 
 async function stepAgent() {
   const v = state.view;
-  if (!v || v.kind !== "live" || !v.agent_to_move) return;
-  show(await api("POST", `/api/games/${v.id}/step?${currentViewParam()}`));
+  if (!v || v.kind !== "live" || !v.agent_to_move || state.stepping) return;
+  state.stepping = true; // one step at a time: the server answers 409 to a second
+  const stale = () => !state.view || state.view.id !== v.id; // another game or replay was opened meanwhile
+  let view;
+  try {
+    view = await api("POST", `/api/games/${v.id}/step?${currentViewParam()}`);
+  } catch (e) {
+    if (stale()) showError(""); // the closed game's answer is no news for the one shown now
+    throw e;
+  } finally {
+    state.stepping = false;
+    if (stale()) schedule(); // the game shown now waited for this step to end
+  }
+  if (!stale()) show(view);
 }
 
 function schedule() {
   clearTimeout(state.timer);
   const v = state.view;
-  if (!v || v.kind !== "live" || !v.agent_to_move || state.paused) return;
+  if (!v || v.kind !== "live" || !v.agent_to_move || state.paused || state.stepping) return;
   state.timer = setTimeout(() => stepAgent().catch(() => {}), Number($("speed").value));
 }
 
@@ -244,8 +261,17 @@ async function openRecord() {
   const file = $("record-file").files[0];
   if (!file) { showError("choose a record file first"); return; }
   const text = await file.text();
+  const view = await api("POST", "/api/replays", { text });
+  closeCurrent();
   $("view").innerHTML = "";
-  show(await api("POST", "/api/replays", { text }));
+  show(view);
+}
+
+// Close the game or replay shown so far (its agent stops thinking, its place is freed).
+function closeCurrent() {
+  const v = state.view;
+  if (!v) return;
+  fetch(v.kind === "live" ? `/api/games/${v.id}` : `/api/replays/${v.id}`, { method: "DELETE" }).catch(() => {});
 }
 
 async function goTo(index) {

@@ -1,0 +1,67 @@
+"""Run directories are unique even for runs of the same config and seed started in the same
+second (issue 29, item 5): the clock is frozen, so every run asks for the same name."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import training.run_dirs
+from training.run_dirs import new_run_dir
+from training.train import main
+
+SECOND = "20260101-000000"
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    monkeypatch.setattr(training.run_dirs, "_timestamp", lambda: SECOND)
+
+
+def test_runs_started_in_the_same_second_get_their_own_directories(tmp_path, frozen_clock):
+    first = new_run_dir(tmp_path / "runs", "Maya2012-v1__exp__1")
+    second = new_run_dir(tmp_path / "runs", "Maya2012-v1__exp__1")
+    assert first.name == f"Maya2012-v1__exp__1__{SECOND}" and second.name == f"{first.name}-2"
+    assert first.is_dir() and second.is_dir()
+
+    made, errors = [], []
+
+    def start_run():
+        try:
+            made.append(new_run_dir(tmp_path / "runs", "Maya2012-v1__exp__1"))
+        except Exception as error:  # noqa: BLE001  (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=start_run) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert len(set(made)) == 8 and {first, second}.isdisjoint(made)
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == sorted(
+        [first.name] + [f"{first.name}-{k}" for k in range(2, 11)]
+    )
+
+
+PPO = [
+    "--config", "maya2012/2p_quick", "--set", "total_timesteps=1", "--set", "n_envs=1", "--set", "n_steps=16",
+    "--set", "batch_size=16", "--set", "n_epochs=1", "--set", "vec_env=dummy",
+]  # fmt: skip
+EXIT = [
+    "--config", "maya2012/2p_exit", "--set", "exit.iterations=0", "--set", "exit.imitation_games=2",
+    "--set", "exit.imitation_epochs=1", "--set", "exit.simulations=2", "--set", "exit.gate_games=0",
+    "--set", "exit.eval_simulations=0", "--set", "exit.actors=1", "--set", "game_options.max_turns=8",
+]  # fmt: skip
+SMALL = ["--set", "eval_games=1", "--set", "eval_opponents=[random]", "--set", "progress_bar=false"]
+
+
+@pytest.mark.parametrize("args", [PPO, EXIT], ids=["ppo", "exit"])
+def test_two_maya_train_runs_of_one_config_and_seed_in_the_same_second(tmp_path, frozen_clock, args):
+    for _ in range(2):  # the second raised FileExistsError
+        assert main([*args, *SMALL, "--set", f"output_dir={tmp_path}"]) == 0
+    first, second = sorted(tmp_path.iterdir())
+    assert second.name == f"{first.name}-2" and first.name.endswith(f"__1__{SECOND}")
+    for run in (first, second):
+        assert (run / "config.yaml").is_file() and (run / "evaluation.json").is_file()

@@ -1,0 +1,511 @@
+"""What a page (and the terminal of ``maya-play``) can get from the server, tried as a player
+and as an attacker would, through Flask's test client: only the requesting seat's view (no
+other seat's hidden moves in a record, no seed that rebuilds the hidden deal while the game
+runs), no file named from a page, bounded and cancellable agent moves, and a JSON 4xx in the
+project's words for every bad request."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import re
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("flask")
+
+from maya_envs.cli.play import build_parser, play  # noqa: E402
+from maya_envs.core.rng import seed_hides_draws  # noqa: E402
+from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.records import make_env, replay  # noqa: E402
+from maya_envs.web import session  # noqa: E402
+from maya_envs.web.app import create_app  # noqa: E402
+
+PYTHON_WORDS = re.compile(
+    r"unhashable|multiple values for keyword|Traceback|has no attribute|NoneType|not subscriptable|"
+    r"object is not|positional argument|<!doctype|Errno|invalid literal",
+    re.IGNORECASE,
+)
+HUMAN_GAMES = [  # (game, seats): a human seat in each game with hidden information
+    ("yaxha", ["heuristic", "human"]),  # the issue's case: the bot's secret tile pick
+    ("maya2012", ["human", "random", "random"]),  # task cards
+    ("maya_quarry", ["random", "human", "random"]),  # face-down worker cards
+]
+
+
+@pytest.fixture
+def client():
+    app = create_app(max_games=1000)
+    app.testing = True
+    return app.test_client()
+
+
+def ok(response) -> dict:
+    assert response.status_code == 200, (response.status_code, response.get_data(as_text=True)[:300])
+    return response.get_json()
+
+
+def refused(response, status: int, words: str = "") -> str:
+    """The response is a JSON error with ``status`` whose message holds ``words`` and no Python."""
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True)[:300])
+    assert response.mimetype == "application/json", response.get_data(as_text=True)[:200]
+    message = response.get_json()["error"]
+    assert words in message, message
+    assert not PYTHON_WORDS.search(message), message
+    return message
+
+
+def the_game(client, view: dict) -> session.LiveGame:
+    return client.application.extensions["maya_store"].get(view["id"], "live")
+
+
+def resampler(game: str):
+    from .test_render import resample_maya2012, resample_quarry, resample_yaxha
+
+    return {"maya2012": resample_maya2012, "maya_quarry": resample_quarry, "yaxha": resample_yaxha}[game]
+
+
+# -- the record and the seed of a live game ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "seats"), HUMAN_GAMES, ids=[g for g, _ in HUMAN_GAMES])
+def test_a_human_gets_only_their_seats_view_through_a_whole_game(client, game, seats):
+    """Every response the page gets while the game runs (views, steps, moves, the refused
+    record and other seats' views) holds neither the seed nor another seat's hidden moves; the
+    view is the same for any redraw of what the human may not see; at the end the record is
+    whole, names the seed the game used, and replays to the same result."""
+    n, human = len(seats), seats.index("human")
+    view = ok(client.post("/api/games", json={"game": game, "options": {"num_players": n}, "seats": seats}))
+    live = the_game(client, view)
+    secret = str(live.seed)
+    assert live.seed_secret and seed_hides_draws(live.rules.spec) and live.seed >= 0
+    rng, resample, changed = np.random.default_rng(0), resampler(game), 0
+
+    def served(response):  # no response while the game runs shows the seed, anywhere
+        data = response.get_json()
+        if not (data or {}).get("over"):
+            assert secret not in response.get_data(as_text=True) and secret not in str(response.headers)
+        return response
+
+    for _ in range(live.rules.spec.max_game_length + 1):
+        if view["over"]:
+            break
+        assert view["seed"] is None and not view["record_open"] and view["viewer"] == human
+        refused(served(client.get(f"/api/games/{view['id']}/record")), 403, "opens when the game is over")
+        for other in [s for s in range(n) if s != human] + ["all"]:
+            refused(served(client.get(f"/api/games/{view['id']}?seat={other}")), 403, "only a human seat's view")
+        if view["agent_to_move"]:
+            view = ok(served(client.post(f"/api/games/{view['id']}/step")))
+            continue
+        state = live.env.game_state
+        other = resample(state, human, rng)
+        changed += other != state
+        live.env.game_state = other
+        theirs = ok(served(client.get(f"/api/games/{view['id']}")))
+        live.env.game_state = state
+        assert theirs == ok(served(client.get(f"/api/games/{view['id']}"))), "the view shows a redrawn hidden part"
+        move = view["legal"][int(rng.integers(len(view["legal"])))]
+        view = ok(served(client.post(f"/api/games/{view['id']}/move", json={"action": move["action"]})))
+    assert view["over"] and changed > 3
+    assert view["seed"] == secret and view["record_open"]  # revealed with the record at the end
+    text = ok_text(client.get(f"/api/games/{view['id']}/record"))
+    header, *moves, end = (json.loads(line) for line in text.splitlines())
+    assert header["seed"] == live.seed and len(moves) == len(view["moves"]) and "end" in end
+    from maya_envs.records import parse_record
+
+    states = replay(parse_record(text.splitlines()))
+    assert states[-1] == live.env.game_state
+
+
+def ok_text(response) -> str:
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    return response.get_data(as_text=True)
+
+
+def test_the_issues_yaxha_case_one_step_then_the_record(client):
+    """Yaxha 2p ``heuristic, human``: after the bot's secret pick the record is refused (it
+    said ``pick tile 0``) and the human's move list shows the pick as ``?``."""
+    view = ok(client.post("/api/games", json={"game": "yaxha", "options": {"num_players": 2}, "seats": ["heuristic", "human"]}))
+    view = ok(client.post(f"/api/games/{view['id']}/step"))
+    assert view["moves"] and "pick tile ?" in view["moves"][0], view["moves"]
+    message = refused(client.get(f"/api/games/{view['id']}/record"), 403)
+    assert "pick tile" not in message
+
+
+@pytest.mark.parametrize(("game", "n"), [(g.key, n) for g in GAMES.values() for n in g.player_counts])
+def test_the_seed_is_hidden_exactly_where_the_game_table_says_it_rebuilds_hidden_draws(client, game, n):
+    seats = ["human"] + ["random"] * (n - 1)
+    view = ok(client.post("/api/games", json={"game": game, "options": {"num_players": n}, "seats": seats}))
+    spec = make_env(game, num_players=n).rules.spec
+    hidden = spec.information != "perfect" or spec.chance
+    assert (view["seed"] is None) == hidden, (spec.information, spec.chance, view["seed"])
+    assert view["record_open"] == (not hidden)
+    given = ok(client.post("/api/games", json={"game": game, "options": {"num_players": n}, "seats": seats, "seed": 9}))
+    assert given["seed"] == "9"  # a seed the page chose is its own: shown as given
+
+
+def test_an_agents_only_game_with_a_drawn_seed_hides_it_and_its_record_until_the_end(client):
+    view = ok(client.post("/api/games", json={"game": "maya_quarry", "seats": ["random"] * 3}))
+    assert view["views"] == [None, 0, 1, 2] and view["seed"] is None and not view["record_open"]
+    refused(client.get(f"/api/games/{view['id']}/record"), 403)
+    while not view["over"]:
+        view = ok(client.post(f"/api/games/{view['id']}/step"))
+    assert view["seed"] == str(the_game(client, view).seed)
+    ok_text(client.get(f"/api/games/{view['id']}/record"))
+
+
+@pytest.mark.parametrize("seed", [123456789012345678901234567890, "123456789012345678901234567890", "0", 7])
+def test_a_seed_is_kept_and_shown_exactly_as_given(client, seed):
+    view = ok(client.post("/api/games", json={"game": "yaxha", "seats": ["human", "random"], "seed": seed}))
+    assert view["seed"] == str(seed)  # a string: JavaScript rounds a 30-digit number
+    live = the_game(client, view)
+    assert live.seed == int(seed) and live.header["seed"] == int(seed)
+    reference = make_env("yaxha", num_players=2)
+    reference.reset(seed=int(seed))
+    assert reference.game_state == live.env.game_state
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "1e5", "12a", "١٢", "9" * 41, True, [1]])
+def test_a_bad_seed_is_refused_by_name(client, seed):
+    refused(client.post("/api/games", json={"game": "yaxha", "seats": ["human", "random"], "seed": seed}), 400, "seed")
+
+
+def test_the_page_sends_the_seed_as_text_and_shows_the_game_id_while_it_is_secret():
+    from pathlib import Path
+
+    script = (Path(session.__file__).parent / "static" / "app.js").read_text()
+    assert "Number(seed)" not in script and "body.seed = seed" in script
+    assert "view.seed === null ? `game ${view.id}`" in script
+
+
+def test_maya_play_prints_a_secret_seed_only_when_the_game_ends(tmp_path):
+    """A hidden-information game without ``--seed``: nothing printed before the end holds the
+    seed (the record written has it); the end screen does. With ``--seed`` it is printed first."""
+    path = tmp_path / "game.jsonl"
+    args = build_parser().parse_args(
+        ["--game", "maya2012", "--players", "3", "--seats", "human,random,random", "--record", str(path)]
+    )
+    out = io.StringIO()
+    assert play(args, stdin=io.StringIO("1\n" * 3 + "q\n"), out=out) == 0
+    seed = str(json.loads(path.read_text().splitlines()[0])["seed"])
+    before, sep, after = out.getvalue().partition("game abandoned")
+    assert sep and seed not in before and "seed drawn in secret" in before and f"(seed {seed})" in after
+
+    out = io.StringIO()
+    args = build_parser().parse_args(["--game", "maya2012", "--seats", "random,random", "--record", str(path)])
+    play(args, stdin=io.StringIO(""), out=out)
+    seed = str(json.loads(path.read_text().splitlines()[0])["seed"])
+    assert f"seed {seed}:" in out.getvalue().splitlines()[0]  # two players: no hidden information
+
+    out = io.StringIO()
+    args = build_parser().parse_args(["--game", "yaxha", "--seats", "random,random", "--seed", "5", "--record", str(path)])
+    play(args, stdin=io.StringIO(""), out=out)
+    text = out.getvalue()
+    assert "seed 5:" in text.splitlines()[0] and "seed 5; record saved" in text
+
+
+# -- the file system --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    """A valid component table, a checkpoint-looking file and a JSON file in the server's working
+    directory, and a log of every file the process opens below it while a request runs."""
+    from importlib import resources
+
+    table = json.loads((resources.files("maya_envs.maya_quarry") / "data" / "components.json").read_text())
+    (tmp_path / "table.json").write_text(json.dumps(table))
+    (tmp_path / "model.pt").write_bytes(b"not a network")
+    (tmp_path / "model.zip").write_bytes(b"not a checkpoint")
+    (tmp_path / "maya2012_2p.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    opened: list[str] = []
+    _WATCH["dir"], _WATCH["log"] = str(tmp_path), opened
+    yield tmp_path, table, opened
+    _WATCH["dir"] = None
+
+
+_WATCH: dict = {"dir": None, "log": None}
+
+
+def _audit(event: str, args) -> None:
+    watched = _WATCH["dir"]
+    if watched and event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], (str, bytes)):
+        path = args[0].decode() if isinstance(args[0], bytes) else args[0]
+        if path.startswith(watched) or not path.startswith("/"):
+            _WATCH["log"].append(path)
+
+
+sys.addaudithook(_audit)
+
+
+def _file_requests(where):
+    """Requests naming each file ``where`` (a path spelling) through every option, seat and record."""
+    quarry = {"game": "maya_quarry", "seats": ["human", "random", "random"]}
+    table, model, zipped = (f"{where}{name}" for name in ("table.json", "model.pt", "model.zip"))
+    yield "components", {**quarry, "options": {"components": table}}
+    for seat in (f"policy:{model}", f"az:{model}:8", zipped, f"pretrained:{table}", f"rllib:{where}",
+                 f"policy:{where}maya2012_2p", f"checkpoint:{zipped}"):
+        yield f"seat {seat}", {"game": "maya2012", "seats": ["human", seat]}
+
+
+@pytest.mark.parametrize("where", ["", "./", "ABS/"], ids=["relative", "dotted", "absolute"])
+def test_no_option_seat_or_record_from_a_page_reaches_a_file(client, files, where):
+    tmp_path, _table, opened = files
+    where = f"{tmp_path}/" if where == "ABS/" else where
+    for label, body in _file_requests(where):
+        message = refused(client.post("/api/games", json=body), 400)
+        assert "exist" not in message and "not found" not in message, label
+        if not where.startswith("/"):  # the server's working directory is not shown
+            assert str(tmp_path) not in message, label
+        # the same words for a file that does not exist: nothing says which files are there
+        missing = json.loads(json.dumps(body).replace("table.json", "none.json").replace("model.", "none."))
+        assert refused(client.post("/api/games", json=missing), 400) == message.replace("table.json", "none.json").replace(
+            "model.", "none."
+        ), label
+    record = _quarry_record(client)
+    header = json.loads(record[0])
+    header["config"]["components"] = f"{where}table.json"
+    message = refused(client.post("/api/replays", json={"text": "\n".join([json.dumps(header), *record[1:]])}), 400)
+    assert "components" in message and str(tmp_path) not in message
+    assert opened == [], opened
+    assert len(client.application.extensions["maya_store"]) == 1  # only the game the record came from
+
+
+def _quarry_record(client) -> list[str]:
+    view = ok(client.post("/api/games", json={"game": "maya_quarry", "seats": ["random"] * 3, "seed": 2}))
+    for _ in range(5):
+        ok(client.post(f"/api/games/{view['id']}/step"))
+    return client.get(f"/api/games/{view['id']}/record").get_data(as_text=True).splitlines()
+
+
+def test_a_component_table_is_named_as_given_at_start_and_recorded_inline(files):
+    tmp_path, table, opened = files
+    from maya_envs.web.__main__ import build_parser as web_parser
+
+    name, loaded = web_parser().parse_args(["--components", f"mine={tmp_path / 'table.json'}"]).components[0]
+    assert name == "mine" and loaded == table
+    opened.clear()
+    client = create_app(components={"mine": loaded}).test_client()
+    body = {"game": "maya_quarry", "seats": ["random"] * 3, "options": {"components": "mine"}, "seed": 1}
+    view = ok(client.post("/api/games", json=body))
+    refused(client.post("/api/games", json={**body, "options": {"components": "yours"}}), 400, "known: mine")
+    while not view["over"]:
+        view = ok(client.post(f"/api/games/{view['id']}/step"))
+    text = ok_text(client.get(f"/api/games/{view['id']}/record"))
+    assert json.loads(text.splitlines()[0])["config"]["components"] == table
+    assert ok(client.post("/api/replays", json={"text": text}))["length"] == len(view["moves"])
+    assert opened == []
+
+
+def test_a_checkpoint_error_names_the_checkpoint_not_its_path(files):
+    pytest.importorskip("sb3_contrib")  # without it the error is the train extra's, naming no path either
+    tmp_path, _table, _opened = files
+    client = create_app(checkpoints={"mine": str(tmp_path / "model.zip")}).test_client()
+    message = refused(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "checkpoint:mine"]}), 400)
+    assert "checkpoint:mine" in message and str(tmp_path) not in message and "model.zip" not in message
+
+
+def test_an_uploaded_record_may_hold_no_env_keyword_in_its_config(client):
+    record = _quarry_record(client)
+    header = json.loads(record[0])
+    header["config"]["render_mode"] = "human"
+    text = "\n".join([json.dumps(header), *record[1:]])
+    refused(client.post("/api/replays", json={"text": text}), 400, "render_mode")
+
+
+# -- bounded and cancellable agent moves ------------------------------------------------------
+
+
+def _spec(kind: str, field: str, written: str, value) -> str:
+    if kind == "az":
+        base = "az:maya2012_2p_exit"
+        return f"{base}:{value}" if field == "simulations" else f"{base}:8:{written}={value}"
+    return f"{kind}:{value}" if field == "simulations" else f"{kind}:10:{written}={value}"
+
+
+LIMIT_CASES = [
+    (kind, field, written, most)
+    for table, kinds in (("mcts", ("mcts", "ismcts")), ("az", ("az",)))
+    for kind in kinds
+    for field, (written, most) in session.PAGE_LIMITS[table].items()
+]
+
+
+@pytest.mark.parametrize(("kind", "field", "written", "most"), LIMIT_CASES)
+def test_a_search_budget_from_a_page_is_bounded_and_the_error_names_the_maximum(client, kind, field, written, most):
+    over = int(most) + 1 if isinstance(most, int) else most * 1.5
+    spec = _spec(kind, field, written, over)
+    message = refused(client.post("/api/games", json={"game": "maya2012", "seats": ["human", spec]}), 400, written)
+    assert f"{most:g}" in message
+    session.check_budget(_spec(kind, field, written, most))  # the maximum itself is allowed
+
+
+def test_a_search_at_the_maximum_is_seated(client):
+    ok(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "mcts:2000"]}))
+    ok(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "ismcts:10:time=30:depth=1000"]}))
+
+
+@pytest.fixture
+def endless(monkeypatch):
+    """Page limits so high that an ``mcts:1000000000`` move would run for hours."""
+    limits = {**session.PAGE_LIMITS, "mcts": {**session.PAGE_LIMITS["mcts"], "simulations": ("simulations", 10**9)}}
+    monkeypatch.setattr(session, "PAGE_LIMITS", limits)
+
+
+def _start_thinking(client):
+    # Maya (2012) 2p: player_1 (Black) places the Monolith first, among many places
+    view = ok(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "mcts:1000000000"], "seed": 1}))
+    game = the_game(client, view)
+    answers: list = []
+    step = client.application.test_client().post
+    worker = threading.Thread(target=lambda: answers.append(step(f"/api/games/{view['id']}/step")), daemon=True)
+    worker.start()
+    deadline = time.monotonic() + 60
+    while not game.thinking and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert game.thinking
+    return view, game, worker, answers
+
+
+def _answer_within(function, seconds: float = 30):
+    """``function()`` run in a thread; its answer, or ``None`` if it blocked ``seconds``."""
+    out: list = []
+    thread = threading.Thread(target=lambda: out.append(function()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return out[0] if out else None
+
+
+@pytest.mark.parametrize("how", ["deleted", "expired"])
+def test_a_move_being_computed_stops_when_its_game_is_closed_and_views_are_served_meanwhile(
+    client, endless, monkeypatch, how
+):
+    view, game, worker, answers = _start_thinking(client)
+    other = ok(client.post("/api/games", json={"game": "yaxha", "seats": ["human", "random"]}))
+    fresh = client.application.test_client
+    mine = _answer_within(lambda: fresh().get(f"/api/games/{view['id']}"))
+    assert mine is not None and mine.status_code == 200 and mine.get_json()["thinking"], "the game's view blocked"
+    theirs = _answer_within(lambda: fresh().get(f"/api/games/{other['id']}"))
+    assert theirs is not None and theirs.status_code == 200, "another game's view blocked"
+    refused(fresh().post(f"/api/games/{view['id']}/step"), 409, "still choosing")
+    if how == "deleted":
+        assert ok(fresh().delete(f"/api/games/{view['id']}")) == {"closed": view["id"]}
+    else:
+        store = client.application.extensions["maya_store"]
+        later = time.monotonic() + store.idle_seconds + 1
+        monkeypatch.setattr(session.time, "monotonic", lambda: later)
+        refused(fresh().get(f"/api/games/{view['id']}"), 404, "expired")
+    worker.join(30)
+    assert not worker.is_alive(), "the search went on after its game was closed"
+    refused(answers[0], 404, "was closed while player_1 chose its move")
+    assert game.closed.is_set() and game.history == []
+
+
+# -- every bad request is a JSON 4xx in the project's words ----------------------------------
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "data", "status", "words"),
+    [
+        ("post", "/api/games", DEEP, 400, "nests deeper than 32"),
+        ("post", "/api/games", '{"game": ' + DEEP + "}", 400, "nests deeper than 32"),
+        ("post", "/api/games", '{"game": "yaxha", "options": ' + "{\"a\": " * 40 + "1" + "}" * 41, 400, "nests deeper"),
+        ("post", "/api/replays", DEEP, 400, "nests deeper than 32"),
+        ("post", "/api/replays", json.dumps({"text": DEEP}), 400, "nests too deep"),
+        ("post", "/api/games", b"\xff\xfe{", 400, "not valid JSON"),
+        ("post", "/api/games", '{"seed": ' + "9" * 5000 + "}", 400, "not valid JSON"),
+        ("post", "/api/games", "[1, 2]", 400, "must be a JSON object"),
+        ("post", "/api/games", '{"game": "yaxha", "seats": ["human", "random"], "colour": 1}', 400, "unknown field"),
+        ("post", "/api/games", '{"game": ["yaxha"]}', 400, "game ['yaxha']"),
+        ("post", "/api/games", '{"game": {"a": 1}, "seats": []}', 400, "game {'a': 1}"),
+        ("post", "/api/games", '{"game": "yaxha", "seats": ["human", "random"], "options": {"render_mode": "human"}}',
+         400, "'render_mode']: the server sets"),
+        ("post", "/api/games", '{"game": "yaxha", "seats": ["human", ["random"]]}', 400, "seat ['random']"),
+        ("get", "/api/games", None, 405, "GET is not allowed on /api/games; allowed: POST"),
+        ("get", "/api/replays", None, 405, "allowed: POST"),
+        ("get", "/api/games/abc/move", None, 405, "allowed: POST"),
+        ("get", "/api/games/abc/step", None, 405, "allowed: POST"),
+        ("put", "/api/info", None, 405, "allowed: GET"),
+        ("delete", "/api/info", None, 405, "allowed: GET"),
+        ("get", "/api/nothing", None, 404, "no such page: /api/nothing"),
+        ("get", "/nothing/at/all", None, 404, "no such page"),
+        ("delete", "/api/games/nope", None, 404, "no live 'nope'"),
+        ("get", "/api/replays/nope?index=1", None, 404, "no replay 'nope'"),
+    ],
+)
+def test_a_bad_request_gets_a_json_4xx_in_the_projects_words(client, method, url, data, status, words):
+    kwargs = {} if data is None else {"data": data, "content_type": "application/json"}
+    refused(getattr(client, method)(url, **kwargs), status, words)
+    assert len(client.application.extensions["maya_store"]) == 0
+
+
+def test_a_record_without_a_title_is_not_a_server_error(client):
+    """The title comes from the game table (records.py may also refuse the record: a 400)."""
+    header = {"format": "maya_envs.record/1", "game": "yaxha_v1", "version": 1, "num_players": 2,
+              "config": dataclasses.asdict(make_env("yaxha", num_players=2).rules.config), "seed": 1}
+    response = client.post("/api/replays", json={"text": json.dumps(header)})
+    if response.status_code == 200:
+        assert response.get_json()["title"] == "Yaxha"
+        assert "Yaxha, seed 1" in response.get_json()["svg"]
+    else:
+        refused(response, 400, "title")
+
+
+RECORD_MUTATIONS = [
+    ("seed", -1), ("seed", "x"), ("seed", 10**45), ("config", []), ("config", {"num_players": [2]}),
+    ("config", {"components": "/etc/passwd"}), ("config", {"illegal_action": "raise"}), ("game", ["yaxha_v1"]),
+    ("num_players", "2"), ("version", 99), ("format", None), ("config", json.loads('{"a": ' * 40 + "1" + "}" * 40)),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), RECORD_MUTATIONS)
+def test_a_mutated_record_header_is_refused_with_a_json_400(client, key, value):
+    view = ok(client.post("/api/games", json={"game": "yaxha", "seats": ["random", "random"], "seed": 3}))
+    for _ in range(4):
+        ok(client.post(f"/api/games/{view['id']}/step"))
+    lines = ok_text(client.get(f"/api/games/{view['id']}/record")).splitlines()
+    header = json.loads(lines[0])
+    header[key] = value
+    refused(client.post("/api/replays", json={"text": "\n".join([json.dumps(header), *lines[1:]])}), 400, "record rejected")
+
+
+def test_a_records_component_table_with_a_list_for_a_name_is_refused_in_the_projects_words(client, files):
+    _tmp_path, table, _opened = files
+    table["pyramid_sets"]["3"] = [["a list, not a pyramid name"]]
+    header = json.loads(_quarry_record(client)[0])
+    header["config"]["components"] = table
+    refused(client.post("/api/replays", json={"text": json.dumps(header)}), 400, "where a name or a number belongs")
+
+
+ODD_VALUES = [[], {}, [[1]], {"a": [1]}, None, 1.5, -1, 10**30, "x", True, "", float("nan")]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_option_with_an_odd_value_is_a_json_answer_never_a_server_error(client, game):
+    """Every field of every game's config (from the game table) with values of every JSON type."""
+    entry = GAMES[game]
+    fields = [f.name for f in dataclasses.fields(entry.make_rules({}).config)]
+    seats = ["random"] * entry.player_counts[0]
+    answers = 0
+    for field in fields:
+        for value in ODD_VALUES:
+            options = {field: value}
+            if field != "num_players":
+                options["num_players"] = entry.player_counts[0]
+            response = client.post("/api/games", data=json.dumps({"game": game, "seats": seats, "options": options}),
+                                   content_type="application/json")
+            assert response.status_code in (200, 400), (field, value, response.status_code, response.get_data()[:200])
+            if response.status_code == 400:
+                refused(response, 400)
+            else:
+                client.delete(f"/api/games/{response.get_json()['id']}")
+            answers += 1
+    assert answers == len(fields) * len(ODD_VALUES)
