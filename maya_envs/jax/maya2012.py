@@ -743,6 +743,19 @@ def sample_board(key: jax.Array) -> jax.Array:
     return board.T
 
 
+def relabel_board(key: jax.Array, towers: jax.Array) -> jax.Array:
+    """``towers`` with its towers, levels and colours relabelled by independent uniformly random
+    permutations (``(9, 5) int32``). A relabelling maps valid boards to valid boards one to one,
+    so a uniform board stays exactly uniform: the cheap new boards of the batched engine
+    (:mod:`maya_envs.maya2012.batched`, "Boards"), for resets in long runs; boards relabelled
+    from one base are not independent of each other."""
+    k_tower, k_level, k_colour = jax.random.split(key, 3)
+    towers_order = jax.random.permutation(k_tower, A.NUM_TOWERS)
+    levels_order = jax.random.permutation(k_level, A.NUM_LEVELS)
+    colours = jax.random.permutation(k_colour, 9).astype(jnp.int32)
+    return colours[towers[towers_order][:, levels_order]]
+
+
 # -- the rules state, both ways ------------------------------------------------------------------
 
 
