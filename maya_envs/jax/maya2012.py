@@ -112,7 +112,7 @@ _SUBSETS = ((np.arange(1, 2**9)[:, None] >> np.arange(9)) & 1).astype(np.uint32)
 _EVEN = (9 - _SUBSETS.sum(axis=1)) % 2 == 0
 # Bregman's bound per board row 1..4 (rules setup.py: the acceptance of each level).
 _BREGMAN = np.array([0.0] + [math.factorial(9 - r) ** (9 / (9 - r)) for r in range(1, 5)], np.float32)
-_CANDIDATES = 256  # uniform permutations tried at once for a level's filling
+_CANDIDATES = 64  # uniform permutations tried at once for a level's filling
 
 
 class Game(NamedTuple):
@@ -343,18 +343,23 @@ class Maya2012(pgx.core.Env):
             return moved._replace(
                 phase=jnp.where(follows, DECLARE, EXCHANGE).astype(jnp.int32), to_move=jnp.where(follows, mover, nxt)
             )
+        seats = jnp.arange(self._n) == mover  # one-hot rows and columns instead of scatters
         ladders, priests = x.ladders, x.priests
         ladders_left, priests_left = x.ladders_left, x.priests_left
         spaces = jnp.asarray(self._spaces)
+        on_board = ladders.sum(axis=0)
         for tower in (a, b):  # in pair order: the first tower takes a ladder first
-            column = towers[tower]
-            joined = column[i - 1] == column[i]
-            place = joined & (ladders_left[mover] > 0) & (ladders[0, tower] + ladders[1, tower] < spaces[tower])
-            ladders = ladders.at[mover, tower].add(place.astype(jnp.int32))
-            ladders_left = ladders_left.at[mover].add(-place.astype(jnp.int32))
-            complete = joined & jnp.all(column == column[0]) & (priests_left[mover] > 0)
-            priests = priests.at[tower].set(jnp.where(complete, mover, priests[tower]))
-            priests_left = priests_left.at[mover].add(-complete.astype(jnp.int32))
+            here = jnp.arange(9) == tower
+            column = jnp.sum(jnp.where(here[:, None], towers, 0), axis=0)
+            joined = column[i - 1] == column[i]  # i is traced: one dynamic index each
+            left = jnp.sum(jnp.where(seats, ladders_left, 0))
+            free = jnp.sum(jnp.where(here, spaces - on_board, 0)) > 0
+            place = joined & (left > 0) & free
+            ladders = ladders + (place & seats[:, None] & here[None, :])
+            ladders_left = ladders_left - (place & seats)
+            complete = joined & jnp.all(column == column[0]) & (jnp.sum(jnp.where(seats, priests_left, 0)) > 0)
+            priests = jnp.where(complete & here, mover, priests)
+            priests_left = priests_left - (complete & seats)
         return moved._replace(
             raven=i + 1, ladders=ladders, priests=priests, ladders_left=ladders_left, priests_left=priests_left,
             to_move=1 - mover,
@@ -551,36 +556,44 @@ class Maya2012(pgx.core.Env):
         parts.append((seat == 0)[None])
         parts += self._action_features_2p(x, seat, state.legal_action_mask[:N_EX] & (x.phase == EXCHANGE))
         parts += self._draft_obs(x)
-        return jnp.concatenate([p.astype(f32).reshape(-1) for p in parts])
+        return _concat(parts)
 
     def _action_features_2p(self, x: Game, seat: jax.Array, legal: jax.Array) -> list[jax.Array]:
-        """Slices [466, 610): rules ``exchange_consequences`` of every legal exchange."""
+        """Slices [466, 610): rules ``exchange_consequences`` of every legal exchange, per pair
+        ``(12, 4)`` (pair, seam) from static rows of the per-tower values (no gathers)."""
         towers = x.towers
         mine, theirs = x.ladders[seat], x.ladders[1 - seat]
         left = x.ladders_left[seat]
         priest = x.priests_left[seat] > 0
-        spaces = jnp.asarray(self._spaces)
-        col_a, col_b = towers[_XA], towers[_XB]  # (48, 5)
-        new_a = jnp.where(_MOVED, col_b, col_a)
-        new_b = jnp.where(_MOVED, col_a, col_b)
-        seam = jnp.asarray(_XI)
-        rows = jnp.arange(N_EX)
-        joined_a = new_a[rows, seam - 1] == new_a[rows, seam]
-        joined_b = new_b[rows, seam - 1] == new_b[rows, seam]
-        complete_a = jnp.all(new_a == new_a[:, :1], axis=1)
-        complete_b = jnp.all(new_b == new_b[:, :1], axis=1)
-        ma, ta, mb, tb = mine[_XA], theirs[_XA], mine[_XB], theirs[_XB]
-        place_a = joined_a & (left > 0) & (ma + ta < spaces[_XA])
-        place_b = joined_b & (left - place_a > 0) & (mb + tb < spaces[_XB])
+        lo, hi = towers[:, :4], towers[:, 1:]  # (9, 4): the blocks under and over each seam
+        same = lo == hi
+        lead = jnp.cumprod(same, axis=1).astype(bool)  # lead[t, j]: levels 0..j+1 one colour
+        trail = jnp.cumprod(same[:, ::-1], axis=1)[:, ::-1].astype(bool)  # trail[t, j]: levels j..4 one colour
+        bottom, top = towers[:, :1], towers[:, 4:]
+        pa, pb = (lambda v: _rows(v, _PA)), (lambda v: _rows(v, _PB))
+        joined_a = pa(lo) == pb(hi)  # new a = a below the seam + b from it
+        joined_b = pb(lo) == pa(hi)
+        # new a one colour: a's levels 0..j one colour, b's j+1..4 one colour, b's top = a's base
+        a_low = jnp.concatenate([jnp.ones((9, 1), bool), lead[:, :3]], axis=1)  # [t, j]: levels 0..j one colour
+        b_high = jnp.concatenate([trail[:, 1:], jnp.ones((9, 1), bool)], axis=1)  # [t, j]: levels j+1..4
+        complete_a = pa(a_low) & pb(b_high) & (pb(top) == pa(bottom))
+        complete_b = pb(a_low) & pa(b_high) & (pa(top) == pb(bottom))
+        ma, ta, mb, tb = pa(mine[:, None]), pa(theirs[:, None]), pb(mine[:, None]), pb(theirs[:, None])
+        spaces = jnp.asarray(self._spaces)[:, None]
+        place_a = joined_a & (left > 0) & (ma + ta < pa(spaces))
+        place_b = joined_b & (left - place_a > 0) & (mb + tb < pb(spaces))
         gain_a = (ma == ta) | (ta == ma + 1)
         gain_b = (mb == tb) | (tb == mb + 1)
         completes_a, completes_b = joined_a & complete_a & priest, joined_b & complete_b & priest
         swing = (place_a & gain_a).astype(jnp.int32) + (place_b & gain_b) + completes_a + completes_b
         placed = place_a.astype(jnp.float32) + place_b
+        swing_unit = jnp.asarray(_SWING)[2] + sum(  # the table's values, selected (no gather)
+            (swing == k) * (jnp.asarray(_SWING)[k + 2] - jnp.asarray(_SWING)[2]) for k in range(1, 5)
+        )
         return [
-            jnp.where(legal, placed * 0.5, 0.0),
-            legal & (completes_a | completes_b),
-            jnp.where(legal, jnp.asarray(_SWING)[swing + 2], 0.0),
+            jnp.where(legal, placed.reshape(N_EX) * 0.5, 0.0),
+            legal & (completes_a | completes_b).reshape(N_EX),
+            jnp.where(legal, swing_unit.reshape(N_EX), 0.0),
         ]
 
     def _observe_multi(self, state: State, seat: jax.Array) -> jax.Array:
@@ -603,7 +616,7 @@ class Maya2012(pgx.core.Env):
         legal = _legal_exchanges(x.towers, x.monolith, jnp.int32(0)) & live & dealt
         parts += self._action_features_multi(x, my_cards, ~my_cards & ~centre_card, legal)
         parts += self._draft_obs(x)
-        return jnp.concatenate([p.astype(f32).reshape(-1) for p in parts])
+        return _concat(parts)
 
     def _action_features_multi(self, x: Game, mine: jax.Array, unknown: jax.Array, legal: jax.Array) -> list[jax.Array]:
         """Slices [444, 588): observation ``exchange_outlook`` of every legal exchange."""
@@ -646,6 +659,19 @@ def _fraction(count: jax.Array, total: int) -> jax.Array:
     return jnp.asarray(table)[jnp.clip(count, 0, total)]
 
 
+def _concat(parts: list[jax.Array]) -> jax.Array:
+    """The observation vector of ``parts``, as float32. The parts are computed before the
+    concatenation (an optimisation barrier): fused into it, XLA's CPU backend recomputed the
+    action features per output element, 3-5x slower."""
+    flat = jax.lax.optimization_barrier([p.astype(jnp.float32).reshape(-1) for p in parts])
+    return jnp.concatenate(flat)
+
+
+def _rows(values: jax.Array, index: np.ndarray) -> jax.Array:
+    """``values[index]`` for a constant ``index``, as static slices (XLA's CPU gather is slow)."""
+    return jnp.stack([values[int(i)] for i in index])
+
+
 def _select(cond: jax.Array, a: Game, b: Game) -> Game:
     return jax.tree_util.tree_map(lambda u, v: jnp.where(cond, u, v), a, b)
 
@@ -653,8 +679,11 @@ def _select(cond: jax.Array, a: Game, b: Game) -> Game:
 def _swap(towers: jax.Array, a: jax.Array, b: jax.Array, i: jax.Array) -> jax.Array:
     """Rules ``swap``: levels ``i..4`` (0-based) of towers ``a`` and ``b`` change places."""
     moved = _LEVELS >= i
-    col_a, col_b = towers[a], towers[b]
-    return towers.at[a].set(jnp.where(moved, col_b, col_a)).at[b].set(jnp.where(moved, col_a, col_b))
+    is_a, is_b = (jnp.arange(9) == a)[:, None], (jnp.arange(9) == b)[:, None]
+    col_a = jnp.sum(jnp.where(is_a, towers, 0), axis=0)
+    col_b = jnp.sum(jnp.where(is_b, towers, 0), axis=0)
+    swapped = jnp.where(is_a, col_b, jnp.where(is_b, col_a, towers))
+    return jnp.where(moved, swapped, towers)
 
 
 def _legal_exchanges(towers: jax.Array, monolith: jax.Array, raven: jax.Array) -> jax.Array:
@@ -711,6 +740,20 @@ def permanent(matrix: jax.Array) -> jax.Array:
     return jnp.sum(jnp.where(even, products, 0)) - jnp.sum(jnp.where(even, 0, products))
 
 
+def _uniform_permutations(key: jax.Array, count: int) -> jax.Array:
+    """``(count, 9) int32`` independent uniform permutations of 0..8 (Fisher-Yates with one-hot
+    swaps: far cheaper than sorting random keys on XLA's CPU backend)."""
+    uniforms = jax.random.uniform(key, (count, 8))
+    columns = jnp.arange(9)
+    perms = jnp.broadcast_to(columns, (count, 9)).astype(jnp.int32)
+    for step, k in enumerate(range(8, 0, -1)):
+        j = jnp.minimum((uniforms[:, step] * (k + 1)).astype(jnp.int32), k)[:, None]
+        at_j = jnp.sum(jnp.where(columns == j, perms, 0), axis=1, keepdims=True)
+        at_k = perms[:, k : k + 1]
+        perms = jnp.where(columns == k, at_j, jnp.where(columns == j, at_k, perms))
+    return perms
+
+
 def sample_board(key: jax.Array) -> jax.Array:
     """An exactly uniform valid board ``(9, 5) int32`` (towers x levels): the sampler of
     :mod:`maya_envs.maya2012.setup` on JAX arrays. Level 1 is a uniform permutation; each level
@@ -727,7 +770,7 @@ def sample_board(key: jax.Array) -> jax.Array:
         first = jax.random.permutation(k_perm, 9).astype(jnp.int32)
         fillings = permanent(allowed).astype(jnp.float32)
         go_on = tested | (jax.random.uniform(k_test) * jnp.asarray(_BREGMAN)[jnp.clip(row, 0, 4)] < fillings)
-        perms = jnp.argsort(jax.random.uniform(k_fill, (_CANDIDATES, 9)), axis=1).astype(jnp.int32)
+        perms = _uniform_permutations(k_fill, _CANDIDATES)
         fits = jnp.all(allowed[jnp.arange(9), perms], axis=1)
         found = jnp.any(fits)
         filling = perms[jnp.argmax(fits)]
