@@ -139,8 +139,8 @@ def exact_bases(count: int, seed: int) -> jax.Array:
     return jnp.stack([board(jax.random.PRNGKey(seed * 1000 + k)) for k in range(count)])
 
 
-def maya_case(num_players: int, batch: int, chunk: int, seconds: float, repeats: int) -> dict[str, Any]:
-    env = Maya2012(num_players=num_players)
+def maya_case(num_players: int, batch: int, chunk: int, seconds: float, repeats: int, observe: bool = True):
+    env = Maya2012(num_players=num_players, observe_on_step=observe)
     keys = jax.random.split(jax.random.PRNGKey(num_players), batch)
     # one exact base board per 64 games, each game's board a relabelled base (board_reuse=64)
     bases = jnp.repeat(exact_bases(max(batch // 64, 1), num_players), 64, axis=0)[:batch]
@@ -187,6 +187,10 @@ def run(batch: int, chunk: int, seconds: float, repeats: int, players: list[int]
     for n in players:
         rows[f"jax {n}p"] = maya_case(n, batch, chunk, seconds, repeats)
         print(f"jax {n}p", rows[f"jax {n}p"], flush=True)
+        if n == 2:  # step and mask only, as the batched engine's rows
+            name = "jax 2p (observe_on_step=False)"
+            rows[name] = maya_case(n, batch, chunk, seconds, repeats, observe=False)
+            print(name, rows[name], flush=True)
     init = jax.jit(jax.vmap(Maya2012().init))
     keys = jax.random.split(jax.random.PRNGKey(7), batch)
     start = time.perf_counter()

@@ -218,3 +218,15 @@ def test_step_does_not_recompile_across_steps():
         state = step(state, actions, jax.random.split(sub, 8))
     assert step._cache_size() == 1
     assert A.NUM_ACTIONS == state.legal_action_mask.shape[1]
+
+
+def test_observe_on_step_false_leaves_the_observation_to_observe():
+    env = Maya2012(observe_on_step=False)
+    state = jax.jit(env.init)(jax.random.PRNGKey(4))
+    assert not np.asarray(state.observation).any()
+    rules_state = state_to_rules(state)
+    from maya_envs.maya2012.observation import observe
+
+    for seat in (0, 1):
+        expected = observe(env.rules, rules_state, seat)
+        np.testing.assert_array_equal(np.asarray(jax.jit(env.observe)(state, seat)), expected)

@@ -62,6 +62,7 @@ import pgx.core
 from maya_envs.core.options import resolve_config
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import observation as O
+from maya_envs.maya2012.batched import _BLOCKED, _RAVEN_OK, _SWING
 from maya_envs.maya2012.rules import (
     BLACK,
     CENTRE,
@@ -89,16 +90,11 @@ _XA, _XB = np.repeat(_PA, 4), np.repeat(_PB, 4)  # per exchange id: its two towe
 _XI = np.tile(np.arange(1, 5, dtype=np.int32), len(A.PAIRS))  # first moved slot (base level i + 1)
 _LEVELS = np.arange(A.NUM_LEVELS, dtype=np.int32)
 _MOVED = _LEVELS[None, :] >= _XI[:, None]  # (48, 5): slots an exchange moves
-_BLOCKED = np.zeros((len(A.PAIRS) + 1, len(A.PAIRS)), bool)  # [monolith + 1, pair]
-for _m, (_a, _b) in enumerate(A.PAIRS):
-    _BLOCKED[_m + 1] = np.isin(_PA, (_a, _b)) | np.isin(_PB, (_a, _b))
-_RAVEN_OK = np.ones((6, 4), bool)  # [raven level (0: none), seam]
-for _r in range(2, 6):
-    _RAVEN_OK[_r, _r - 2] = False
 _CENTRE_PAIR = np.array([CENTRE in pair for pair in A.PAIRS])
-# Observation values computed in float64 then stored as float32, exactly as observation.py does.
-_SWING = np.array([min(max((s + 2) / 6, 0.0), 1.0) for s in range(-2, 7)], np.float32)
-_DELTA_RANGE = 64  # |change of a task score| <= 2 * 10 + ... < 64
+# _BLOCKED[monolith + 1, pair], _RAVEN_OK[raven, seam] and _SWING (the observation's VP-swing
+# values) are the batched engine's tables. Observation values are float64 quotients stored as
+# float32, as observation.py computes them, so they come from tables here too.
+_DELTA_RANGE = 64  # an exchange changes the colour totals by at most 40 in all (two towers of <= 10, before and after)
 _SCALE, _DOUBLE = O.SCORE_DELTA_SCALE, 2 * O.SCORE_DELTA_SCALE
 _MINE_UNIT = np.array(
     [min(max((d + _SCALE) / _DOUBLE, 0.0), 1.0) for d in range(-_DELTA_RANGE, _DELTA_RANGE + 1)], np.float32
@@ -203,13 +199,23 @@ class Maya2012(pgx.core.Env):
     Args:
         config: a :class:`~maya_envs.maya2012.rules.Maya2012Config`, a mapping of its fields or
             ``None``; ``**options``: further fields as keywords (``Maya2012(num_players=3)``).
+        observe_on_step: ``True`` (default, Pgx's API): ``init`` and ``step`` fill
+            ``state.observation`` with the current player's observation. ``False``: it stays
+            zeros (about 2/3 of a step's work saved where observations are not needed, e.g.
+            random playouts); ``observe(state, seat)`` still gives any seat's.
 
     Raises:
         ConfigError: an unknown option or a bad value (the rules' messages).
     """
 
-    def __init__(self, config: Maya2012Config | Mapping[str, Any] | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        config: Maya2012Config | Mapping[str, Any] | None = None,
+        observe_on_step: bool = True,
+        **options: Any,
+    ) -> None:
         super().__init__()
+        self.observe_on_step = bool(observe_on_step)
         self.config = cfg = resolve_config(Maya2012Config, config, options)
         self.rules = Maya2012Rules(cfg)
         self._n = cfg.num_players
@@ -243,6 +249,8 @@ class Maya2012(pgx.core.Env):
     def observe(self, state: State, player_id: jax.Array | int | None = None) -> jax.Array:
         """``player_id``'s observation (default: the current player's), ``(obs size,) float32``;
         reads only what that seat may see."""
+        if player_id is None and not self.observe_on_step:  # Pgx's init and step ask this way
+            return jnp.zeros(self._size, jnp.float32)
         seat = state.current_player if player_id is None else jnp.asarray(player_id, jnp.int32)
         return jax.lax.stop_gradient(self._observe(state, seat))
 
