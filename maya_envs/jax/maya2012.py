@@ -201,7 +201,7 @@ class Maya2012(pgx.core.Env):
             ``None``; ``**options``: further fields as keywords (``Maya2012(num_players=3)``).
         observe_on_step: ``True`` (default, Pgx's API): ``init`` and ``step`` fill
             ``state.observation`` with the current player's observation. ``False``: it stays
-            zeros (about 2/3 of a step's work saved where observations are not needed, e.g.
+            zeros (about 40% of a step's work saved where observations are not needed, e.g.
             random playouts); ``observe(state, seat)`` still gives any seat's.
 
     Raises:
