@@ -1,0 +1,252 @@
+"""Throughput of the JAX Maya (2012) engine (maya_envs.jax, issue 33) next to its references,
+measured in the same run: the batched numpy/numba engine (maya_envs.maya2012.batched, 2p) and
+Pgx's own ``connect_four``.
+
+Random play at batch ``--batch`` (default 1024) on the default JAX device: each jitted chunk
+runs ``--chunk`` vmapped steps (uniform random legal actions, Pgx's ``step`` with its
+observation of the player to move) and then restarts the finished games (their rows get a new
+game: the Pgx game's ``init``; Maya (2012): ``init_with_board`` on a relabelled exactly uniform
+base board, :func:`maya_envs.jax.relabel_board`, one base per 64 games as the batched engine's
+``board_reuse=64``).
+Steps are counted only in games that were running (agent-steps). Compile time (``lower`` +
+``compile`` of the chunk and of one vmapped ``step``) is reported apart from the rates, and so is
+the exact board sampler (``init``) of a whole batch.
+
+The numba/numpy rows are ``bench_envs.measure_batched``'s loop (step and mask, no observation;
+the JAX rows build the observation on every step as Pgx's API does). Rates per wall second and
+per CPU second of the process (steadier on a shared machine).
+
+Usage::
+
+    python benchmarks/bench_jax.py                     # writes benchmarks/results/bench_jax.{json,md}
+    python benchmarks/bench_jax.py --quick --out /tmp/bench_jax
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import pgx
+
+import numpy as np
+from bench_envs import RESULTS_DIR, save
+from maya_envs.jax import Maya2012, relabel_board, sample_board
+from maya_envs.maya2012.batched import BatchedMaya2012
+
+
+def _random_actions(key, mask):
+    return jax.random.categorical(key, jnp.log(mask.astype(jnp.float32)), axis=-1).astype(jnp.int32)
+
+
+def make_chunk(env, batch: int, chunk: int, reset):
+    """A jitted ``(state, key, extra) -> (state, key, live steps)``: ``chunk`` random steps of every
+    game, then ``reset(keys, extra)`` states in the finished rows."""
+    step = jax.vmap(env.step)
+
+    def body(_, carry):
+        state, key, live = carry
+        key, k_act, k_step = jax.random.split(key, 3)
+        running = ~(state.terminated | state.truncated)
+        state = step(state, _random_actions(k_act, state.legal_action_mask), jax.random.split(k_step, batch))
+        return state, key, live + jnp.sum(running)
+
+    def run(state, key, extra):
+        state, key, live = jax.lax.fori_loop(0, chunk, body, (state, key, jnp.int32(0)))
+        key, k_reset = jax.random.split(key)
+        fresh = reset(jax.random.split(k_reset, batch), extra)
+        done = state.terminated | state.truncated
+        state = jax.tree_util.tree_map(
+            lambda new, old: jnp.where(done.reshape(done.shape + (1,) * (new.ndim - 1)), new, old), fresh, state
+        )
+        return state, key, live
+
+    return jax.jit(run)
+
+
+def measure(env, batch: int, chunk: int, seconds: float, repeats: int, reset, extra, state) -> dict[str, Any]:
+    """Rates of random play (median of ``repeats`` runs of about ``seconds``) and compile times."""
+    run = make_chunk(env, batch, chunk, reset)
+    key = jax.random.PRNGKey(0)
+    start = time.perf_counter()
+    compiled = run.lower(state, key, extra).compile()
+    compile_chunk = time.perf_counter() - start
+    step = jax.jit(jax.vmap(env.step))
+    actions = jnp.zeros(batch, jnp.int32)
+    start = time.perf_counter()
+    step.lower(state, actions, jax.random.split(key, batch)).compile()
+    compile_step = time.perf_counter() - start
+    state, key, _ = compiled(state, key, extra)  # warm-up
+    jax.block_until_ready(state)
+    def run_once():
+        nonlocal state, key
+        state, key, live = compiled(state, key, extra)
+        return int(live)
+
+    return {
+        **_rates(run_once, seconds, repeats),
+        "compile_chunk_s": round(compile_chunk, 2),
+        "compile_step_s": round(compile_step, 2),
+    }
+
+
+def _rates(run_once, seconds: float, repeats: int) -> dict[str, Any]:
+    """Median agent-steps per wall second and per CPU second of this process (all its threads:
+    on a shared machine the CPU-second rate is the steadier one) over ``repeats`` runs."""
+    wall, cpu = [], []
+    for _ in range(repeats):
+        steps, begin, begin_cpu = 0, time.perf_counter(), time.process_time()
+        while True:
+            steps += run_once()
+            elapsed = time.perf_counter() - begin
+            if elapsed >= seconds:
+                break
+        wall.append(steps / elapsed)
+        cpu.append(steps / max(time.process_time() - begin_cpu, 1e-9))
+    return {
+        "steps_per_s": statistics.median(wall),
+        "steps_per_cpu_s": statistics.median(cpu),
+        "steps_per_s_all": [round(r) for r in wall],
+    }
+
+
+def batched_case(backend: str, batch: int, seconds: float, repeats: int) -> dict[str, Any]:
+    """The batched numpy/numba engine (2p), as ``bench_envs.measure_batched``: random legal
+    actions, step and mask (no observation), auto-reset."""
+    engine = BatchedMaya2012(batch, seed=0, backend=backend)
+    engine.reset()
+    rng = np.random.default_rng(0)
+
+    def run_once():
+        for _ in range(20):
+            engine.step(engine.sample_legal(rng))
+        return 20 * batch
+
+    run_once()
+    return _rates(run_once, seconds, repeats)
+
+
+def exact_bases(count: int, seed: int) -> jax.Array:
+    """``count`` exactly uniform boards from the jitted single-board sampler."""
+    board = jax.jit(sample_board)
+    return jnp.stack([board(jax.random.PRNGKey(seed * 1000 + k)) for k in range(count)])
+
+
+def maya_case(num_players: int, batch: int, chunk: int, seconds: float, repeats: int, observe: bool = True):
+    env = Maya2012(num_players=num_players, observe_on_step=observe)
+    keys = jax.random.split(jax.random.PRNGKey(num_players), batch)
+    # one exact base board per 64 games, each game's board a relabelled base (board_reuse=64)
+    bases = jnp.repeat(exact_bases(max(batch // 64, 1), num_players), 64, axis=0)[:batch]
+    bases = jnp.concatenate([bases, bases[: batch - bases.shape[0]]]) if bases.shape[0] < batch else bases
+
+    def reset(keys, bases):
+        boards = jax.vmap(relabel_board)(keys, bases)
+        return jax.vmap(env.init_with_board)(keys, boards)
+
+    state = jax.jit(reset)(keys, bases)
+    return measure(env, batch, chunk, seconds, repeats, reset, bases, state)
+
+
+def connect_four_case(batch: int, chunk: int, seconds: float, repeats: int) -> dict[str, Any]:
+    env = pgx.make("connect_four")
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), batch))
+    return measure(env, batch, chunk, seconds, repeats, lambda keys, _: jax.vmap(env.init)(keys), jnp.int32(0), state)
+
+
+def run(batch: int, chunk: int, seconds: float, repeats: int, players: list[int]) -> dict[str, Any]:
+    results: dict[str, Any] = {
+        "meta": {
+            "time": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "python": platform.python_version(),
+            "jax": jax.__version__,
+            "pgx": pgx.__version__,
+            "device": str(jax.devices()[0]),
+            "batch": batch,
+            "chunk": chunk,
+            "seconds": seconds,
+            "repeats": repeats,
+        },
+        "rows": {},
+    }
+    rows = results["rows"]
+    rows["pgx connect_four"] = connect_four_case(batch, chunk, seconds, repeats)
+    print("pgx connect_four", rows["pgx connect_four"], flush=True)
+    for backend in ("numba", "numpy"):
+        try:
+            rows[f"batched 2p ({backend})"] = batched_case(backend, batch, seconds, repeats)
+        except ImportError as error:
+            rows[f"batched 2p ({backend})"] = {"missing": str(error)}
+        print(backend, rows[f"batched 2p ({backend})"], flush=True)
+    for n in players:
+        rows[f"jax {n}p"] = maya_case(n, batch, chunk, seconds, repeats)
+        print(f"jax {n}p", rows[f"jax {n}p"], flush=True)
+        if n == 2:  # step and mask only, as the batched engine's rows
+            name = "jax 2p (observe_on_step=False)"
+            rows[name] = maya_case(n, batch, chunk, seconds, repeats, observe=False)
+            print(name, rows[name], flush=True)
+    init = jax.jit(jax.vmap(Maya2012().init))
+    keys = jax.random.split(jax.random.PRNGKey(7), batch)
+    start = time.perf_counter()
+    compiled = init.lower(keys).compile()
+    results["meta"]["compile_init_s"] = round(time.perf_counter() - start, 2)
+    start, start_cpu = time.perf_counter(), time.process_time()
+    jax.block_until_ready(compiled(keys))
+    results["meta"]["exact_init_batch_s"] = round(time.perf_counter() - start, 2)
+    results["meta"]["exact_init_batch_cpu_s"] = round(time.process_time() - start_cpu, 2)
+    return results
+
+
+def to_markdown(results: dict[str, Any]) -> str:
+    meta, rows = results["meta"], results["rows"]
+    c4 = rows["pgx connect_four"]["steps_per_s"]
+    numba = rows.get("batched 2p (numba)", {}).get("steps_per_s")
+    numba_cpu = rows.get("batched 2p (numba)", {}).get("steps_per_cpu_s")
+    lines = [
+        f"Measured {meta['time']}, jax {meta['jax']}, pgx {meta['pgx']}, device {meta['device']}, "
+        f"batch {meta['batch']}, median of {meta['repeats']} x {meta['seconds']} s.",
+        "",
+        "| engine | agent-steps/s | vs Pgx connect_four | vs numba 2p | per CPU second | vs numba 2p (CPU) | compile chunk / step (s) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, row in rows.items():
+        if "missing" in row:
+            lines.append(f"| {name} | missing | | | | | |")
+            continue
+        rate = row["steps_per_s"]
+        vs_numba = f"{rate / numba:.2f}x" if numba else ""
+        compiled = f"{row['compile_chunk_s']} / {row['compile_step_s']}" if "compile_step_s" in row else ""
+        cpu = row["steps_per_cpu_s"]
+        vs_numba_cpu = f"{cpu / numba_cpu:.2f}x" if numba_cpu else ""
+        lines.append(f"| {name} | {rate:,.0f} | {rate / c4:.2f}x | {vs_numba} | {cpu:,.0f} | {vs_numba_cpu} | {compiled} |")
+    lines.append("")
+    lines.append(f"Exact boards (2p `init`, vmapped over the batch): compile {meta['compile_init_s']} s, "
+                 f"run {meta['exact_init_batch_s']} s ({meta['exact_init_batch_cpu_s']} CPU s).")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--chunk", type=int, default=32, help="steps per jitted call")
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--quick", action="store_true", help="batch 64, 0.2 s x 1, 2p only")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR / "bench_jax")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.batch, args.seconds, args.repeats, args.players = 64, 0.2, 1, [2]
+    results = run(args.batch, args.chunk, args.seconds, args.repeats, args.players)
+    save(results, to_markdown(results), args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,9 @@
+"""Maya (2012) in JAX with Pgx's API (optional: the ``jax`` extra, ``pip install 'maya-envs[jax]'``).
+
+Nothing else in :mod:`maya_envs` imports this package; importing it needs ``jax`` and ``pgx``.
+See :mod:`maya_envs.jax.maya2012` for the spec card.
+"""
+
+from maya_envs.jax.maya2012 import Maya2012, State, relabel_board, sample_board, state_from_rules, state_to_rules
+
+__all__ = ["Maya2012", "State", "relabel_board", "sample_board", "state_from_rules", "state_to_rules"]

@@ -1,0 +1,863 @@
+"""Maya (2012) as a JAX environment with Pgx's API: jit-compiled, vmapped, equal to the rules engine.
+
+=====================  ===============================================================
+Import                 ``from maya_envs.jax import Maya2012`` (the ``jax`` extra)
+Class                  :class:`Maya2012`, a ``pgx.Env``: ``init(key)``, ``step(state,
+                       action, key)``, ``observe(state, player_id)``; pure functions,
+                       ``jax.jit`` / ``jax.vmap`` them
+Players                2, 3 or 4 (``num_players``); ``state.current_player`` is the seat
+                       to move (player id = seat, ``player_0`` = 0); 4p teams {0, 2}, {1, 3}
+Actions                the 75 ids of :mod:`maya_envs.maya2012.actions`
+State                  :class:`State`: Pgx's six public fields (``current_player``,
+                       ``observation``, ``rewards (n,) float32``, ``terminated``,
+                       ``truncated``, ``legal_action_mask (75,) bool``) and the game in
+                       ``state._x`` (:class:`Game`, the rules state's fields as arrays)
+Observation            the PettingZoo env's vector, value for value
+                       (:mod:`maya_envs.maya2012.observation`): ``(610,)`` 2p, ``(588,)``
+                       3-4p, +10 with ``setup="draft"``, ``float32``; ``state.observation``
+                       is the current player's, ``observe(state, seat)`` any seat's; a seat's
+                       observation reads only its own task cards (3-4p)
+Rewards                paid on the step that ends the game (rules ``returns``: every
+                       ``reward_scheme``); zero after a truncation
+Termination            as the rules: no legal exchange, a 3-4p declaration, ``max_turns``
+                       with ``at_max_turns="score"``; ``truncated`` with ``"truncate"``.
+                       Pgx conventions: at the end the mask is all ``True`` and a step on a
+                       finished state changes nothing (zero rewards)
+Illegal actions        the PettingZoo default ``illegal_action="terminate"``: the game
+                       ends, the offender's team gets -1 (4p: both partners), others 0
+Options                the :class:`~maya_envs.maya2012.rules.Maya2012Config` fields, every
+                       value: ``num_players``, ``setup`` (2p ``choose``/``random``/``draft``,
+                       3-4p ``random``/``draft``), ``max_turns``, ``at_max_turns``,
+                       ``ladder_spaces``, ``ladders_per_player``, ``priests_per_player``,
+                       ``three_plus_two``, ``reward_scheme``, ``declare_step``
+Randomness             ``init(key)`` draws an exactly uniform board (:func:`sample_board`,
+                       the sampler of :mod:`maya_envs.maya2012.setup`), the random setup's
+                       Monolith and Raven and the 3-4p deal; ``step`` draws the drafted
+                       setup's blocks (and the deal after it) from ``key``
+Equality               :func:`state_from_rules` / :func:`state_to_rules` convert a rules
+                       state both ways: from one board and one action sequence the two
+                       engines give the same states, masks, observations, rewards and
+                       endings (``tests/test_jax_maya2012.py``); the chance outcomes of
+                       the draft (blocks, cards) come from different generators
+=====================  ===============================================================
+
+Rule decisions and sources: :mod:`maya_envs.maya2012.rules` (this module repeats them as
+array operations, under the equality tests). Fixed shapes: every config is one set of array
+shapes, so all setups and player counts are supported; the config is static (one
+compilation per :class:`Maya2012` instance and batch shape).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx
+import pgx.core
+
+from maya_envs.core.options import resolve_config
+from maya_envs.maya2012 import actions as A
+from maya_envs.maya2012 import observation as O
+from maya_envs.maya2012.batched import _BLOCKED, _RAVEN_OK, _SWING
+from maya_envs.maya2012.rules import (
+    BLACK,
+    CENTRE,
+    CENTRE_BONUS,
+    DECLARE,
+    DRAFT,
+    EXCHANGE,
+    OVER,
+    SETUP_MONOLITH,
+    SETUP_RAVEN,
+    TRUNCATED,
+    WHITE,
+    Maya2012Config,
+    Maya2012Rules,
+    Maya2012State,
+)
+
+ENV_ID = "maya2012"
+"""``state.env_id`` and ``Maya2012.id`` (not one of Pgx's own ``pgx.EnvId`` games)."""
+
+N_EX = A.NUM_EXCHANGES
+_PA = np.array([a for a, _ in A.PAIRS], np.int32)
+_PB = np.array([b for _, b in A.PAIRS], np.int32)
+_XA, _XB = np.repeat(_PA, 4), np.repeat(_PB, 4)  # per exchange id: its two towers
+_XI = np.tile(np.arange(1, 5, dtype=np.int32), len(A.PAIRS))  # first moved slot (base level i + 1)
+_LEVELS = np.arange(A.NUM_LEVELS, dtype=np.int32)
+_MOVED = _LEVELS[None, :] >= _XI[:, None]  # (48, 5): slots an exchange moves
+_CENTRE_PAIR = np.array([CENTRE in pair for pair in A.PAIRS])
+# _BLOCKED[monolith + 1, pair], _RAVEN_OK[raven, seam] and _SWING (the observation's VP-swing
+# values) are the batched engine's tables. Observation values are float64 quotients stored as
+# float32, as observation.py computes them, so they come from tables here too.
+_DELTA_RANGE = 64  # an exchange changes the colour totals by at most 40 in all (two towers of <= 10, before and after)
+_SCALE, _DOUBLE = O.SCORE_DELTA_SCALE, 2 * O.SCORE_DELTA_SCALE
+_MINE_UNIT = np.array(
+    [min(max((d + _SCALE) / _DOUBLE, 0.0), 1.0) for d in range(-_DELTA_RANGE, _DELTA_RANGE + 1)], np.float32
+)
+_RIVAL_UNIT = np.array(
+    [min(max((d / O.UNKNOWN_HANDS + _SCALE) / _DOUBLE, 0.0), 1.0) for d in range(-_DELTA_RANGE, _DELTA_RANGE + 1)],
+    np.float32,
+)
+# Ryser's formula over the 511 non-empty column subsets of a 9 x 9 matrix (see permanent()).
+_SUBSETS = ((np.arange(1, 2**9)[:, None] >> np.arange(9)) & 1).astype(np.uint32)
+_EVEN = (9 - _SUBSETS.sum(axis=1)) % 2 == 0
+# Bregman's bound per board row 1..4 (rules setup.py: the acceptance of each level).
+_BREGMAN = np.array([0.0] + [math.factorial(9 - r) ** (9 / (9 - r)) for r in range(1, 5)], np.float32)
+_CANDIDATES = 64  # uniform permutations tried at once for a level's filling
+
+
+class Game(NamedTuple):
+    """The rules state (:class:`~maya_envs.maya2012.rules.Maya2012State`) as arrays, all
+    ``int32``; ``n`` = number of players.
+
+    Attributes:
+        towers: ``(9, 5)`` colours bottom to top, -1 for an unbuilt slot (draft).
+        monolith: pair 0-11 or -1; raven: level 2-5 or 0.
+        ladders: ``(n, 9)`` ladder counts (0 with 3-4 players).
+        priests: ``(9,)`` seat of the priest on each tower or -1.
+        ladders_left, priests_left: ``(n,)`` pieces in hand.
+        to_move, phase, turn: as the rules (phase ints of :mod:`maya_envs.maya2012.state`).
+        tasks: ``(n, 2)`` sorted task colours, -1 before the deal and with 2 players.
+        spare: ``(2,)`` the 3p face-down pair (sorted), else -1.
+        declared: declaring seat or -1; draft_block: the drawn block's colour or -1.
+    """
+
+    towers: jax.Array
+    monolith: jax.Array
+    raven: jax.Array
+    ladders: jax.Array
+    priests: jax.Array
+    ladders_left: jax.Array
+    priests_left: jax.Array
+    to_move: jax.Array
+    phase: jax.Array
+    turn: jax.Array
+    tasks: jax.Array
+    spare: jax.Array
+    declared: jax.Array
+    draft_block: jax.Array
+
+
+class State(pgx.core.State):
+    """Pgx state of one game (a pytree; batch it with ``jax.vmap``). Public fields are Pgx's;
+    ``_x`` holds the :class:`Game`. Built by :meth:`Maya2012.init` or :func:`state_from_rules`."""
+
+    def __init__(self, current_player, observation, rewards, terminated, truncated, legal_action_mask,
+                 _step_count, _x):  # fmt: skip
+        for name, value in (
+            ("current_player", current_player), ("observation", observation), ("rewards", rewards),
+            ("terminated", terminated), ("truncated", truncated), ("legal_action_mask", legal_action_mask),
+            ("_step_count", _step_count), ("_x", _x),
+        ):  # fmt: skip
+            object.__setattr__(self, name, value)
+
+    _FIELDS = ("current_player", "observation", "rewards", "terminated", "truncated", "legal_action_mask",
+               "_step_count", "_x")  # fmt: skip
+
+    def replace(self, **changes: Any) -> State:
+        values = {name: getattr(self, name) for name in self._FIELDS}
+        values.update(changes)
+        return State(**values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"State is immutable: use state.replace({name}=...)")
+
+    @property
+    def env_id(self) -> str:
+        return ENV_ID
+
+    def to_svg(self, *, color_theme: str | None = None, scale: float | None = None) -> str:
+        """SVG of the board (the project's renderer, spectator view, default ladder spaces);
+        of the first game for a batched state."""
+        from maya_envs.maya2012.render_image import render_svg
+
+        single = self if self.rewards.ndim == 1 else jax.tree_util.tree_map(lambda v: v[0], self)
+        n = int(single.rewards.shape[0])
+        return str(render_svg(Maya2012Rules(num_players=n), state_to_rules(single)))
+
+    def save_svg(self, filename, *, color_theme: str | None = None, scale: float | None = None) -> None:
+        """Write :meth:`to_svg` to ``filename``."""
+        with open(filename, "w", encoding="utf-8") as handle:
+            handle.write(self.to_svg())
+
+
+jax.tree_util.register_pytree_node(
+    State,
+    lambda s: (tuple(getattr(s, name) for name in State._FIELDS), None),
+    lambda _, children: State(*children),
+)
+
+
+class Maya2012(pgx.core.Env):
+    """Maya (2012) with Pgx's API for one config (module docstring).
+
+    Args:
+        config: a :class:`~maya_envs.maya2012.rules.Maya2012Config`, a mapping of its fields or
+            ``None``; ``**options``: further fields as keywords (``Maya2012(num_players=3)``).
+        observe_on_step: ``True`` (default, Pgx's API): ``init`` and ``step`` fill
+            ``state.observation`` with the current player's observation. ``False``: it stays
+            zeros (about 40% of a step's work saved where observations are not needed, e.g.
+            random playouts); ``observe(state, seat)`` still gives any seat's.
+
+    Raises:
+        ConfigError: an unknown option or a bad value (the rules' messages).
+    """
+
+    def __init__(
+        self,
+        config: Maya2012Config | Mapping[str, Any] | None = None,
+        observe_on_step: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.observe_on_step = bool(observe_on_step)
+        self.config = cfg = resolve_config(Maya2012Config, config, options)
+        self.rules = Maya2012Rules(cfg)
+        self._n = cfg.num_players
+        self._size = (O.SIZE_2P if self._n == 2 else O.SIZE_MULTI) + (O.DRAFT_SIZE if cfg.setup == "draft" else 0)
+        self._spaces = np.asarray(cfg.ladder_spaces, np.int32)
+        self._limit_phase = OVER if cfg.at_max_turns == "score" else TRUNCATED
+        self._from_game = jax.jit(self._state_of_game)
+
+    # -- Pgx protocol ------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return ENV_ID
+
+    @property
+    def version(self) -> str:
+        return "v1"  # the rules of maya2012_v1
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    @property
+    def num_actions(self) -> int:
+        return A.NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self._size,)
+
+    def observe(self, state: State, player_id: jax.Array | int | None = None) -> jax.Array:
+        """``player_id``'s observation (default: the current player's), ``(obs size,) float32``;
+        reads only what that seat may see."""
+        if player_id is None and not self.observe_on_step:  # Pgx's init and step ask this way
+            return jnp.zeros(self._size, jnp.float32)
+        seat = state.current_player if player_id is None else jnp.asarray(player_id, jnp.int32)
+        return jax.lax.stop_gradient(self._observe(state, seat))
+
+    def _init(self, key: jax.Array) -> State:
+        k_board, k_setup = jax.random.split(key)
+        if self.config.setup == "draft":
+            return self._wrap(self._empty_game(jnp.full((9, 5), -1, jnp.int32), k_setup), None)
+        return self.init_with_board(k_setup, sample_board(k_board), observe=False)
+
+    def init_with_board(self, key: jax.Array, towers: jax.Array, observe: bool = True) -> State:
+        """The initial state on the given board (``(9, 5)`` colours, a valid board; not for
+        ``setup="draft"``): the random setup's Monolith and Raven and the 3-4p deal are drawn
+        from ``key``."""
+        if self.config.setup == "draft":
+            raise ValueError("setup='draft' builds its board in play: use init(key)")
+        x = self._empty_game(jnp.asarray(towers, jnp.int32), key)
+        state = self._wrap(x, None)
+        return state.replace(observation=self.observe(state)) if observe else state
+
+    def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
+        x = state._x
+        action = jnp.asarray(action, jnp.int32)
+        cfg = self.config
+        branches = [(EXCHANGE, self._exchange(x, action))]
+        if self._n > 2:
+            branches.append((DECLARE, self._declare(x, action)))
+        if self._n == 2 and cfg.setup != "random":
+            branches.append((SETUP_MONOLITH, x._replace(monolith=action - A.MONOLITH_BASE, phase=jnp.int32(SETUP_RAVEN))))
+            placed = x._replace(raven=action - A.RAVEN_BASE + 2, to_move=jnp.int32(WHITE), phase=jnp.int32(EXCHANGE))
+            branches.append((SETUP_RAVEN, placed))
+        if cfg.setup == "draft":
+            if key is None:
+                raise ValueError("setup='draft' draws blocks in step: pass a PRNG key")
+            branches.append((DRAFT, self._draft(x, action, key)))
+        new = branches[0][1]
+        for phase, branch in branches[1:]:
+            new = _select(x.phase == phase, branch, new)
+        new = self._end_check(new)
+        return self._wrap(new, x, state._step_count)
+
+    def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
+        if self._n == 2:
+            return self._observe_2p(state, player_id)
+        return self._observe_multi(state, player_id)
+
+    def _step_with_illegal_action(self, state: State, loser: jax.Array) -> State:
+        """The PettingZoo env's ``illegal_action="terminate"``: the offender's team -1, others 0."""
+        seats = jnp.arange(self._n)
+        team = (seats % 2 == loser % 2) if self._n == 4 else seats == loser
+        rewards = jnp.where(team, -1.0, 0.0).astype(jnp.float32)
+        x = state._x._replace(phase=jnp.int32(OVER))
+        return state.replace(rewards=rewards, terminated=jnp.bool_(True), truncated=jnp.bool_(False), _x=x)
+
+    # -- transitions ---------------------------------------------------------------------------
+
+    def _empty_game(self, towers: jax.Array, key: jax.Array) -> Game:
+        """A new game on ``towers`` (rules ``initial_state``)."""
+        cfg, n = self.config, self._n
+        two = n == 2
+        k_block, k_mono, k_raven, k_deal = jax.random.split(key, 4)
+        x = Game(
+            towers=towers,
+            monolith=jnp.int32(-1),
+            raven=jnp.int32(0),
+            ladders=jnp.zeros((n, 9), jnp.int32),
+            priests=jnp.full((9,), -1, jnp.int32),
+            ladders_left=jnp.full((n,), cfg.ladders_per_player if two else 0, jnp.int32),
+            priests_left=jnp.full((n,), cfg.priests_per_player if two else 0, jnp.int32),
+            to_move=jnp.int32(WHITE),
+            phase=jnp.int32(EXCHANGE),
+            turn=jnp.int32(0),
+            tasks=jnp.full((n, 2), -1, jnp.int32),
+            spare=jnp.full((2,), -1, jnp.int32),
+            declared=jnp.int32(-1),
+            draft_block=jnp.int32(-1),
+        )
+        if cfg.setup == "draft":
+            return x._replace(phase=jnp.int32(DRAFT), draft_block=jax.random.randint(k_block, (), 0, 9))
+        if not two:
+            return self._end_check(self._deal(x, k_deal))
+        if cfg.setup == "choose":
+            return x._replace(to_move=jnp.int32(BLACK), phase=jnp.int32(SETUP_MONOLITH))
+        monolith = jax.random.randint(k_mono, (), 0, len(A.PAIRS))
+        raven = jax.random.randint(k_raven, (), 2, 6)
+        return self._end_check(x._replace(monolith=monolith, raven=raven))
+
+    def _exchange(self, x: Game, action: jax.Array) -> Game:
+        """An exchange (rules ``_exchange`` / ``_exchange_multi``), the turn passed or, 3-4p,
+        the declare decision when it follows."""
+        pair, i = action >> 2, (action & 3) + 1
+        a, b = jnp.asarray(_PA)[pair], jnp.asarray(_PB)[pair]
+        towers = _swap(x.towers, a, b, i)
+        mover = x.to_move
+        moved = x._replace(towers=towers, monolith=pair, turn=x.turn + 1)
+        if self._n > 2:
+            follows = self._declare_follows(towers, x.tasks[mover])
+            nxt = (mover + 1) % self._n
+            return moved._replace(
+                phase=jnp.where(follows, DECLARE, EXCHANGE).astype(jnp.int32), to_move=jnp.where(follows, mover, nxt)
+            )
+        seats = jnp.arange(self._n) == mover  # one-hot rows and columns instead of scatters
+        ladders, priests = x.ladders, x.priests
+        ladders_left, priests_left = x.ladders_left, x.priests_left
+        spaces = jnp.asarray(self._spaces)
+        on_board = ladders.sum(axis=0)
+        for tower in (a, b):  # in pair order: the first tower takes a ladder first
+            here = jnp.arange(9) == tower
+            column = jnp.sum(jnp.where(here[:, None], towers, 0), axis=0)
+            joined = column[i - 1] == column[i]  # i is traced: one dynamic index each
+            left = jnp.sum(jnp.where(seats, ladders_left, 0))
+            free = jnp.sum(jnp.where(here, spaces - on_board, 0)) > 0
+            place = joined & (left > 0) & free
+            ladders = ladders + (place & seats[:, None] & here[None, :])
+            ladders_left = ladders_left - (place & seats)
+            complete = joined & jnp.all(column == column[0]) & (jnp.sum(jnp.where(seats, priests_left, 0)) > 0)
+            priests = jnp.where(complete & here, mover, priests)
+            priests_left = priests_left - (complete & seats)
+        return moved._replace(
+            raven=i + 1, ladders=ladders, priests=priests, ladders_left=ladders_left, priests_left=priests_left,
+            to_move=1 - mover,
+        )  # fmt: skip
+
+    def _declare_follows(self, towers: jax.Array, mine: jax.Array) -> jax.Array:
+        """Rules ``declare_step_follows`` for the config's ``declare_step``."""
+        step = self.config.declare_step
+        if step == "always":
+            return jnp.bool_(True)
+        if step == "possible":
+            complete = _complete(towers)
+            return complete[CENTRE] & jnp.any(complete & (jnp.arange(9) != CENTRE))
+        return _may_declare(towers, mine)
+
+    def _declare(self, x: Game, action: jax.Array) -> Game:
+        declared = action == A.DECLARE_END
+        return x._replace(
+            phase=jnp.where(declared, OVER, EXCHANGE).astype(jnp.int32),
+            declared=jnp.where(declared, x.to_move, x.declared),
+            to_move=jnp.where(declared, x.to_move, (x.to_move + 1) % self._n),
+        )
+
+    def _draft(self, x: Game, action: jax.Array, key: jax.Array) -> Game:
+        """A draft placement and the next block (rules ``_draft``); after the last one: 2p the
+        Monolith decision, 3-4p the deal."""
+        k_block, k_deal = jax.random.split(key)
+        tower = action - A.DRAFT_BASE
+        built = jnp.sum(x.towers >= 0, axis=1)
+        level = built[tower]
+        towers = x.towers.at[tower, level].set(x.draft_block)
+        at_level = towers[:, level]
+        present = jnp.any(at_level[:, None] == jnp.arange(9)[None, :], axis=0)
+        level_done = ~jnp.any(~present)
+        left = jnp.where(level_done & (level + 1 < A.NUM_LEVELS), jnp.ones(9, bool), ~present)
+        more = jnp.any(left)
+        block = jax.random.choice(k_block, 9, p=left / jnp.maximum(left.sum(), 1))
+        count = jnp.sum(towers >= 0)
+        going = x._replace(towers=towers, draft_block=block.astype(jnp.int32), to_move=(count % self._n).astype(jnp.int32))
+        built_x = x._replace(towers=towers, draft_block=jnp.int32(-1))
+        if self._n == 2:
+            done = built_x._replace(phase=jnp.int32(SETUP_MONOLITH), to_move=jnp.int32(BLACK))
+        else:
+            done = self._deal(built_x, k_deal)
+        return _select(more, going, done)
+
+    def _deal(self, x: Game, key: jax.Array) -> Game:
+        """3-4p: the centre card aside, 2 cards a seat (3p: 2 face down), ``player_0`` to move
+        (rules ``_deal``)."""
+        n = self._n
+        centre = x.towers[CENTRE, 0]
+        colours = jnp.arange(9)
+        # the 8 colours other than the centre's, in a uniformly random order
+        order = jnp.argsort(jnp.where(colours == centre, 2.0, jax.random.uniform(key, (9,))))
+        cards = order[:8].astype(jnp.int32)
+        tasks = jnp.sort(cards[: 2 * n].reshape(n, 2), axis=1)
+        spare = jnp.sort(cards[6:8]) if n == 3 else jnp.full((2,), -1, jnp.int32)
+        return x._replace(tasks=tasks, spare=spare, to_move=jnp.int32(0), phase=jnp.int32(EXCHANGE))
+
+    def _end_check(self, x: Game) -> Game:
+        """Rules ``_start_exchanges``: an exchange phase without a legal exchange ends the game,
+        else the turn limit does (the real end first)."""
+        stuck = ~jnp.any(_legal_exchanges(x.towers, x.monolith, x.raven))
+        capped = x.turn >= self.config.max_turns
+        phase = jnp.where(stuck, OVER, jnp.where(capped, self._limit_phase, EXCHANGE))
+        return x._replace(phase=jnp.where(x.phase == EXCHANGE, phase, x.phase).astype(jnp.int32))
+
+    def _wrap(self, x: Game, before: Game | None, step_count: jax.Array | None = None) -> State:
+        """The Pgx state of game ``x``: mask, flags, rewards (when it just ended)."""
+        terminated = x.phase == OVER
+        truncated = x.phase == TRUNCATED
+        ended = terminated if before is None else terminated & (before.phase != OVER)
+        rewards = jnp.where(ended, self._returns(x), 0.0).astype(jnp.float32)
+        mask = jnp.where(terminated | truncated, True, self._mask(x))
+        return State(
+            current_player=x.to_move.astype(jnp.int32),
+            observation=jnp.zeros(self._size, jnp.float32),
+            rewards=rewards,
+            terminated=terminated,
+            truncated=truncated,
+            legal_action_mask=mask,
+            _step_count=jnp.int32(0) if step_count is None else step_count,
+            _x=x,
+        )
+
+    def _state_of_game(self, x: Game) -> State:
+        """The state of game ``x`` as found (no reward), with the current player's observation."""
+        state = self._wrap(x, x)
+        return state.replace(observation=self.observe(state))
+
+    # -- mask, scores --------------------------------------------------------------------------
+
+    def _mask(self, x: Game) -> jax.Array:
+        """Rules ``_compute_legal`` as a ``(75,) bool`` mask."""
+        cfg, phase = self.config, x.phase
+        exchanges = _legal_exchanges(x.towers, x.monolith, x.raven) & (phase == EXCHANGE)
+        setup = self._n == 2 and cfg.setup != "random"
+        monolith = jnp.full(len(A.PAIRS), setup) & (phase == SETUP_MONOLITH)
+        raven = jnp.full(4, setup) & (phase == SETUP_RAVEN)
+        if self._n > 2:
+            declaring = phase == DECLARE
+            can = _may_declare(x.towers, x.tasks[x.to_move]) & declaring
+            declare = jnp.stack([can, declaring])
+        else:
+            declare = jnp.zeros(2, bool)
+        draft = self._draft_mask(x) & (phase == DRAFT) if cfg.setup == "draft" else jnp.zeros(9, bool)
+        return jnp.concatenate([exchanges, monolith, raven, declare, draft])
+
+    def _draft_mask(self, x: Game) -> jax.Array:
+        """Rules ``draft_towers``: open at the current level, not holding the block, and the
+        rest of the level still completable (a permanent > 0: a perfect matching)."""
+        towers, block = x.towers, x.draft_block
+        built = jnp.sum(towers >= 0, axis=1)
+        level = jnp.min(built)
+        open_ = built == level
+        colours = jnp.arange(9)
+        below = (towers[:, :, None] == colours) & (_LEVELS[None, :, None] < level)
+        holds = jnp.any(below, axis=1)  # (tower, colour) held below the level
+        filled_row = (towers[jnp.arange(9), jnp.minimum(level, 4)][:, None] == colours) & ~open_[:, None]
+        allowed = jnp.where(open_[:, None], ~holds, filled_row)  # (tower, colour)
+        block_row = colours == block
+
+        def completable(t):
+            return permanent(allowed.at[t].set(block_row)) > 0
+
+        return open_ & ~holds[:, block] & jax.vmap(completable)(jnp.arange(9))
+
+    def _scores(self, x: Game) -> jax.Array:
+        """Each seat's victory points (rules ``victory_points``): 2p ladders and priests, 3-4p
+        task scores with the centre bonus."""
+        if self._n == 2:
+            return _vp_2p(x)
+        totals = _column_totals(x.towers).sum(axis=0)
+        per_colour = totals - ((totals == 4) & (self.config.three_plus_two == "best"))
+        scores = jnp.sum(jnp.where(x.tasks >= 0, per_colour[jnp.maximum(x.tasks, 0)], 0), axis=1)
+        centre_move = (x.monolith >= 0) & jnp.asarray(_CENTRE_PAIR)[jnp.maximum(x.monolith, 0)]
+        bonus = (x.declared >= 0) & centre_move & _complete(x.towers)[CENTRE]
+        return scores + jnp.where(bonus & (jnp.arange(self._n) == x.declared), CENTRE_BONUS, 0)
+
+    def _returns(self, x: Game) -> jax.Array:
+        """Rules ``returns`` of a finished game, ``(n,) float32``."""
+        n, scheme = self._n, self.config.reward_scheme
+        scores = self._scores(x).astype(jnp.float32)
+        if n == 2:
+            vp = scores
+            if scheme == "score_diff":
+                return jnp.stack([vp[0] - vp[1], vp[1] - vp[0]])
+            priests = jnp.stack([jnp.sum(x.priests == s) for s in (WHITE, BLACK)])
+            ladders = x.ladders.sum(axis=1)
+            key = (vp.astype(jnp.int32) * 64 + priests) * 256 + ladders  # (vp, priests, ladders) in order
+            sign = jnp.sign(key[0] - key[1]).astype(jnp.float32)
+            return jnp.stack([sign, -sign])
+        if n == 4:
+            team = jnp.stack([scores[0] + scores[2], scores[1] + scores[3]])
+            mine, theirs = team[jnp.arange(4) % 2], team[1 - jnp.arange(4) % 2]
+            if scheme == "score_diff":
+                return mine - theirs
+            return jnp.sign(mine - theirs)
+        if scheme == "score_diff":
+            return scores - (scores.sum() - scores) / (n - 1)
+        top = scores == scores.max()
+        winners = top.sum()
+        everyone = winners == n
+        value = jnp.where(top, 1.0 / winners, -1.0 / jnp.maximum(n - winners, 1))
+        return jnp.where(everyone, 0.0, value).astype(jnp.float32)
+
+    # -- observations --------------------------------------------------------------------------
+
+    def _common_obs(self, x: Game) -> list[jax.Array]:
+        """The towers' and the Monolith's one-hots (the first 417 entries)."""
+        towers = (x.towers[:, :, None] == jnp.arange(9)).reshape(-1)
+        monolith = jnp.arange(len(A.PAIRS)) == x.monolith
+        return [towers, monolith]
+
+    def _draft_obs(self, x: Game) -> list[jax.Array]:
+        if self.config.setup != "draft":
+            return []
+        drafting = x.phase == DRAFT
+        return [(jnp.arange(9) == x.draft_block) & drafting, drafting[None]]
+
+    def _observe_2p(self, state: State, seat: jax.Array) -> jax.Array:
+        x, cfg = state._x, self.config
+        opp = 1 - seat
+        f32 = jnp.float32
+        mine, theirs = x.ladders[seat], x.ladders[opp]
+        parts = self._common_obs(x)
+        parts.append(jnp.arange(2, 6) == x.raven)
+        parts += [mine / f32(O.MAX_LADDER_SPACES), theirs / f32(O.MAX_LADDER_SPACES)]
+        parts += [x.priests == seat, (x.priests >= 0) & (x.priests != seat)]
+        pieces = [(x.ladders_left, cfg.ladders_per_player), (x.priests_left, cfg.priests_per_player)]
+        parts.append(jnp.stack([_fraction(left[s], total) for left, total in pieces for s in (seat, opp)]))
+        parts.append(jnp.arange(3) == x.phase)
+        parts.append(_fraction(x.turn, cfg.max_turns)[None])
+        parts.append((seat == 0)[None])
+        parts += self._action_features_2p(x, seat, state.legal_action_mask[:N_EX] & (x.phase == EXCHANGE))
+        parts += self._draft_obs(x)
+        return _concat(parts)
+
+    def _action_features_2p(self, x: Game, seat: jax.Array, legal: jax.Array) -> list[jax.Array]:
+        """Slices [466, 610): rules ``exchange_consequences`` of every legal exchange, per pair
+        ``(12, 4)`` (pair, seam) from static rows of the per-tower values (no gathers)."""
+        towers = x.towers
+        mine, theirs = x.ladders[seat], x.ladders[1 - seat]
+        left = x.ladders_left[seat]
+        priest = x.priests_left[seat] > 0
+        lo, hi = towers[:, :4], towers[:, 1:]  # (9, 4): the blocks under and over each seam
+        same = lo == hi
+        lead = jnp.cumprod(same, axis=1).astype(bool)  # lead[t, j]: levels 0..j+1 one colour
+        trail = jnp.cumprod(same[:, ::-1], axis=1)[:, ::-1].astype(bool)  # trail[t, j]: levels j..4 one colour
+        bottom, top = towers[:, :1], towers[:, 4:]
+        pa, pb = (lambda v: _rows(v, _PA)), (lambda v: _rows(v, _PB))
+        joined_a = pa(lo) == pb(hi)  # new a = a below the seam + b from it
+        joined_b = pb(lo) == pa(hi)
+        # new a one colour: a's levels 0..j one colour, b's j+1..4 one colour, b's top = a's base
+        a_low = jnp.concatenate([jnp.ones((9, 1), bool), lead[:, :3]], axis=1)  # [t, j]: levels 0..j one colour
+        b_high = jnp.concatenate([trail[:, 1:], jnp.ones((9, 1), bool)], axis=1)  # [t, j]: levels j+1..4
+        complete_a = pa(a_low) & pb(b_high) & (pb(top) == pa(bottom))
+        complete_b = pb(a_low) & pa(b_high) & (pa(top) == pb(bottom))
+        ma, ta, mb, tb = pa(mine[:, None]), pa(theirs[:, None]), pb(mine[:, None]), pb(theirs[:, None])
+        spaces = jnp.asarray(self._spaces)[:, None]
+        place_a = joined_a & (left > 0) & (ma + ta < pa(spaces))
+        place_b = joined_b & (left - place_a > 0) & (mb + tb < pb(spaces))
+        gain_a = (ma == ta) | (ta == ma + 1)
+        gain_b = (mb == tb) | (tb == mb + 1)
+        completes_a, completes_b = joined_a & complete_a & priest, joined_b & complete_b & priest
+        swing = (place_a & gain_a).astype(jnp.int32) + (place_b & gain_b) + completes_a + completes_b
+        placed = place_a.astype(jnp.float32) + place_b
+        swing_unit = jnp.asarray(_SWING)[2] + sum(  # the table's values, selected (no gather)
+            (swing == k) * (jnp.asarray(_SWING)[k + 2] - jnp.asarray(_SWING)[2]) for k in range(1, 5)
+        )
+        return [
+            jnp.where(legal, placed.reshape(N_EX) * 0.5, 0.0),
+            legal & (completes_a | completes_b).reshape(N_EX),
+            jnp.where(legal, swing_unit.reshape(N_EX), 0.0),
+        ]
+
+    def _observe_multi(self, state: State, seat: jax.Array) -> jax.Array:
+        x, cfg = state._x, self.config
+        f32 = jnp.float32
+        colours = jnp.arange(9)
+        dealt = x.tasks[0, 0] >= 0
+        mine = x.tasks[seat]
+        my_cards = jnp.any(colours[:, None] == mine[None, :], axis=1) & dealt
+        centre_card = (colours == x.towers[CENTRE, 0]) & dealt
+        live = (x.phase == EXCHANGE) | (x.phase == DECLARE)
+        my_decision = (x.phase == DECLARE) & (x.to_move == seat)
+        centre_move = (x.monolith >= 0) & jnp.asarray(_CENTRE_PAIR)[jnp.maximum(x.monolith, 0)]
+        bonus = my_decision & centre_move & _complete(x.towers)[CENTRE]
+        parts = self._common_obs(x)
+        parts += [my_cards, centre_card, jnp.stack([live & ~my_decision, my_decision]), bonus[None]]
+        parts.append(_fraction(x.turn, cfg.max_turns)[None])
+        parts.append(jnp.arange(4) == seat)
+        parts.append(jnp.full((1,), self._n == 4))
+        legal = _legal_exchanges(x.towers, x.monolith, jnp.int32(0)) & live & dealt
+        parts += self._action_features_multi(x, my_cards, ~my_cards & ~centre_card, legal)
+        parts += self._draft_obs(x)
+        return _concat(parts)
+
+    def _action_features_multi(self, x: Game, mine: jax.Array, unknown: jax.Array, legal: jax.Array) -> list[jax.Array]:
+        """Slices [444, 588): observation ``exchange_outlook`` of every legal exchange."""
+        towers = x.towers
+        col_a, col_b = towers[_XA], towers[_XB]
+        new_a = jnp.where(_MOVED, col_b, col_a)
+        new_b = jnp.where(_MOVED, col_a, col_b)
+        totals = _column_totals(towers).sum(axis=0)  # (9,)
+        change = _column_totals(new_a) + _column_totals(new_b) - _column_totals(col_a) - _column_totals(col_b)
+        if self.config.three_plus_two == "best":  # [3, 2] (total 4) scores one less
+            change = change - ((totals + change == 4).astype(jnp.int32) - (totals == 4))
+        my_delta = jnp.sum(change * mine, axis=1)
+        rival_delta = jnp.sum(change * unknown, axis=1)
+        complete = _complete(towers)
+        after = jnp.broadcast_to(complete, (N_EX, 9))
+        rows = jnp.arange(N_EX)
+        after = after.at[rows, _XA].set(jnp.all(new_a == new_a[:, :1], axis=1))
+        after = after.at[rows, _XB].set(jnp.all(new_b == new_b[:, :1], axis=1))
+        base_after = jnp.broadcast_to(towers[:, 0], (N_EX, 9))
+        base_after = base_after.at[rows, _XA].set(new_a[:, 0]).at[rows, _XB].set(new_b[:, 0])
+        mine_base = mine[base_after]  # (48, 9): the tower's base colour is one of my cards
+        can = after[:, CENTRE] & jnp.any(after & mine_base, axis=1)
+        can &= complete[CENTRE] | jnp.asarray(np.repeat(_CENTRE_PAIR, 4))
+        off = _DELTA_RANGE
+        return [
+            jnp.where(legal, jnp.asarray(_MINE_UNIT)[jnp.clip(my_delta + off, 0, 2 * off)], 0.0),
+            legal & can,
+            jnp.where(legal, jnp.asarray(_RIVAL_UNIT)[jnp.clip(rival_delta + off, 0, 2 * off)], 0.0),
+        ]
+
+
+# -- board functions ---------------------------------------------------------------------------
+
+
+def _fraction(count: jax.Array, total: int) -> jax.Array:
+    """``min(count / total, 1)`` as observation.py stores it (a float64 quotient rounded to
+    float32, from a table: XLA's float32 division may differ in the last bit); 0 if ``total``
+    is 0."""
+    table = np.array([min(k / total, 1.0) if total else 0.0 for k in range(total + 1)], np.float32)
+    return jnp.asarray(table)[jnp.clip(count, 0, total)]
+
+
+def _concat(parts: list[jax.Array]) -> jax.Array:
+    """The observation vector of ``parts``, as float32. The parts are computed before the
+    concatenation (an optimisation barrier): fused into it, XLA's CPU backend recomputed the
+    action features per output element, 3-5x slower."""
+    flat = jax.lax.optimization_barrier([p.astype(jnp.float32).reshape(-1) for p in parts])
+    return jnp.concatenate(flat)
+
+
+def _rows(values: jax.Array, index: np.ndarray) -> jax.Array:
+    """``values[index]`` for a constant ``index``, as static slices (XLA's CPU gather is slow)."""
+    return jnp.stack([values[int(i)] for i in index])
+
+
+def _select(cond: jax.Array, a: Game, b: Game) -> Game:
+    return jax.tree_util.tree_map(lambda u, v: jnp.where(cond, u, v), a, b)
+
+
+def _swap(towers: jax.Array, a: jax.Array, b: jax.Array, i: jax.Array) -> jax.Array:
+    """Rules ``swap``: levels ``i..4`` (0-based) of towers ``a`` and ``b`` change places."""
+    moved = _LEVELS >= i
+    is_a, is_b = (jnp.arange(9) == a)[:, None], (jnp.arange(9) == b)[:, None]
+    col_a = jnp.sum(jnp.where(is_a, towers, 0), axis=0)
+    col_b = jnp.sum(jnp.where(is_b, towers, 0), axis=0)
+    swapped = jnp.where(is_a, col_b, jnp.where(is_b, col_a, towers))
+    return jnp.where(moved, swapped, towers)
+
+
+def _legal_exchanges(towers: jax.Array, monolith: jax.Array, raven: jax.Array) -> jax.Array:
+    """Rules ``legal_exchanges`` as ``(48,) bool``."""
+    seam = towers[:, :4] != towers[:, 1:]
+    legal = seam[_PA] & seam[_PB]
+    legal &= jnp.asarray(_RAVEN_OK)[raven][None, :]
+    legal &= ~jnp.asarray(_BLOCKED)[monolith + 1][:, None]
+    return legal.reshape(N_EX)
+
+
+def _complete(towers: jax.Array) -> jax.Array:
+    """``(9,) bool``: each tower is one colour (rules ``is_complete``)."""
+    return jnp.all(towers == towers[:, :1], axis=1)
+
+
+def _may_declare(towers: jax.Array, mine: jax.Array) -> jax.Array:
+    """Rules ``may_declare``: the centre tower and a tower of one of ``mine`` are complete."""
+    complete = _complete(towers)
+    base_mine = jnp.any(towers[:, 0][:, None] == mine[None, :], axis=1)
+    return complete[CENTRE] & jnp.any(complete & base_mine)
+
+
+def _column_totals(columns: jax.Array) -> jax.Array:
+    """Rules ``colour_totals`` per column: ``(..., 5)`` -> ``(..., 9)``, the sum of C(n, 2)
+    over each colour's joined groups (every pair of slots in one run counts 1)."""
+    same = columns[..., 1:] == columns[..., :-1]
+    starts = []
+    for i in range(A.NUM_LEVELS - 1):
+        run = jnp.ones(columns.shape[:-1], jnp.int32)
+        count = jnp.zeros(columns.shape[:-1], jnp.int32)
+        for j in range(i, A.NUM_LEVELS - 1):
+            run = run * same[..., j]
+            count = count + run
+        starts.append(count)
+    counts = jnp.stack(starts, axis=-1)  # (..., 4): pairs (i, j > i) in one run, per start i
+    onehot = columns[..., :4, None] == jnp.arange(9)
+    return jnp.sum(counts[..., None] * onehot, axis=-2)
+
+
+def _vp_2p(x: Game) -> jax.Array:
+    l0, l1 = x.ladders[0], x.ladders[1]
+    own = jnp.stack([jnp.sum(x.priests == s) for s in (WHITE, BLACK)])
+    return own + jnp.stack([jnp.sum(l0 > l1), jnp.sum(l1 > l0)])
+
+
+def permanent(matrix: jax.Array) -> jax.Array:
+    """Permanent of a 9 x 9 0/1 matrix, ``uint32`` (Ryser's formula; the products and sums wrap
+    modulo 2**32, and a 0/1 permanent is at most 9! < 2**32, so the result is exact)."""
+    m = matrix.astype(jnp.uint32)
+    row_sums = m @ jnp.asarray(_SUBSETS.T)  # (9, 511)
+    products = jnp.prod(row_sums, axis=0)
+    even = jnp.asarray(_EVEN)
+    return jnp.sum(jnp.where(even, products, 0)) - jnp.sum(jnp.where(even, 0, products))
+
+
+def _uniform_permutations(key: jax.Array, count: int) -> jax.Array:
+    """``(count, 9) int32`` independent uniform permutations of 0..8 (Fisher-Yates with one-hot
+    swaps: far cheaper than sorting random keys on XLA's CPU backend)."""
+    uniforms = jax.random.uniform(key, (count, 8))
+    columns = jnp.arange(9)
+    perms = jnp.broadcast_to(columns, (count, 9)).astype(jnp.int32)
+    for step, k in enumerate(range(8, 0, -1)):
+        j = jnp.minimum((uniforms[:, step] * (k + 1)).astype(jnp.int32), k)[:, None]
+        at_j = jnp.sum(jnp.where(columns == j, perms, 0), axis=1, keepdims=True)
+        at_k = perms[:, k : k + 1]
+        perms = jnp.where(columns == k, at_j, jnp.where(columns == j, at_k, perms))
+    return perms
+
+
+def sample_board(key: jax.Array) -> jax.Array:
+    """An exactly uniform valid board ``(9, 5) int32`` (towers x levels): the sampler of
+    :mod:`maya_envs.maya2012.setup` on JAX arrays. Level 1 is a uniform permutation; each level
+    ``L >= 2`` goes on with probability ``E / B`` (``E`` its number of fillings, a permanent;
+    ``B`` Bregman's bound; else start over) and is a uniform filling (the first fitting one of
+    uniform permutations). Up to float32 rounding of ``E / B``, every board is equally likely."""
+    colours = jnp.arange(9)
+
+    def body(carry):
+        key, board, row, tested = carry
+        key, k_perm, k_test, k_fill = jax.random.split(key, 4)
+        used = (board[:, :, None] == colours) & (jnp.arange(5) < row)[:, None, None]
+        allowed = ~jnp.any(used, axis=0)  # (tower, colour)
+        first = jax.random.permutation(k_perm, 9).astype(jnp.int32)
+        fillings = permanent(allowed).astype(jnp.float32)
+        go_on = tested | (jax.random.uniform(k_test) * jnp.asarray(_BREGMAN)[jnp.clip(row, 0, 4)] < fillings)
+        perms = _uniform_permutations(k_fill, _CANDIDATES)
+        fits = jnp.all(allowed[jnp.arange(9), perms], axis=1)
+        found = jnp.any(fits)
+        filling = perms[jnp.argmax(fits)]
+        at_row = jnp.arange(5)[:, None] == row
+        new_row = jnp.where(row == 0, first, filling)
+        placed = (row == 0) | (go_on & found)
+        board = jnp.where(at_row & placed, new_row[None, :], board)
+        next_row = jnp.where(placed, row + 1, jnp.where(go_on, row, 0))
+        return key, board, next_row, go_on & ~found & (row > 0)
+
+    start = (key, jnp.full((5, 9), -1, jnp.int32), jnp.int32(0), jnp.bool_(False))
+    _, board, _, _ = jax.lax.while_loop(lambda c: c[2] < 5, body, start)
+    return board.T
+
+
+def relabel_board(key: jax.Array, towers: jax.Array) -> jax.Array:
+    """``towers`` with its towers, levels and colours relabelled by independent uniformly random
+    permutations (``(9, 5) int32``). A relabelling maps valid boards to valid boards one to one,
+    so a uniform board stays exactly uniform: the cheap new boards of the batched engine
+    (:mod:`maya_envs.maya2012.batched`, "Boards"), for resets in long runs; boards relabelled
+    from one base are not independent of each other."""
+    k_tower, k_level, k_colour = jax.random.split(key, 3)
+    towers_order = jax.random.permutation(k_tower, A.NUM_TOWERS)
+    levels_order = jax.random.permutation(k_level, A.NUM_LEVELS)
+    colours = jax.random.permutation(k_colour, 9).astype(jnp.int32)
+    return colours[towers[towers_order][:, levels_order]]
+
+
+# -- the rules state, both ways ------------------------------------------------------------------
+
+
+def state_from_rules(env: Maya2012, rules_state: Maya2012State) -> State:
+    """The Pgx state of ``rules_state`` (a state of ``env.rules``), with its mask, flags and the
+    current player's observation; rewards are zero."""
+    n = env.num_players
+    x = Game(
+        towers=jnp.asarray(rules_state.towers, jnp.int32),
+        monolith=jnp.int32(rules_state.monolith),
+        raven=jnp.int32(rules_state.raven),
+        ladders=jnp.asarray(rules_state.ladders, jnp.int32).reshape(n, 9),
+        priests=jnp.asarray(rules_state.priests, jnp.int32),
+        ladders_left=jnp.asarray(rules_state.ladders_left, jnp.int32),
+        priests_left=jnp.asarray(rules_state.priests_left, jnp.int32),
+        to_move=jnp.int32(rules_state.to_move),
+        phase=jnp.int32(rules_state.phase),
+        turn=jnp.int32(rules_state.turn),
+        tasks=jnp.asarray(rules_state.tasks or ((-1, -1),) * n, jnp.int32),
+        spare=jnp.asarray(rules_state.spare or (-1, -1), jnp.int32),
+        declared=jnp.int32(rules_state.declared),
+        draft_block=jnp.int32(rules_state.draft_block),
+    )
+    return env._from_game(x)
+
+
+def state_to_rules(state: State, row: int | None = None) -> Maya2012State:
+    """The rules state of one Pgx state, or of game ``row`` of a batched one (fetch a batch once
+    with ``jax.device_get`` when converting many rows)."""
+    x = jax.tree_util.tree_map(np.asarray, state._x)
+    if row is not None:
+        x = jax.tree_util.tree_map(lambda v: v[row], x)
+    n = x.ladders.shape[0]
+
+    def rows(array):
+        return tuple(tuple(int(v) for v in row) for row in array)
+
+    dealt = n > 2 and int(x.tasks[0, 0]) >= 0
+    return Maya2012State(
+        towers=rows(x.towers),
+        monolith=int(x.monolith),
+        raven=int(x.raven),
+        ladders=rows(x.ladders),
+        priests=tuple(int(v) for v in x.priests),
+        ladders_left=tuple(int(v) for v in x.ladders_left),
+        priests_left=tuple(int(v) for v in x.priests_left),
+        to_move=int(x.to_move),
+        phase=int(x.phase),
+        turn=int(x.turn),
+        tasks=rows(x.tasks) if dealt else (),
+        spare=tuple(int(v) for v in x.spare) if dealt and n == 3 else (),
+        declared=int(x.declared),
+        draft_block=int(x.draft_block),
+    )
