@@ -122,7 +122,7 @@ def test_wrong_game_version_format_and_config_are_rejected(tmp_path, good_lines)
         check(tmp_path, [edit(header, game="maya2012_v0", version=0), *rest])
     with pytest.raises(RecordError, match="format"):
         check(tmp_path, [edit(header, format="something/9"), *rest])
-    with pytest.raises(RecordError, match="header field 'seed'"):
+    with pytest.raises(RecordError, match="line 1: header field 'seed' must be an int, got 'seven'"):
         check(tmp_path, [edit(header, seed="seven"), *rest])
     config = dict(json.loads(header)["config"], no_such_option=1)
     with pytest.raises(RecordError, match="config rejected"):
@@ -148,7 +148,7 @@ def test_broken_lines_and_a_wrong_end_are_rejected(tmp_path, good_lines):
     header, moves, end = good_lines[0], good_lines[1:-1], good_lines[-1]
     with pytest.raises(RecordError, match="line 3: not valid JSON"):
         check(tmp_path, [header, moves[0], moves[1][:-5], *moves[2:], end])
-    with pytest.raises(RecordError, match="line 2: a move needs"):
+    with pytest.raises(RecordError, match="line 2: move field 'action' missing"):
         check(tmp_path, [header, json.dumps({"agent": "player_0"}), *moves[1:], end])
     with pytest.raises(RecordError, match="still running"):
         check(tmp_path, [header, *moves[:-1], end])
