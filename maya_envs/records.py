@@ -29,6 +29,7 @@ another version, an illegal or out-of-turn action, a notation that does not matc
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import secrets
 from collections.abc import Iterator
@@ -38,7 +39,7 @@ from typing import Any
 
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from maya_envs.aec_base import check_action_id
+from maya_envs.aec_base import GameAECEnv, check_action_id
 from maya_envs.games import GAMES, find_game, renamed_note
 
 RECORD_FORMAT = "maya_envs.record/1"
@@ -211,6 +212,11 @@ MOVE_KEYS = {"agent": str, "action": int, "notation": str}
 """A move line's keys (every one required, no other allowed) and their JSON types."""
 END_KEYS = {"rewards": dict, "terminated": bool, "truncated": bool, "info": dict}
 """The end line's keys and types: all but ``info`` (an illegal action's reason) required."""
+ENV_KEYWORDS = tuple(
+    name for name in inspect.signature(GameAECEnv.__init__).parameters if name not in ("self", "game_options")
+)
+"""Keywords of every game's env that are not game options (``render_mode``, ...): a record's
+config never holds them (:func:`iter_replay` takes them as arguments)."""
 
 
 def _json_line(number: int, text: Any) -> Any:
@@ -289,8 +295,17 @@ def check_header(header: Any) -> Any:
         raise RecordError(
             f"line 1: header field 'seed' must be an int in 0..2**128-1, got {header['seed']!r}", line=1, key="seed"
         )
+    config = header["config"]
+    env_keys = sorted(set(config) & set(ENV_KEYWORDS))
+    if env_keys:
+        raise RecordError(
+            f"line 1: config field {env_keys[0]!r} is an env keyword, not a game option; a record's config holds "
+            "the game's options only",
+            line=1,
+            key="config",
+        )
     try:
-        return find_game(header["game"]).make_rules(header["config"])
+        return find_game(header["game"]).make_rules(config)
     except ValueError as error:  # ConfigError: an unknown option (an env keyword too) or a bad value
         raise RecordError(f"line 1: config rejected by {header['game']}: {error}", line=1, key="config") from None
 
@@ -396,9 +411,11 @@ def iter_replay(record: Record, **env_kwargs: Any) -> Iterator[Any]:
             key="num_players",
         )
     if len(record.moves) > spec.max_game_length:
+        number = spec.max_game_length + 2
         raise RecordError(
-            f"{len(record.moves)} moves; a game of {header['game']} with this config lasts at most "
-            f"{spec.max_game_length}"
+            f"line {number}: move {number - 1} of {len(record.moves)}; a game of {header['game']} with this "
+            f"config lasts at most {spec.max_game_length} moves",
+            line=number,
         )
     env = record.make_env(**env_kwargs)
     env.reset(seed=header["seed"])

@@ -29,6 +29,7 @@ import pytest
 
 from maya_envs.core.errors import StateError
 from maya_envs.games import find_game
+from tests.fuzz_mutations import mutate_value
 
 CASES = {
     "maya2012-2p": ("maya2012", {"num_players": 2, "setup": "random"}),
@@ -43,7 +44,6 @@ CASES = {
     "yaxha-3p-fixed": ("yaxha", {"num_players": 3, "footprint": "fixed"}),
     "yaxha-4p": ("yaxha", {"num_players": 4}),
 }
-BIG = 10**6
 
 
 class Game:
@@ -97,41 +97,6 @@ class Game:
         raise AssertionError("the game did not end within max_game_length")
 
 
-def _mutate_value(value: Any, others: list[Any], rng: np.random.Generator, depth: int = 0) -> Iterator[Any]:
-    """Mutations of one JSON value (the last items: a few random ones of its items)."""
-    if isinstance(value, bool):
-        yield not value
-        yield int(value)
-    elif isinstance(value, int):
-        yield from (value + 1, value - 1, -1, 0, BIG, -BIG, str(value), None)
-    elif isinstance(value, float):
-        yield from (value + 1, -value, 0.0)
-    elif isinstance(value, str):
-        yield from (s for s in others if isinstance(s, str) and s != value)
-        yield value + "x"
-        yield None
-    elif value is None:
-        yield from (0, -1, 1, [], [0, 1])
-    elif isinstance(value, list):
-        if value:
-            yield value[:-1]
-            yield value[1:]
-            yield value + value[-1:]
-            yield []
-            yield value[::-1]
-            yield [value[-1], *value[:-1]]
-        else:
-            yield [0]
-            yield [[0, 0]]
-        if value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            yield [0] * len(value)
-        yield from (o for o in others if isinstance(o, list) and o != value)
-        if value and depth < 3:
-            for index in rng.choice(len(value), size=min(len(value), 4), replace=False):
-                for item in _mutate_value(value[index], [], rng, depth + 1):
-                    yield [*value[:index], item, *value[index + 1 :]]
-
-
 def mutations(saved: list[dict[str, Any]], rng: np.random.Generator, per_state: int) -> Iterator[tuple[str, dict]]:
     """``(field, mutated dict)`` pairs: up to ``per_state`` per saved state, each changing one
     field (header fields left alone: their checks are plain)."""
@@ -143,7 +108,7 @@ def mutations(saved: list[dict[str, Any]], rng: np.random.Generator, per_state: 
             picks = rng.choice(len(same_field), size=min(len(same_field), 3), replace=False) if same_field else []
             copied = [same_field[i] for i in picks]
             other_fields = [data[k] for k in keys if k != key and isinstance(data[k], list)]
-            for value in [*copied, *_mutate_value(data[key], other_fields + copied, rng)]:
+            for value in [*copied, *mutate_value(data[key], other_fields + copied, rng)]:
                 candidates.append((key, value))
         order = rng.permutation(len(candidates))[:per_state]
         for i in order:
