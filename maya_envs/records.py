@@ -332,9 +332,8 @@ def parse_record(lines: list[str]) -> Record:
     """
     if isinstance(lines, (str, bytes)) or not isinstance(lines, (list, tuple)):
         raise RecordError(f"a record is a list of lines, got {type(lines).__name__}")
-    size = sum(len(text) for text in lines if isinstance(text, str))
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"the record holds {size} characters; at most {MAX_RECORD_BYTES} are read")
+    if sum(len(text) + 1 for text in lines if isinstance(text, str)) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES} bytes")
     lines = list(lines)
     while lines and isinstance(lines[-1], str) and not lines[-1].strip():
         lines.pop()  # blank lines at the end
