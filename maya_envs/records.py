@@ -21,9 +21,16 @@ env draws every chance event (setup, shuffles, bag draws) from the generator of 
 
 Writing: wrap any AEC env in :class:`RecordingWrapper` (``record_path=``); the Parallel env
 of Yaxha records through its AEC env: ``RulesParallelEnv(RecordingWrapper(YaxhaEnv(...), path))``.
-Loading: :func:`load_record` checks the format, game, version and config and replays the
-moves, raising :class:`RecordError` with the line number for anything wrong (an unknown game,
-another version, an illegal or out-of-turn action, a notation that does not match the id).
+Loading: a record is untrusted input. :func:`load_record` (files, ``maya-replay``) reads at
+most :data:`MAX_RECORD_BYTES` as UTF-8, :func:`parse_record` (the web upload, and every
+reader after decoding) checks each line: strict JSON (no NaN, no key twice, at most
+:data:`MAX_LINE_CHARS`), exactly the header fields of :data:`HEADER_KEYS` with their types (a
+``seed`` in ``0..MAX_SEED``, a ``config`` of the game's own options: an env keyword such as
+``render_mode`` is refused, it is an argument of :func:`iter_replay`), exactly the move fields
+of :data:`MOVE_KEYS`, an end line of :data:`END_KEYS`, no blank line inside; then
+:func:`iter_replay` replays the moves (at most the game's ``max_game_length``). Anything wrong
+is one :class:`RecordError` whose message starts with the line (``line 4: ...``) and names the
+field; no other exception escapes for any file content.
 """
 
 from __future__ import annotations
@@ -306,7 +313,7 @@ def check_header(header: Any) -> Any:
         )
     try:
         return find_game(header["game"]).make_rules(config)
-    except ValueError as error:  # ConfigError: an unknown option (an env keyword too) or a bad value
+    except (TypeError, ValueError, OSError) as error:  # ConfigError: an unknown option or a bad value
         raise RecordError(f"line 1: config rejected by {header['game']}: {error}", line=1, key="config") from None
 
 
