@@ -161,7 +161,7 @@ def fuzz(tmp_path, case: str, games: int, per_line: int, seed: int = 0) -> dict[
 def test_a_mutated_record_is_refused_or_replays_exactly(tmp_path, case):
     counts = fuzz(tmp_path, case, games=5, per_line=25)
     print(f"{case}: {counts}")
-    assert counts["tried"] >= 1000 and counts["accepted"] and counts["refused"]
+    assert counts["tried"] >= 800 and counts["accepted"] and counts["refused"]
 
 
 @pytest.mark.extended

@@ -153,17 +153,25 @@ def fuzz(
     return counts
 
 
-# (games, every, per_state) per case: about 1,000-2,500 mutations each, under a minute.
+# (games, every, per_state) per case: 1,000-4,000 mutations each, under 20 s of one idle core.
 SIZES = {
-    "maya2012": (6, 12, 40),
-    "maya_quarry": (4, 25, 60),
-    "yaxha": (4, 8, 60),
+    "maya2012-2p": (6, 12, 40),
+    "maya2012-2p-draft": (6, 12, 40),
+    "maya2012-3p": (6, 12, 40),
+    "maya2012-4p": (6, 12, 40),
+    "quarry-3p": (4, 25, 60),
+    "quarry-4p": (4, 25, 60),
+    "quarry-3p-advanced": (4, 25, 60),
+    "quarry-5p-advanced": (2, 30, 60),
+    "yaxha-2p": (4, 8, 60),
+    "yaxha-3p-fixed": (4, 8, 60),
+    "yaxha-4p": (3, 10, 60),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_mutated_state_is_refused_or_plays_to_the_end(case):
-    counts = fuzz(case, *SIZES[CASES[case][0]])
+    counts = fuzz(case, *SIZES[case])
     print(f"{case}: {counts}")
     assert counts["tried"] >= 1000
     assert counts["accepted"] and counts["refused"]
@@ -172,7 +180,7 @@ def test_a_mutated_state_is_refused_or_plays_to_the_end(case):
 @pytest.mark.extended
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_mutated_state_is_refused_or_plays_to_the_end_extended(case):
-    games, every, per_state = SIZES[CASES[case][0]]
+    games, every, per_state = SIZES[case]
     counts = fuzz(case, games * 4, max(1, every // 2), per_state * 2, seed=1)
     print(f"{case}: {counts}")
     assert counts["accepted"] and counts["refused"]
