@@ -11,11 +11,13 @@ import json
 import numpy as np
 import pytest
 
+from maya_envs.bots import make_bot
 from maya_envs.core import state_dict as V
 from maya_envs.core.errors import ConfigError, StateError
 from maya_envs.maya2012.rules import Maya2012Rules
 from maya_envs.maya_quarry.rules import MayaQuarryRules
 from maya_envs.yaxha.rules import YaxhaRules
+from tests.conformance import play_states
 
 CASES = {
     "maya2012-2p": (lambda: Maya2012Rules({"setup": "random"}), "maya2012", 2),
@@ -153,9 +155,14 @@ def test_yaxha_states_the_rules_cannot_play_are_refused():
 
 
 def test_every_state_of_seeded_games_keeps_the_invariants():
-    """No false alarm: every state the rules reach loads back unchanged (all phases)."""
+    """No false alarm: every state the rules reach loads back unchanged (all phases), in random
+    and heuristic games (the heuristic's FIRST_PLAYER appointments move the start player
+    after the auction)."""
     for case in sorted(CASES):
         rules = CASES[case][0]()
-        for seed in (0, 1):
-            for state in _states(rules, seed, 3000):
+        games = [_states(rules, seed, 3000) for seed in (0, 1)]
+        bots = [make_bot("heuristic", rules, seed=seat) for seat in range(rules.spec.num_players)]
+        games.append(play_states(rules, bots, np.random.default_rng(2)))
+        for states in games:
+            for state in states:
                 assert rules.state_from_dict(json.loads(json.dumps(rules.state_to_dict(state)))) == state

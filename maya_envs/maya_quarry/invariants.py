@@ -29,7 +29,7 @@ only what that phase can hold. The invariants (``n`` seats, ``Q`` quarries):
 * **Advanced variant.** No bid before the auction (setup), the bids made so far in ``bid``
   are those of the seats from the start player on, each at most the bidder's gold; every bid
   is in after the auction, and ``n - 1`` sorted blue markers (all four at 5 players) are on
-  offer; a blue marker is held by an auction winner, from the offer; the joker acts as a
+  offer; a blue marker is held by an auction winner (one each), from the offer; the joker acts as a
   marker only once chosen (``joker_seat`` and ``joker_as`` set together). The basic game
   keeps every advanced field neutral.
 * **A live state has a move**: the seat to move has at least one legal action.
@@ -270,8 +270,11 @@ def _check_variant(s: MayaQuarryState, rules: Any) -> None:
     winners = auction.winners_in_order(s.bids, s.start) if phase not in (SETUP, BID) else []
     if phase == BLUE_CHOICE and (s.choosers != winners[len(winners) - len(s.choosers) :] or s.choosers[0] != s.actor):
         raise StateError("choosers", f"{s.choosers}; the auction's winners are {winners}, the actor {s.actor} first")
+    held = [seat for seat in s.blue_holder if seat >= 0]
     for marker, seat in enumerate(s.blue_holder):
-        if seat >= 0 and (seat not in winners or marker not in s.blue_offer or seat in s.choosers):
+        # the start player (the tie-break of equal bids) may change after the auction, the bids do not
+        won = seat in winners if phase == BLUE_CHOICE else s.bids[seat] > 0
+        if seat >= 0 and (not won or marker not in s.blue_offer or seat in s.choosers or held.count(seat) > 1):
             raise StateError(f"blue_holder[{marker}]", f"seat {seat} holds it without having won it this round")
     if phase in (SETUP, BID, BLUE_CHOICE, WORKERS) and s.plus2_q >= 0:
         raise StateError("plus2_q", f"the +2 points are placed after worker placement, not in {PHASE_NAMES[phase]!r}")
