@@ -275,7 +275,9 @@ def _check_keys(number: int, what: str, row: dict[str, Any], kinds: dict[str, ty
             raise RecordError(f"line {number}: {what} field {key!r} missing", line=number, key=key)
         if not _typed(row[key], kind):
             raise RecordError(
-                f"line {number}: {what} field {key!r} must be {TYPE_NAMES[kind]}, got {row[key]!r}", line=number, key=key
+                f"line {number}: {what} field {key!r} must be {TYPE_NAMES[kind]}, got {row[key]!r}",
+                line=number,
+                key=key,
             )
 
 

@@ -16,13 +16,14 @@ value stays inside the observation's bounds. The invariants (``n`` seats):
   centre tower's bottom card set aside, hold every colour exactly once.
 * **Phase.** The draft (``setup="draft"`` only) comes before any exchange, with no Monolith or
   Raven, the placement of block ``k`` made by seat ``k mod n`` and a drawn block of the level
-  being built that is not on it yet and fits it; the setup phases (2p) come before any exchange with Black to move and the pieces they
-  place still off the board; with 3-4 players the Monolith is off the board before the first
-  exchange and between the exchanged towers after it; ``declare`` follows an exchange after
-  which the mover may declare; ``exchange`` has a legal exchange and ``turn < max_turns``;
-  ``over`` has a real end (no legal exchange, a declaration, or the turn limit with
-  ``at_max_turns="score"``); ``truncated`` has the turn limit with ``at_max_turns="truncate"``
-  and a legal exchange left. A declaration belongs to a seat that was allowed to declare.
+  being built that is not on it yet and fits it; the setup phases (2p) come before any exchange
+  with Black to move and the pieces they place still off the board; with 3-4 players the
+  Monolith is off the board before the first exchange and between the exchanged towers after it;
+  ``declare`` follows an exchange after which the mover may declare; ``exchange`` has a legal
+  exchange and ``turn < max_turns``; ``over`` has a real end (no legal exchange, a declaration,
+  or the turn limit with ``at_max_turns="score"``); ``truncated`` has the turn limit with
+  ``at_max_turns="truncate"`` and a legal exchange left. A declaration belongs to a seat that
+  was allowed to declare.
 
 Raises :class:`~maya_envs.core.errors.StateError` naming the first field that breaks one.
 
@@ -147,7 +148,8 @@ def _check_phase(state: Maya2012State, config: Maya2012Config) -> None:
         level = min(t.index(EMPTY) for t in state.towers if EMPTY in t)
         if state.draft_block in (t[level] for t in state.towers):
             raise StateError(
-                "draft_block", f"draft_block={state.draft_block} is already placed on level {level + 1}, the level drawn from"
+                "draft_block",
+                f"draft_block={state.draft_block} is already placed on level {level + 1}, the level drawn from",
             )
         if not draft_towers(state.towers, state.draft_block):
             raise StateError("draft_block", f"draft_block={state.draft_block} cannot be placed on this level")

@@ -119,7 +119,7 @@ def _check_counts(s: MayaQuarryState, rules: Any) -> None:
         if len(column) > limit:
             raise StateError(f"columns[{q}]", f"{len(column)} cards; the quarry takes at most {limit}")
         if column and not CARD_IS_LOW[column[0][1]]:
-            raise StateError(f"columns[{q}][0].card", f"the first card at a quarry is low, got card type {column[0][1]}")
+            raise StateError(f"columns[{q}][0].card", f"the first card at a quarry is low, got type {column[0][1]}")
     placed = [0] * (n * NUM_CARD_TYPES)
     for column in s.columns:
         for seat, card in column:
@@ -221,7 +221,7 @@ def _check_reveal(s: MayaQuarryState, rules: Any) -> None:
     if s.protect_q >= 0:
         home = next((i for i, t in enumerate(rules.components.quarries) if t.marker == PROTECT), -1)
         if not (resolving and s.protect_q < home and q <= home and s.columns[s.protect_q]):
-            raise StateError("protect_q", f"{s.protect_q}: the PROTECT marker lies on a quarry with cards, left of its own")
+            raise StateError("protect_q", f"{s.protect_q}: PROTECT lies on a quarry with cards, left of its own")
     if phase == MINUS3:
         expected = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o)]
         if s.pending != expected[len(expected) - len(s.pending) :] or s.pending[0] != s.actor:
@@ -233,7 +233,8 @@ def _check_reveal(s: MayaQuarryState, rules: Any) -> None:
             ranked = quarry.ranking(s, q)
             if marker != MARKER_PHASES[phase] or not ranked or ranked[0] != s.actor:
                 raise StateError(
-                    "phase", f"{name!r} while quarry {q} (marker {marker}) is resolved for seat {s.actor}; ranks {ranked}"
+                    "phase",
+                    f"{name!r} while quarry {q} (marker {marker}) is resolved, for seat {s.actor}; ranks {ranked}",
                 )
         elif phase == PROTECT_CHOICE and (s.joker_as != PROTECT or s.joker_seat != s.actor or s.joker_protect_q >= 0):
             raise StateError("joker_as", f"{name!r} before the reveal is the joker's PROTECT for its seat")
@@ -299,4 +300,4 @@ def _check_variant(s: MayaQuarryState, rules: Any) -> None:
     if s.joker_as >= 0 and s.blue_holder[BLUE_JOKER] >= 0:
         raise StateError("joker_as", "the joker acts only once its holder has used it")
     if s.joker_protect_q >= 0 and (s.joker_as != PROTECT or not s.columns[s.joker_protect_q] or s.resolving < 0):
-        raise StateError("joker_protect_q", f"{s.joker_protect_q}: the joker acting as PROTECT lies on a quarry with cards")
+        raise StateError("joker_protect_q", f"{s.joker_protect_q}: the joker as PROTECT lies on a quarry with cards")
