@@ -9,8 +9,9 @@ another saved state of the same game; a list copied from another field). For eve
 
 * anything but a ``StateError`` is a failure (a raw ``IndexError``, ``ValueError``, ...);
 * an accepted state is played to the end with random legal moves: while the game runs the
-  current player has a legal action, the action mask is 1 exactly at the legal actions, every
-  legal action chosen applies, every seat's observation stays inside the observation bounds
+  current player has a legal action, the action mask is 1 exactly at the legal actions (in the
+  loaded state: exactly at the actions ``apply_action`` accepts), every legal action chosen
+  applies, every seat's observation stays inside the observation bounds
   (``Box(0, 1)``), and the game ends within ``max_game_length`` moves.
 
 The default cases run in well under a minute on one core (fixed seeds); ``-m extended`` runs
@@ -29,6 +30,7 @@ import pytest
 
 from maya_envs.core.errors import StateError
 from maya_envs.games import find_game
+from tests.conformance import assert_mask_matches_rules
 from tests.fuzz_mutations import mutate_value
 
 CASES = {
@@ -78,8 +80,10 @@ class Game:
     def check_playable(self, state: Any, rng: np.random.Generator) -> None:
         """Play ``state`` to the end with random legal moves, checking masks, moves and the
         observation bounds of every seat on the way (AssertionError or the rules' own error
-        otherwise)."""
+        otherwise). In ``state`` itself every legal action applies and no other does."""
         rules, observer = self.rules, self.observer
+        if not (rules.is_terminal(state) or rules.is_truncated(state)):
+            assert_mask_matches_rules(rules, state)
         n, low, high = rules.spec.num_players, 0.0, 1.0
         for _ in range(rules.spec.max_game_length + 1):
             for seat in range(n):
