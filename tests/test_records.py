@@ -270,9 +270,23 @@ def test_a_malformed_record_is_one_record_error_naming_the_line_everywhere(tmp_p
     assert replay_cli.main([str(path), "--no-pause"], stdin=io.StringIO(), out=out) == 1
     err = capsys.readouterr().err
     assert err == f"maya-replay: {path}: {message}\n" and out.getvalue() == ""
-    # the web upload: parse_record of the text, then the replay
+    # the web upload: parse_record of the text, then the replay; through Flask, a JSON 400
     if b"\xff" not in data:
+        text = data.decode("utf-8")
         with pytest.raises(RecordError) as uploaded:
-            replay(parse_record(data.decode("utf-8").splitlines()))
+            replay(parse_record(text.splitlines()))
         assert str(uploaded.value) == message
+        if name != "too big":  # the server bounds the request body before the record
+            response = web_client().post("/api/replays", json={"text": text})
+            assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def web_client():
+    flask = pytest.importorskip("flask")
+    del flask
+    from maya_envs.web.app import create_app
+
+    app = create_app()
+    app.testing = True
+    return app.test_client()
 
