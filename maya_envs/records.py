@@ -21,14 +21,22 @@ env draws every chance event (setup, shuffles, bag draws) from the generator of 
 
 Writing: wrap any AEC env in :class:`RecordingWrapper` (``record_path=``); the Parallel env
 of Yaxha records through its AEC env: ``RulesParallelEnv(RecordingWrapper(YaxhaEnv(...), path))``.
-Loading: :func:`load_record` checks the format, game, version and config and replays the
-moves, raising :class:`RecordError` with the line number for anything wrong (an unknown game,
-another version, an illegal or out-of-turn action, a notation that does not match the id).
+Loading: a record is untrusted input. :func:`load_record` (files, ``maya-replay``) reads at
+most :data:`MAX_RECORD_BYTES` as UTF-8, :func:`parse_record` (the web upload, and every
+reader after decoding) checks each line: strict JSON (no NaN, no key twice, at most
+:data:`MAX_LINE_CHARS`), exactly the header fields of :data:`HEADER_KEYS` with their types (a
+``seed`` in ``0..MAX_SEED``, a ``config`` of the game's own options: an env keyword such as
+``render_mode`` is refused, it is an argument of :func:`iter_replay`), exactly the move fields
+of :data:`MOVE_KEYS`, an end line of :data:`END_KEYS`, no blank line inside; then
+:func:`iter_replay` replays the moves (at most the game's ``max_game_length``). Anything wrong
+is one :class:`RecordError` whose message starts with the line (``line 4: ...``) and names the
+field; no other exception escapes for any file content.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import secrets
 from collections.abc import Iterator
@@ -38,14 +46,24 @@ from typing import Any
 
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from maya_envs.aec_base import check_action_id
+from maya_envs.aec_base import GameAECEnv, check_action_id
 from maya_envs.games import GAMES, find_game, renamed_note
 
 RECORD_FORMAT = "maya_envs.record/1"
 
 
 class RecordError(ValueError):
-    """A record that cannot be loaded or replayed; the message names the line and the problem."""
+    """A record that cannot be loaded or replayed; the message names the line (``line N:``,
+    ``end line:``), the key where one is at fault, and the problem.
+
+    Attributes:
+        line: the 1-based line number at fault, or ``None`` (the record as a whole, the end).
+        key: the header, move or end key at fault, or ``None``.
+    """
+
+    def __init__(self, message: str, line: int | None = None, key: str | None = None) -> None:
+        super().__init__(message)
+        self.line, self.key = line, key
 
 
 def game_name(game: str) -> str:
@@ -185,103 +203,270 @@ def record_env(game: str, record_path: str | Path, **options: Any) -> RecordingW
 
 # -- loading and replay ------------------------------------------------------------------------
 
-HEADER_KEYS = {"format": str, "game": str, "version": int, "num_players": int, "config": dict, "seed": int}
+MAX_RECORD_BYTES = 16 * 2**20
+"""Largest record read (16 MiB: a 5-player quarry game is about 100 KiB); more is refused
+before it is parsed, so a huge upload or file costs bounded work."""
+MAX_LINE_CHARS = 64 * 2**10
+"""Longest line parsed (64 KiB: a header with a whole quarry component table is about 3 KiB)."""
+MAX_SEED = 2**128 - 1
+"""Largest ``seed`` a record may name (any non-negative int up to 128 bits seeds numpy)."""
+HEADER_KEYS = {
+    "format": str, "game": str, "title": str, "version": int, "num_players": int, "config": dict,
+    "seed": int, "package_version": str,
+}  # fmt: skip
+"""The header's keys (every one required, no other allowed) and their JSON types."""
+MOVE_KEYS = {"agent": str, "action": int, "notation": str}
+"""A move line's keys (every one required, no other allowed) and their JSON types."""
+END_KEYS = {"rewards": dict, "terminated": bool, "truncated": bool, "info": dict}
+"""The end line's keys and types: all but ``info`` (an illegal action's reason) required."""
+ENV_KEYWORDS = tuple(
+    name for name in inspect.signature(GameAECEnv.__init__).parameters if name not in ("self", "game_options")
+)
+"""Keywords of every game's env that are not game options (``render_mode``, ...): a record's
+config never holds them (:func:`iter_replay` takes them as arguments)."""
 
 
-def parse_record(lines: list[str]) -> Record:
-    """A :class:`Record` from JSONL ``lines``, checking the structure only (no replay).
+def _json_line(number: int, text: Any) -> Any:
+    """Line ``number`` parsed as strict JSON: no NaN or Infinity, no key twice, bounded size."""
+    if not isinstance(text, str):
+        raise RecordError(f"line {number}: must be text, got {type(text).__name__}", line=number)
+    if len(text) > MAX_LINE_CHARS:
+        raise RecordError(f"line {number}: {len(text)} characters; at most {MAX_LINE_CHARS}", line=number)
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a JSON number")
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            twice = sorted({k for k, _ in pairs if [p[0] for p in pairs].count(k) > 1})
+            raise ValueError(f"key(s) {twice} given twice")
+        return out
+
+    try:
+        return json.loads(text, parse_constant=constant, object_pairs_hook=unique)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"line {number}: not valid JSON ({error.msg})", line=number) from None
+    except RecursionError:
+        raise RecordError(f"line {number}: not valid JSON (nested too deeply)", line=number) from None
+    except ValueError as error:  # the hooks above; an int too long to convert
+        raise RecordError(f"line {number}: not valid JSON ({error})", line=number) from None
+
+
+TYPE_NAMES = {str: "a string", int: "an int", dict: "a JSON object", bool: "true or false"}
+
+
+def _typed(value: Any, kind: type) -> bool:
+    """``value`` is of JSON type ``kind`` (a bool is no int)."""
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def _check_keys(number: int, what: str, row: dict[str, Any], kinds: dict[str, type], optional=()) -> None:
+    """``row`` has every key of ``kinds`` but ``optional``, no other, each of its type."""
+    unknown = sorted(set(row) - set(kinds))
+    if unknown:
+        raise RecordError(
+            f"line {number}: unknown {what} field(s) {unknown}; allowed: {list(kinds)}", line=number, key=unknown[0]
+        )
+    for key, kind in kinds.items():
+        if key not in row and key in optional:
+            continue
+        if key not in row:
+            raise RecordError(f"line {number}: {what} field {key!r} missing", line=number, key=key)
+        if not _typed(row[key], kind):
+            raise RecordError(
+                f"line {number}: {what} field {key!r} must be {TYPE_NAMES[kind]}, got {row[key]!r}",
+                line=number,
+                key=key,
+            )
+
+
+def check_header(header: Any) -> Any:
+    """Validate a record header (:data:`HEADER_KEYS`); returns the rules its game and config
+    make (the config is a mapping of the game's options only: an env keyword such as
+    ``render_mode`` is refused like any unknown option).
 
     Raises:
-        RecordError: not JSON, a missing or mistyped header field, another format, an unknown
-            game, another version, or a move line without ``agent``/``action``/``notation``.
+        RecordError: naming line 1 and the key: not an object, a missing, unknown or mistyped
+            key, another format, an unknown game, a seed outside ``0..MAX_SEED``, or a config
+            the game rejects.
     """
-    rows = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            rows.append((number, json.loads(text)))
-        except json.JSONDecodeError as error:
-            raise RecordError(f"line {number}: not valid JSON ({error.msg})") from None
-    if not rows:
-        raise RecordError("empty record: no header line")
-    _, header = rows[0]
     if not isinstance(header, dict):
-        raise RecordError("line 1: the header must be a JSON object")
-    for key, kind in HEADER_KEYS.items():
-        if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool):
-            raise RecordError(f"line 1: header field {key!r} missing or not a {kind.__name__}")
+        raise RecordError("line 1: the header must be a JSON object", line=1)
+    _check_keys(1, "header", header, HEADER_KEYS)
     if header["format"] != RECORD_FORMAT:
-        raise RecordError(f"line 1: format {header['format']!r} is not {RECORD_FORMAT!r}")
+        raise RecordError(f"line 1: format {header['format']!r} is not {RECORD_FORMAT!r}", line=1, key="format")
     known = sorted(game.name for game in GAMES.values())
     if header["game"] not in known:
         note = renamed_note(header["game"])
-        raise RecordError(f"line 1: unknown game {header['game']!r}{note}; known: {known}")
+        raise RecordError(f"line 1: unknown game {header['game']!r}{note}; known: {known}", line=1, key="game")
+    if not 0 <= header["seed"] <= MAX_SEED:
+        raise RecordError(
+            f"line 1: header field 'seed' must be an int in 0..2**128-1, got {header['seed']!r}", line=1, key="seed"
+        )
+    config = header["config"]
+    env_keys = sorted(set(config) & set(ENV_KEYWORDS))
+    if env_keys:
+        raise RecordError(
+            f"line 1: config field {env_keys[0]!r} is an env keyword, not a game option; a record's config holds "
+            "the game's options only",
+            line=1,
+            key="config",
+        )
+    try:
+        return find_game(header["game"]).make_rules(config)
+    except (TypeError, ValueError, OSError) as error:  # ConfigError: an unknown option or a bad value
+        raise RecordError(f"line 1: config rejected by {header['game']}: {error}", line=1, key="config") from None
+
+
+def _check_end(number: int, end: Any) -> dict[str, Any]:
+    if not isinstance(end, dict):
+        raise RecordError(f"line {number}: the end line is {{\"end\": {{...}}}}", line=number, key="end")
+    _check_keys(number, "end", end, END_KEYS, optional=("info",))
+    rewards = end["rewards"]
+    if not all(isinstance(r, (int, float)) and not isinstance(r, bool) for r in rewards.values()):
+        raise RecordError(f"line {number}: end field 'rewards' must map agents to numbers", line=number, key="rewards")
+    return end
+
+
+def parse_record(lines: list[str]) -> Record:
+    """A :class:`Record` from JSONL ``lines``, checking every line (no replay).
+
+    Raises:
+        RecordError: naming the line (and the key): more than :data:`MAX_RECORD_BYTES` of text
+            or a line over :data:`MAX_LINE_CHARS`; not JSON (or NaN, Infinity, a key given
+            twice); a header :func:`check_header` refuses; a move line without exactly
+            ``agent`` (str), ``action`` (int) and ``notation`` (str); an end line other than
+            ``{"end": {"rewards", "terminated", "truncated"[, "info"]}}``, or a line after it.
+    """
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, (list, tuple)):
+        raise RecordError(f"a record is a list of lines, got {type(lines).__name__}")
+    if sum(len(text) + 1 for text in lines if isinstance(text, str)) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES} bytes")
+    lines = list(lines)
+    while lines and isinstance(lines[-1], str) and not lines[-1].strip():
+        lines.pop()  # blank lines at the end
+    if not lines:
+        raise RecordError("empty record: no header line")
+    for number, text in enumerate(lines, start=1):
+        if isinstance(text, str) and not text.strip():
+            raise RecordError(f"line {number}: a blank line inside the record (line N is move N - 1)", line=number)
+    rows = [(number, _json_line(number, text)) for number, text in enumerate(lines, start=1)]
+    header = rows[0][1]
+    check_header(header)
     record = Record(header)
     for number, row in rows[1:]:
         if record.end is not None:
-            raise RecordError(f"line {number}: nothing may follow the end line")
-        if isinstance(row, dict) and set(row) == {"end"} and isinstance(row["end"], dict):
-            record.end = row["end"]
+            raise RecordError(f"line {number}: nothing may follow the end line", line=number)
+        if isinstance(row, dict) and "end" in row:
+            if set(row) != {"end"}:
+                raise RecordError(f"line {number}: the end line holds only 'end'", line=number, key="end")
+            record.end = _check_end(number, row["end"])
             continue
-        ok = isinstance(row, dict) and isinstance(row.get("agent"), str) and isinstance(row.get("notation"), str)
-        if not ok or not isinstance(row.get("action"), int) or isinstance(row.get("action"), bool):
-            raise RecordError(f"line {number}: a move needs 'agent' (str), 'action' (int) and 'notation' (str)")
+        if not isinstance(row, dict):
+            raise RecordError(f"line {number}: a move needs 'agent' (str), 'action' (int) and 'notation' (str)",
+                              line=number)  # fmt: skip
+        _check_keys(number, "move", row, MOVE_KEYS)
         record.moves.append(row)
     return record
+
+
+def read_record(data: bytes) -> Record:
+    """:func:`parse_record` of the bytes of a record file (UTF-8).
+
+    Raises:
+        RecordError: more than :data:`MAX_RECORD_BYTES`, bytes that are not UTF-8 (the line
+            is named), or what :func:`parse_record` refuses.
+    """
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise RecordError(
+            f"line {line}: not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start})", line=line
+        ) from None
+    return parse_record(text.splitlines())
 
 
 def iter_replay(record: Record, **env_kwargs: Any) -> Iterator[Any]:
     """Rebuild the game: yield the env after ``reset(seed)`` and after each recorded move.
 
-    ``env_kwargs`` go to the env (``render_mode=``, ``render_observer=``). The same env object
-    is yielded every time (read ``env.game_state`` before advancing).
+    ``env_kwargs`` go to the env (``render_mode=``, ``render_observer=``); the record's config
+    holds game options only (:func:`check_header`). The same env object is yielded every time
+    (read ``env.game_state`` before advancing).
 
     Raises:
-        RecordError: another version, a config the game rejects, a move that is out of turn,
-            illegal, or whose notation does not match its id (the line number is named), or an
-            end line that the replay does not reach or whose rewards differ.
+        RecordError: a header :func:`check_header` refuses, another version or player count,
+            more moves than the game's ``max_game_length``, a move that is out of turn,
+            illegal, or whose notation does not match its id (the line number is named), or
+            an end line that the replay does not reach or whose rewards differ.
     """
     header = record.header
-    try:
-        env = record.make_env(**env_kwargs)
-    except (TypeError, ValueError) as error:
-        raise RecordError(f"line 1: config rejected by {header['game']}: {error}") from None
-    spec = env.unwrapped.rules.spec
+    rules = check_header(header)
+    spec = rules.spec
     if header["version"] != spec.version:
         raise RecordError(
-            f"line 1: {header['game']} version {header['version']} recorded, this is version {spec.version}"
+            f"line 1: {header['game']} version {header['version']} recorded, this is version {spec.version}",
+            line=1,
+            key="version",
         )
     if header["num_players"] != spec.num_players:
-        raise RecordError(f"line 1: num_players {header['num_players']} does not match the config ({spec.num_players})")
+        raise RecordError(
+            f"line 1: num_players {header['num_players']} does not match the config ({spec.num_players})",
+            line=1,
+            key="num_players",
+        )
+    if len(record.moves) > spec.max_game_length:
+        number = spec.max_game_length + 2
+        raise RecordError(
+            f"line {number}: move {number - 1} of {len(record.moves)}; a game of {header['game']} with this "
+            f"config lasts at most {spec.max_game_length} moves",
+            line=number,
+        )
+    env = record.make_env(**env_kwargs)
     env.reset(seed=header["seed"])
     yield env
     raw = env.unwrapped
     for number, move in enumerate(record.moves, start=2):
         if not raw.agents or all(raw.terminations[a] or raw.truncations[a] for a in raw.agents):
-            raise RecordError(f"line {number}: a move after the end of the game")
+            raise RecordError(f"line {number}: a move after the end of the game", line=number)
         action, agent = move["action"], move["agent"]
         if agent != raw.agent_selection:
-            raise RecordError(f"line {number}: {agent} moves out of turn; {raw.agent_selection} is to act")
+            raise RecordError(
+                f"line {number}: {agent} moves out of turn; {raw.agent_selection} is to act", line=number, key="agent"
+            )
         legal = raw.rules.legal_actions(raw.game_state)
         if action not in legal:
             raise RecordError(
-                f"line {number}: illegal action {action} ({move['notation']}) for {agent}; legal ids: {legal}"
+                f"line {number}: illegal action {action} ({move['notation']}) for {agent}; legal ids: {legal}",
+                line=number,
+                key="action",
             )
         notation = raw.rules.action_to_string(action)
         if notation != move["notation"]:
             raise RecordError(
-                f"line {number}: action {action} is {notation!r} here, the record says {move['notation']!r}"
+                f"line {number}: action {action} is {notation!r} here, the record says {move['notation']!r}",
+                line=number,
+                key="notation",
             )
         env.step(action)
         yield env
     if record.end is not None:
+        number = len(record.moves) + 2
         over = bool(raw.agents) and all(raw.terminations[a] or raw.truncations[a] for a in raw.agents)
         if not over:
-            raise RecordError("end line: the record says the game is over, the replayed game is still running")
+            raise RecordError(
+                f"line {number}: the end line says the game is over, the replayed game is still running", line=number
+            )
         rewards = {a: float(raw.rewards[a]) for a in raw.agents}
         if "info" not in record.end and record.end.get("rewards") != rewards:
-            raise RecordError(f"end line: rewards {record.end.get('rewards')} recorded, the replay gives {rewards}")
+            raise RecordError(
+                f"line {number}: end rewards {record.end.get('rewards')} recorded, the replay gives {rewards}",
+                line=number,
+                key="rewards",
+            )
 
 
 def replay(record: Record | str | Path) -> list[Any]:
@@ -299,12 +484,14 @@ def replay(record: Record | str | Path) -> list[Any]:
 
 def load_record(path: str | Path, check: bool = True) -> Record:
     """Load a record file; with ``check`` (default) also replay it to validate every move.
+    At most :data:`MAX_RECORD_BYTES` are read.
 
     Raises:
-        RecordError: see :func:`parse_record` and :func:`iter_replay`.
+        RecordError: see :func:`read_record` and :func:`iter_replay`.
         OSError: the file cannot be read.
     """
-    record = parse_record(Path(path).read_text(encoding="utf-8").splitlines())
+    with Path(path).open("rb") as f:
+        record = read_record(f.read(MAX_RECORD_BYTES + 1))
     if check:
         for _env in iter_replay(record):
             pass

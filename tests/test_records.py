@@ -3,13 +3,17 @@ states at every step; corrupted records are rejected with clear errors."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
 import pytest
 
+from maya_envs.cli import replay as replay_cli
+
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.records import (
+    MAX_RECORD_BYTES,
     RECORD_FORMAT,
     RecordError,
     RecordingWrapper,
@@ -122,7 +126,7 @@ def test_wrong_game_version_format_and_config_are_rejected(tmp_path, good_lines)
         check(tmp_path, [edit(header, game="maya2012_v0", version=0), *rest])
     with pytest.raises(RecordError, match="format"):
         check(tmp_path, [edit(header, format="something/9"), *rest])
-    with pytest.raises(RecordError, match="header field 'seed'"):
+    with pytest.raises(RecordError, match="line 1: header field 'seed' must be an int, got 'seven'"):
         check(tmp_path, [edit(header, seed="seven"), *rest])
     config = dict(json.loads(header)["config"], no_such_option=1)
     with pytest.raises(RecordError, match="config rejected"):
@@ -148,7 +152,7 @@ def test_broken_lines_and_a_wrong_end_are_rejected(tmp_path, good_lines):
     header, moves, end = good_lines[0], good_lines[1:-1], good_lines[-1]
     with pytest.raises(RecordError, match="line 3: not valid JSON"):
         check(tmp_path, [header, moves[0], moves[1][:-5], *moves[2:], end])
-    with pytest.raises(RecordError, match="line 2: a move needs"):
+    with pytest.raises(RecordError, match="line 2: move field 'action' missing"):
         check(tmp_path, [header, json.dumps({"agent": "player_0"}), *moves[1:], end])
     with pytest.raises(RecordError, match="still running"):
         check(tmp_path, [header, *moves[:-1], end])
@@ -160,3 +164,129 @@ def test_broken_lines_and_a_wrong_end_are_rejected(tmp_path, good_lines):
         check(tmp_path, [header, *moves, end, moves[0]])
     with pytest.raises(RecordError, match="empty record"):
         parse_record([])
+
+
+# -- issue 29: every malformed record is one RecordError naming the line, in every reader -----
+
+
+def _header_edit(**changes):
+    def apply(lines):
+        data = json.loads(lines[0])
+        for key, value in changes.items():
+            if value is _REMOVE:
+                data.pop(key)
+            else:
+                data[key] = value
+        return [json.dumps(data), *lines[1:]]
+
+    return apply
+
+
+def _config_edit(**changes):
+    def apply(lines):
+        data = json.loads(lines[0])
+        data["config"] = {**data["config"], **changes}
+        return [json.dumps(data), *lines[1:]]
+
+    return apply
+
+
+def _move_edit(index, **changes):
+    def apply(lines):
+        data = json.loads(lines[index])
+        data.update(changes)
+        return [*lines[:index], json.dumps(data), *lines[index + 1 :]]
+
+    return apply
+
+
+def _nan_reward(end_line: str) -> str:
+    data = json.loads(end_line)
+    first = next(iter(data["end"]["rewards"]))
+    data["end"]["rewards"][first] = float("nan")
+    return json.dumps(data)
+
+
+_REMOVE = object()
+MALFORMED = {
+    # name: (edit of the good lines, or bytes of a whole file; the line named; a message part)
+    "not UTF-8": (lambda lines: "\n".join(lines[:3]).encode() + b'\n{"agent": "\xff"}\n', 4, "not UTF-8"),
+    "seed -1": (_header_edit(seed=-1), 1, "header field 'seed' must be an int in 0..2**128-1, got -1"),
+    "seed text": (_header_edit(seed="7"), 1, "header field 'seed' must be an int, got '7'"),
+    "seed float": (_header_edit(seed=7.0), 1, "header field 'seed' must be an int, got 7.0"),
+    "seed huge": (_header_edit(seed=2**130), 1, "header field 'seed' must be an int in 0..2**128-1"),
+    "no title": (_header_edit(title=_REMOVE), 1, "header field 'title' missing"),
+    "no package_version": (_header_edit(package_version=_REMOVE), 1, "header field 'package_version' missing"),
+    "unknown header field": (_header_edit(comment="x"), 1, r"unknown header field(s) ['comment']"),
+    "render_mode in config": (_config_edit(render_mode="human"), 1, "'render_mode' is an env keyword"),
+    "illegal_action in config": (_config_edit(illegal_action="raise"), 1, "'illegal_action' is an env keyword"),
+    "unknown option": (_config_edit(no_such_option=1), 1, "config rejected by maya2012_v1: unknown"),
+    "bad option value": (_config_edit(max_turns=-3), 1, "config rejected by maya2012_v1: max_turns"),
+    "unknown move field": (_move_edit(2, comment="x"), 3, r"unknown move field(s) ['comment']"),
+    "float action": (_move_edit(1, action=3.0), 2, "move field 'action' must be an int, got 3.0"),
+    "bool action": (_move_edit(1, action=True), 2, "move field 'action' must be an int, got True"),
+    "illegal move": (_move_edit(1, action=10**9), 2, "illegal action 1000000000"),
+    "NaN reward": (lambda lines: [*lines[:-1], _nan_reward(lines[-1])], -1, "NaN is not a JSON number"),
+    "key twice": (lambda lines: [lines[0][:-1] + ', "seed": 3}', *lines[1:]], 1, "['seed'] given twice"),
+    "nested": (lambda lines: [*lines[:2], "[" * 30_000 + "]" * 30_000, *lines[2:]], 3, "nested too deeply"),
+    "long line": (lambda lines: [*lines[:2], json.dumps({"x": "y" * 70_000}), *lines[2:]], 3, "at most 65536"),
+    "blank inside": (lambda lines: [lines[0], "", *lines[1:]], 2, "a blank line inside the record"),
+    "cut mid-line": (lambda lines: [*lines[:-2], lines[-2][:7]], -1, "not valid JSON"),
+    "not an object": (lambda lines: [lines[0], "[1, 2]", *lines[1:]], 2, "a move needs"),
+    "end with extra field": (
+        lambda lines: [*lines[:-1], lines[-1][:-2] + ', "x": 1}}'],
+        -1,
+        r"unknown end field(s) ['x']",
+    ),
+    "too many moves": (lambda lines: [lines[0], *lines[1:-1] * 40], "max", "lasts at most"),
+    "too big": (lambda lines: b"\n" * (MAX_RECORD_BYTES + 1), None, "larger than"),
+}
+
+
+def _file_bytes(good_lines, edit) -> tuple[bytes, list[str]]:
+    out = edit(list(good_lines))
+    data = out if isinstance(out, bytes) else ("\n".join(out) + "\n").encode()
+    return data, data.decode("utf-8", errors="replace").splitlines()
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_a_malformed_record_is_one_record_error_naming_the_line_everywhere(tmp_path, good_lines, name, capsys):
+    edit, line, part = MALFORMED[name]
+    data, lines = _file_bytes(good_lines, edit)
+    if line == "max":
+        line = make_env("maya2012", num_players=3, max_turns=10).unwrapped.rules.spec.max_game_length + 2
+    elif line is not None and line < 0:
+        line += len(lines) + 1
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(data)
+    with pytest.raises(RecordError) as caught:
+        load_record(path)
+    message = str(caught.value)
+    assert part in message and caught.value.line == line
+    if line is not None:
+        assert message.startswith(f"line {line}: ")
+    # maya-replay: the same message, exit code 1, no traceback, nothing printed on stdout
+    out = io.StringIO()
+    assert replay_cli.main([str(path), "--no-pause"], stdin=io.StringIO(), out=out) == 1
+    err = capsys.readouterr().err
+    assert err == f"maya-replay: {path}: {message}\n" and out.getvalue() == ""
+    # the web upload: parse_record of the text, then the replay; through Flask, a JSON 400
+    if b"\xff" not in data:
+        text = data.decode("utf-8")
+        with pytest.raises(RecordError) as uploaded:
+            replay(parse_record(text.splitlines()))
+        assert str(uploaded.value) == message
+        if name != "too big":  # the server bounds the request body before the record
+            response = web_client().post("/api/replays", json={"text": text})
+            assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def web_client():
+    flask = pytest.importorskip("flask")
+    del flask
+    from maya_envs.web.app import create_app
+
+    app = create_app()
+    app.testing = True
+    return app.test_client()
+

@@ -11,11 +11,13 @@ import json
 import numpy as np
 import pytest
 
+from maya_envs.bots import make_bot
 from maya_envs.core import state_dict as V
 from maya_envs.core.errors import ConfigError, StateError
 from maya_envs.maya2012.rules import Maya2012Rules
 from maya_envs.maya_quarry.rules import MayaQuarryRules
 from maya_envs.yaxha.rules import YaxhaRules
+from tests.conformance import play_states
 
 CASES = {
     "maya2012-2p": (lambda: Maya2012Rules({"setup": "random"}), "maya2012", 2),
@@ -96,3 +98,71 @@ def test_validators_name_the_item():
         V.int_field("count", True, 0, 5)
     assert V.int_list("xs", [1, 2], None, 0, 9) == [1, 2]
     assert V.read_header(V.header("g", 2), "g", (1, 2)) == 2
+
+
+# -- issue 29: states the rules cannot play are refused, naming the field -------------------
+
+
+def _first(rules, seed: int, phase: str, steps: int = 2000):
+    """The saved dict of the first state in ``phase`` of a seeded random game."""
+    for state in _states(rules, seed, steps):
+        data = rules.state_to_dict(state)
+        if data["phase"] == phase:
+            return json.loads(json.dumps(data))
+    raise AssertionError(f"no state in phase {phase!r}")
+
+
+def _refused(rules, data, *fields):
+    with pytest.raises(StateError) as caught:
+        rules.state_from_dict(data)
+    assert caught.value.field.split("[")[0] in fields, str(caught.value)
+    return caught.value
+
+
+def test_quarry_states_the_rules_cannot_play_are_refused():
+    rules = MayaQuarryRules({"num_players": 3})
+    build = _first(rules, 4, "build")
+    _refused(rules, {**build, "phase": "protect"}, "resolving", "phase")  # was: no legal action
+    workers = _first(rules, 4, "workers")
+    minus3 = _first(MayaQuarryRules({"num_players": 3, "skip_forced": False}), 5, "minus3")
+    _refused(rules, {**workers, "resolving": minus3["resolving"]}, "resolving")  # a copied resolving
+    # a column with more cards than the seats own (the observation's hand counts went past 1)
+    placed = next(data for data in _states_dicts(rules, 4) if data["phase"] == "workers" and any(data["columns"]))
+    column = next(q for q, col in enumerate(placed["columns"]) if col)
+    columns = copy.deepcopy(placed["columns"])
+    columns[column].append(columns[column][0])
+    _refused(rules, {**placed, "columns": columns}, "hands", "columns")
+    advanced = MayaQuarryRules({"num_players": 4, "variant": "advanced"})
+    data = _first(advanced, 4, "workers")
+    _refused(advanced, {**data, "phase": "blue_choice"}, "choosers", "phase")  # was: a raw IndexError
+
+
+def _states_dicts(rules, seed):
+    for state in _states(rules, seed, 400):
+        yield json.loads(json.dumps(rules.state_to_dict(state)))
+
+
+def test_yaxha_states_the_rules_cannot_play_are_refused():
+    rules = YaxhaRules(num_players=3)
+    build = _first(rules, 4, "build")
+    _refused(rules, {**build, "hands": [[0] * 5] * 3}, "hands")  # was: no legal action
+    select = _first(rules, 4, "select")
+    _refused(rules, {**select, "bag": [0] * 5}, "bag")  # was: ValueError('high <= 0') at the next draw
+    _refused(rules, {**select, "pending": [0, 1]}, "pending")
+    data = copy.deepcopy(build)
+    data["pyramids"][0][-1] = 0  # a cube at the top without its supports
+    _refused(rules, data, "pyramids", "discarded")
+
+
+def test_every_state_of_seeded_games_keeps_the_invariants():
+    """No false alarm: every state the rules reach loads back unchanged (all phases), in random
+    and heuristic games (the heuristic's FIRST_PLAYER appointments move the start player
+    after the auction)."""
+    for case in sorted(CASES):
+        rules = CASES[case][0]()
+        games = [_states(rules, seed, 3000) for seed in (0, 1)]
+        bots = [make_bot("heuristic", rules, seed=seat) for seat in range(rules.spec.num_players)]
+        games.append(play_states(rules, bots, np.random.default_rng(2)))
+        for states in games:
+            for state in states:
+                assert rules.state_from_dict(json.loads(json.dumps(rules.state_to_dict(state)))) == state

@@ -28,11 +28,14 @@ draft_block     phase ``"draft"``: the colour of the drawn block to place; else 
 Version 1 dicts (two players, written before the 3-4p variants existed: the same keys
 without the last five) still load under a two-player config.
 
-:func:`from_dict` checks everything the rules imply (level permutations, towers without a
-repeated colour, the Monolith on an adjacent pair, ladder spaces, piece conservation,
-priests only on complete towers, task cards: every card exactly once with the centre card
-set aside, a phase consistent with the other fields) and raises
-:class:`~maya_envs.core.errors.StateError` naming the first bad field.
+:func:`from_dict` checks every field's type, length and range (the Monolith on an adjacent
+pair, the Raven on an exchange level), then every invariant the rules keep
+(:func:`maya_envs.maya2012.invariants.check_invariants`: level permutations, towers without a
+repeated colour, ladder spaces, piece conservation, priests only on complete towers, task
+cards: every card exactly once with the centre card set aside, a phase consistent with the
+other fields), and raises :class:`~maya_envs.core.errors.StateError` naming the first bad
+field. So a loaded state plays to the end with legal moves and in-bounds observations
+(``tests/test_state_fuzz.py`` checks thousands of mutated saves).
 
 Pure: standard library only.
 """
@@ -44,27 +47,18 @@ from typing import Any
 from maya_envs.core import state_dict as V
 from maya_envs.core.errors import StateError
 from maya_envs.maya2012 import actions as A
+from maya_envs.maya2012.invariants import check_invariants
 from maya_envs.maya2012.state import (
-    CENTRE,
-    DECLARE,
     DRAFT,
     EMPTY,
-    EXCHANGE,
     NO_MONOLITH,
     NO_PRIEST,
     NO_RAVEN,
     NO_SEAT,
     OVER,
     PHASE_NAMES,
-    SETUP_MONOLITH,
-    SETUP_RAVEN,
-    TRUNCATED,
     Maya2012Config,
     Maya2012State,
-    declare_step_follows,
-    draft_towers,
-    legal_exchanges,
-    may_declare,
 )
 
 GAME = "maya2012"
@@ -129,7 +123,6 @@ def from_dict(data: dict[str, Any], config: Maya2012Config | None = None) -> May
         raise StateError("priests", f"priests={priests!r}; allowed: 9 entries, each a seat {seats} or null")
     ladders_left = tuple(V.int_list("ladders_left", data["ladders_left"], n, 0, 10**6))
     priests_left = tuple(V.int_list("priests_left", data["priests_left"], n, 0, 10**6))
-    _check_pieces(config, towers, ladders, priests, ladders_left, priests_left)
     if data["to_move"] not in seats:
         raise StateError("to_move", f"to_move={data['to_move']!r}; allowed: {_either(seats)}")
     turn = V.int_field("turn", data["turn"], 0, config.max_turns)
@@ -141,7 +134,7 @@ def from_dict(data: dict[str, Any], config: Maya2012Config | None = None) -> May
     block = data["draft_block"]
     if (block is None) != (phase != DRAFT) or (block is not None and block not in range(9)):
         raise StateError("draft_block", f"draft_block={block!r}; allowed: a colour 0..8 in phase draft, else null")
-    tasks, spare = _cards(data["tasks"], data["spare"], n, towers, dealt=n > 2 and phase != DRAFT)
+    tasks, spare = _cards(data["tasks"], data["spare"], n, dealt=n > 2 and phase != DRAFT)
     state = Maya2012State(
         towers=towers,
         monolith=monolith,
@@ -158,7 +151,7 @@ def from_dict(data: dict[str, Any], config: Maya2012Config | None = None) -> May
         declared=NO_SEAT if declared is None else declared,
         draft_block=-1 if block is None else block,
     )
-    _check_phase(state, config)
+    check_invariants(state, config)
     return state
 
 
@@ -173,22 +166,6 @@ def _towers(value: Any, drafting: bool) -> tuple[tuple[int, ...], ...]:
     for tower, colours in enumerate(towers):
         if any(not EMPTY <= c <= 8 for c in colours):
             raise StateError("towers", f"tower {tower} has a colour outside 0..8: {list(colours)}")
-    full_levels = 5
-    if drafting:
-        filled = [sum(t[level] != EMPTY for t in towers) for level in range(5)]
-        full_levels = next((level for level, count in enumerate(filled) if count < 9), None)
-        if full_levels is None:
-            raise StateError("towers", "phase draft needs a slot not built yet")
-        if filled[full_levels + 1 :] != [0] * (4 - full_levels) or any(
-            len({c for c in t if c != EMPTY}) != 5 - t.count(EMPTY) for t in towers
-        ):
-            raise StateError("towers", "a drafted board is built level by level, without a repeated colour in a tower")
-        placed = [t[full_levels] for t in towers if t[full_levels] != EMPTY]
-        if len(set(placed)) != len(placed):
-            raise StateError("towers", f"level {full_levels + 1} repeats a colour")
-    for level in range(full_levels):
-        if sorted(t[level] for t in towers) != list(range(9)):
-            raise StateError("towers", f"level {level + 1} is not a permutation of the 9 colours")
     return towers
 
 
@@ -201,34 +178,9 @@ def _monolith(value: Any) -> int:
     return A.PAIRS.index(pair)
 
 
-def _check_pieces(config, towers, ladders, priests, ladders_left, priests_left) -> None:
-    if config.num_players > 2:
-        if any(map(any, ladders)) or any(p is not None for p in priests) or any(ladders_left + priests_left):
-            raise StateError(
-                "ladders", "with 3-4 players no ladders or priests are used: all counts must be 0 and priests null"
-            )
-        return
-    for tower in range(9):
-        used = ladders[0][tower] + ladders[1][tower]
-        if used > config.ladder_spaces[tower]:
-            raise StateError(
-                "ladders", f"tower {tower} holds {used} ladders but has {config.ladder_spaces[tower]} spaces"
-            )
-    for tower, owner in enumerate(priests):
-        if owner is not None and len(set(towers[tower])) != 1:
-            raise StateError(
-                "priests", f"a priest stands on tower {tower}, which is not complete: {list(towers[tower])}"
-            )
-    for seat in (0, 1):
-        if sum(ladders[seat]) + ladders_left[seat] != config.ladders_per_player:
-            raise StateError("ladders_left", f"seat {seat}: ladders placed + left != {config.ladders_per_player}")
-        if priests.count(seat) + priests_left[seat] != config.priests_per_player:
-            raise StateError("priests_left", f"seat {seat}: priests placed + left != {config.priests_per_player}")
-
-
-def _cards(tasks: Any, spare: Any, n: int, towers, dealt: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Validate the task cards: undealt ``[]``/``[]``; dealt: ``n`` sorted pairs, ``spare``
-    2 sorted cards (3p) or none (4p), together with the centre card every colour once."""
+def _cards(tasks: Any, spare: Any, n: int, dealt: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Parse the task cards: undealt ``[]``/``[]``; dealt: ``n`` pairs and ``spare`` 2 cards
+    (3p) or none (4p), all ints (which colours: :mod:`maya_envs.maya2012.invariants`)."""
     if not dealt:
         if tasks != [] or spare != []:
             field = "tasks" if tasks != [] else "spare"
@@ -246,65 +198,4 @@ def _cards(tasks: Any, spare: Any, n: int, towers, dealt: bool) -> tuple[tuple[t
             field,
             f"tasks={tasks!r}, spare={spare!r}; allowed: {n} lists of 2 colours and {spare_count} spare colour(s)",
         )
-    centre = towers[CENTRE][0]
-    if sorted(cards + [centre]) != list(range(9)):
-        raise StateError(
-            "tasks", f"task cards {cards} with the centre card {centre} must hold every colour 0..8 exactly once"
-        )
-    if any(t != sorted(t) for t in tasks) or list(spare) != sorted(spare):
-        raise StateError("tasks", f"tasks={tasks!r}, spare={spare!r}; each hand must be sorted")
     return tuple(tuple(t) for t in tasks), tuple(spare)
-
-
-def _check_phase(state: Maya2012State, config: Maya2012Config) -> None:
-    phase, n = state.phase, config.num_players
-    placed = (state.monolith != NO_MONOLITH, state.raven != NO_RAVEN)
-    if phase == DRAFT:
-        if config.setup != "draft" or state.turn or state.monolith != NO_MONOLITH or state.raven != NO_RAVEN:
-            raise StateError("phase", "phase draft needs setup='draft', no exchange yet and no Monolith or Raven")
-        built = sum(5 - t.count(EMPTY) for t in state.towers)
-        if state.to_move != built % n:
-            raise StateError(
-                "to_move", f"in the draft placement {built} is made by seat {built % n}, not {state.to_move}"
-            )
-        if not draft_towers(state.towers, state.draft_block):
-            raise StateError("draft_block", f"draft_block={state.draft_block} cannot be placed on this level")
-        return
-    if n > 2:
-        if phase in (SETUP_MONOLITH, SETUP_RAVEN) or placed[1]:
-            raise StateError("phase", f"phase {PHASE_NAMES[phase]} does not exist with {n} players")
-        if state.turn == 0 and placed[0]:
-            raise StateError("monolith", "with 3-4 players the Monolith starts off the board")
-        if state.turn and not placed[0]:
-            raise StateError("monolith", "after an exchange the Monolith stands between the exchanged towers")
-    else:
-        expected_pieces = {SETUP_MONOLITH: (False, False), SETUP_RAVEN: (True, False)}.get(phase, (True, True))
-        if phase == DECLARE:
-            raise StateError("phase", "phase declare exists only with 3-4 players")
-        if placed != expected_pieces:
-            raise StateError("phase", f"phase {PHASE_NAMES[phase]} does not match Monolith/Raven placement {placed}")
-        if phase in (SETUP_MONOLITH, SETUP_RAVEN) and (state.turn or state.to_move != 1):
-            raise StateError("phase", "setup phases happen before any exchange, with Black (seat 1) to move")
-    if phase == DECLARE:
-        if state.turn == 0 or not declare_step_follows(config.declare_step, state.towers, state.tasks[state.to_move]):
-            raise StateError(
-                "phase", f"phase declare does not follow this exchange with declare_step={config.declare_step!r}"
-            )
-        return
-    if state.declared != NO_SEAT and not may_declare(state.towers, state.tasks[state.declared]):
-        raise StateError("declared", f"seat {state.declared} declared the end without being allowed to")
-    has_move = bool(legal_exchanges(state.towers, state.monolith, state.raven))
-    at_limit = state.turn >= config.max_turns
-    if phase == EXCHANGE and (at_limit or not has_move):
-        raise StateError("phase", "phase exchange needs a legal exchange and turn < max_turns")
-    ended = state.declared != NO_SEAT or not has_move or (at_limit and config.at_max_turns == "score")
-    if phase == OVER and not ended:
-        raise StateError(
-            "phase", "phase over needs no legal exchange, a declaration, or max_turns reached with at_max_turns='score'"
-        )
-    if phase == TRUNCATED and not (at_limit and has_move and config.at_max_turns == "truncate"):
-        raise StateError(
-            "phase",
-            "phase truncated needs max_turns reached with at_max_turns='truncate' and a legal exchange left "
-            "(a real end wins over the turn limit)",
-        )

@@ -725,7 +725,8 @@ class YaxhaRules(LegalActionCache):
 
         Raises:
             StateError: a wrong schema or version, player count or footprint, a missing or
-                unknown key, or a bad field (named).
+                unknown key, a bad field (named), or a state these rules cannot play: a broken
+                invariant of :func:`maya_envs.yaxha.invariants.check_invariants`.
         """
         return serialize.from_dict(data, self)
 

@@ -51,6 +51,7 @@ def test_rules_are_pure():
         "maya_quarry/rules/engine.py",
         "maya_quarry/rules/flow.py",
         "maya_quarry/serialize.py",
+        "maya_quarry/invariants.py",
     ]
     assert_pure(
         files,
@@ -60,6 +61,7 @@ def test_rules_are_pure():
             "maya_envs.maya_quarry.rules",
             "maya_envs.maya_quarry.observation",
             "maya_envs.maya_quarry.serialize",
+            "maya_envs.maya_quarry.invariants",
         ),
     )
 

@@ -18,7 +18,9 @@ from maya_envs.yaxha.rules import NUM_ROUNDS, OVER, YaxhaConfig, YaxhaRules
 
 from .helpers import play_random, pyramid, with_fields
 
-PURE_MODULES = ("rules.py", "actions.py", "observation.py", "scoring.py", "state.py", "features.py")
+PURE_MODULES = (
+    "rules.py", "actions.py", "observation.py", "scoring.py", "state.py", "features.py", "serialize.py", "invariants.py",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("module", PURE_MODULES)

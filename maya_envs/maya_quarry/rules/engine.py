@@ -256,8 +256,8 @@ class MayaQuarryRules(LegalActionCache):
         """Rebuild and validate a state for this config (versions 1 and 2 load too).
 
         Raises:
-            StateError: a bad field (named), blocks not conserved per colour, or an advanced
-                field set in a basic-game state (or a bid above the bidder's gold).
+            StateError: a bad field (named), or a state these rules cannot play: a broken
+                invariant of :func:`maya_envs.maya_quarry.invariants.check_invariants`.
         """
         return serialize.from_dict(data, self)
 
