@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from maya_envs.core.errors import ConfigError
 from maya_envs.games import GAMES
 from maya_envs.stats.collect import StatsConfig
 from maya_envs.stats.report import pct, to_json
@@ -29,13 +30,18 @@ README_LINEUPS = ("random", "heuristic")
 
 
 def readme_configs() -> list[StatsConfig]:
-    """Every (game, player count, variant, lineup) row, in the game table's order."""
+    """Every (game, player count, variant, lineup) row, in the game table's order; a variant the
+    rules refuse at a player count (Maya (2012)'s ``setup="choose"`` is 2-player only) has no row."""
     configs = []
     for game in GAMES.values():
         for n in game.player_counts:
             for variant in game.hook("variants"):
-                for spec in README_LINEUPS:
-                    configs.append(StatsConfig(game.key, {"num_players": n, game.variant_option: variant}, (spec,) * n))
+                options = {"num_players": n, game.variant_option: variant}
+                try:
+                    game.make_rules(options)
+                except ConfigError:
+                    continue
+                configs.extend(StatsConfig(game.key, options, (spec,) * n) for spec in README_LINEUPS)
     return configs
 
 
