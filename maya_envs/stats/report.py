@@ -2,8 +2,8 @@
 :func:`markdown`.
 
 A run dict holds the config, the seed, the game count, every figure
-(:func:`maya_envs.stats.figures.figures`), a digest of all game records and the digests of the
-first games (what ``tests/test_stats_readme.py`` replays), and under ``"timing"`` the cost
+(:func:`maya_envs.stats.figures.figures`), a digest of all game records and the digests of two
+sample games (what ``tests/test_stats_readme.py`` replays), and under ``"timing"`` the cost
 (:func:`maya_envs.stats.figures.timing`). Everything but ``"timing"`` depends only on the config,
 the seed and the game count: :func:`to_json` of the same run is byte-identical apart from it,
 whatever ``workers`` was.
@@ -23,8 +23,6 @@ from maya_envs.stats.figures import figures, timing
 
 SCHEMA = "maya_envs.stats"
 VERSION = 1
-#: Digests of this many first games are kept (replayed by the README staleness test).
-FIRST_GAMES = 2
 
 
 def label(config: StatsConfig) -> str:
@@ -35,6 +33,13 @@ def label(config: StatsConfig) -> str:
     specs = list(dict.fromkeys(config.lineup))
     lineup = f"{specs[0]} x{n}" if len(specs) == 1 else ",".join(config.lineup) + (" (rotated)" if config.rotate else "")
     return " ".join(parts) + ", " + lineup
+
+
+def sample_games(config: StatsConfig, digests: list[str]) -> dict[str, str]:
+    """``{index: digest}`` of game 0 and of the first game without hidden-information probes
+    (where there is one): what ``tests/test_stats_readme.py`` replays."""
+    indices = sorted({0, min(config.hidden_games, len(digests) - 1)})
+    return {str(i): digests[i] for i in indices}
 
 
 def run(
@@ -61,7 +66,7 @@ def run(
         "games": games,
         "figures": figures(records, game.teams(len(config.lineup)), config.world_samples),
         "digest": hashlib.sha256("".join(digests).encode()).hexdigest()[:16],
-        "first_games": digests[:FIRST_GAMES],
+        "sample_games": sample_games(config, digests),
         "timing": timing(records, wall),
     }
 
