@@ -28,7 +28,7 @@ from typing import Any
 from maya_envs.cli import description
 from maya_envs.cli.play import parse_option
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
-from maya_envs.stats.collect import StatsConfig
+from maya_envs.stats.collect import StatsConfig, Table
 from maya_envs.stats.report import markdown, run, to_json
 
 
@@ -161,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         configs = [make_config(args)]
         if args.compare:
             configs.append(make_config(args, dict(args.compare)))
+        for config in configs:  # every config's errors before any game is played
+            Table(config)
         runs = [play_run(config, games, args.seed, args.workers) for config in configs]
     except (ValueError, ImportError) as error:
         parser.error(str(error))
