@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.env_table import between_markers, replace_between_markers
 from maya_envs.games import GAMES
 from maya_envs.stats.collect import StatsConfig
 from maya_envs.stats.report import pct, to_json
@@ -106,17 +107,12 @@ def readme_block(text: str) -> str:
     Raises:
         ValueError: the markers are missing or out of order.
     """
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError(f"README has no game-statistics block between {BEGIN!r} and {END!r}")
-    return text[start + len(BEGIN) : end].strip()
+    return between_markers(text, BEGIN, END, "game-statistics block")
 
 
 def replace_block(text: str, tables: str) -> str:
     """``text`` with ``tables`` between the markers (see :func:`readme_block`)."""
-    readme_block(text)
-    start, end = text.find(BEGIN) + len(BEGIN), text.find(END)
-    return text[:start] + "\n" + tables + "\n" + text[end:]
+    return replace_between_markers(text, BEGIN, END, "game-statistics block", tables)
 
 
 def load_results(path: Path = RESULTS) -> dict[str, Any]:
