@@ -98,6 +98,11 @@ def ci(rate: dict[str, Any]) -> str:
     return f"{pct(rate['share'])} [{100 * low:.1f}, {100 * high:.1f}]"
 
 
+def by_count(rates: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """``rates`` items, most frequent first, ties by name (a JSON round trip sorts the keys)."""
+    return sorted(rates.items(), key=lambda item: (-item[1]["count"], item[0]))
+
+
 def _dist(d: dict[str, Any]) -> str:
     if not d.get("n"):
         return "-"
@@ -129,7 +134,7 @@ def _rows(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     if all("margin" in f["balance"] for f in figs):
         rows.append((f"margin ({figs[0]['balance']['score_name']}, best - second)",
                      [_dist(f["balance"]["margin"]) for f in figs]))  # fmt: skip
-    rows.append(("endings", [", ".join(f"{end} {pct(r['share'])}" for end, r in f["endings"]["ends"].items())
+    rows.append(("endings", [", ".join(f"{end} {pct(r['share'])}" for end, r in by_count(f["endings"]["ends"]))
                              for f in figs]))  # fmt: skip
     if all("hidden" in f for f in figs):
         rows.append(("hidden fields faced (mean / max)",
@@ -166,15 +171,15 @@ def markdown(runs: Sequence[dict[str, Any]], command: str = "", plots: Sequence[
             [
                 [p, pct(b["share"]), f"{b['mean']:.2f}", f"{b['median']:g}", f"{b['p90']:g}", str(b["max"]),
                  pct(b["forced_share"])]
-                for p, b in f["branching"]["by_phase"].items()
+                for p, b in sorted(f["branching"]["by_phase"].items(), key=lambda item: -item[1]["share"])
             ],  # fmt: skip
         )
         lines += ["", "### Moves played (first word of the notation)", ""]
         lines += _table(["move", "count", "share"],
-                        [[k, str(v["count"]), pct(v["share"])] for k, v in f["branching"]["moves_played"].items()])  # fmt: skip
+                        [[k, str(v["count"]), pct(v["share"])] for k, v in by_count(f["branching"]["moves_played"])])  # fmt: skip
         lines += ["", "### Endings", ""]
         lines += _table(["end", "games", "share (95% CI)"],
-                        [[e, str(v["count"]), ci(v)] for e, v in f["endings"]["ends"].items()])  # fmt: skip
+                        [[e, str(v["count"]), ci(v)] for e, v in by_count(f["endings"]["ends"])])  # fmt: skip
         balance = f["balance"]
         if "agents" in balance:
             lines += ["", "### Wins per lineup spec (every seat it filled)", ""]
