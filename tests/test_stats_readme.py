@@ -73,3 +73,13 @@ def test_replace_block_rewrites_only_between_the_markers():
     assert readme_block(new) == markdown_tables(report)
     with pytest.raises(ValueError, match="no game-statistics block"):
         readme_block("no markers")
+
+
+def test_check_readme_command_exits_1_on_a_stale_copy(tmp_path, capsys):
+    from maya_envs.stats.cli import main
+
+    assert main(["--check-readme", str(README)]) == 0
+    copy = tmp_path / "README.md"
+    copy.write_text(README.read_text(encoding="utf-8").replace("| 1000 |", "| 999 |", 1), encoding="utf-8")
+    assert main(["--check-readme", str(copy)]) == 1
+    assert "differ" in capsys.readouterr().out

@@ -93,7 +93,9 @@ class GameRecord:
     seat, phase name and played move kind. ``hidden``: ``[k, fields, distinct, pairs]`` per
     probed decision (empty where not probed). ``returns``: the rules' final rewards;
     ``scores``: the first per-seat number list of ``final_info`` (named ``score_name``), or
-    ``None``. ``rules_seconds``/``seconds``: time in the rules / the whole game (timing only:
+    ``None``. ``rounds``: how many values the serializer's ``"round"`` field took at decisions
+    (``None`` where it has none; the end state's count past the last round is not a round);
+    ``turns``: ``final_info["turns"]`` where present. ``rules_seconds``/``seconds``: time in the rules / the whole game (timing only:
     left out of :meth:`digest`).
     """
 
@@ -264,9 +266,6 @@ class Table:
             rules_seconds += time.perf_counter() - tick
         n = rules.spec.num_players
         info = rules.final_info(state)
-        data = rules.state_to_dict(state)
-        if ROUND_FIELD in data:
-            rounds.add(data[ROUND_FIELD])
         score_name, scores = _score_list(info, n)
         turns = info.get(TURNS_FIELD)
         return GameRecord(
