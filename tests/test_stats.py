@@ -206,3 +206,15 @@ def test_cli_writes_report_json_and_plots_with_a_comparison(tmp_path):
 def test_table_checks_probe_settings():
     with pytest.raises(ValueError, match="probe_every=0"):
         Table(StatsConfig("yaxha", {"num_players": 2}, ("random", "random"), probe_every=0))
+
+
+def test_rounds_count_the_rounds_played_and_turns_come_from_final_info():
+    from maya_envs.maya_quarry.rules.state import NUM_ROUNDS as QUARRY_ROUNDS
+    from maya_envs.yaxha.rules import NUM_ROUNDS as YAXHA_ROUNDS
+
+    for game, rounds in (("yaxha", YAXHA_ROUNDS), ("maya_quarry", QUARRY_ROUNDS)):
+        n = GAMES[game].player_counts[0]
+        (r,) = collect(StatsConfig(game, {"num_players": n}, ("random",) * n, hidden_games=0), 1)
+        assert (r.rounds, r.turns) == (rounds, None), game
+    (r,) = collect(StatsConfig("maya2012", {"num_players": 2}, ("random",) * 2, hidden_games=0), 1)
+    assert r.rounds is None and r.turns is not None and 0 < r.turns <= r.moves
