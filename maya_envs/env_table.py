@@ -99,23 +99,37 @@ def markdown_table() -> str:
     return "\n".join(lines)
 
 
+def between_markers(text: str, begin: str, end: str, what: str) -> str:
+    """The text between the marker lines ``begin`` and ``end`` in ``text`` (stripped).
+
+    Raises:
+        ValueError: the markers are missing or out of order (the message names ``what``).
+    """
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise ValueError(f"README has no {what} between the markers {begin!r} and {end!r}")
+    return text[start + len(begin) : stop].strip()
+
+
+def replace_between_markers(text: str, begin: str, end: str, what: str, content: str) -> str:
+    """``text`` with ``content`` between the markers (see :func:`between_markers`)."""
+    between_markers(text, begin, end, what)  # raises without the markers
+    start, stop = text.find(begin) + len(begin), text.find(end)
+    return text[:start] + "\n" + content + "\n" + text[stop:]
+
+
 def readme_table(text: str) -> str:
     """The table between :data:`BEGIN` and :data:`END` in ``text`` (stripped).
 
     Raises:
         ValueError: the markers are missing or out of order.
     """
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError(f"README has no env table between the markers {BEGIN!r} and {END!r}")
-    return text[start + len(BEGIN) : end].strip()
+    return between_markers(text, BEGIN, END, "env table")
 
 
 def replace_table(text: str) -> str:
     """``text`` with the generated table between the markers (see :func:`readme_table`)."""
-    readme_table(text)  # raises without the markers
-    start, end = text.find(BEGIN) + len(BEGIN), text.find(END)
-    return text[:start] + "\n" + markdown_table() + "\n" + text[end:]
+    return replace_between_markers(text, BEGIN, END, "env table", markdown_table())
 
 
 def main(argv: list[str] | None = None) -> int:

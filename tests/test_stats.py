@@ -1,0 +1,220 @@
+"""maya-stats: figures on hand-checked cases, reproducibility, the CLI's errors and outputs."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from maya_envs.evaluation.stats import wilson_interval
+from maya_envs.games import GAMES
+from maya_envs.stats.cli import main
+from maya_envs.stats.collect import GameRecord, StatsConfig, Table, collect, probe_hidden
+from maya_envs.stats.figures import branching_summary, distribution, figures, world_estimate
+from maya_envs.stats.report import run, to_json, without_timing
+
+
+def near(value):
+    """Figures are rounded to 4 decimals."""
+    return pytest.approx(value, abs=1e-4)
+
+
+def record(index, legal, actor, returns, phase=None, end="last_round", seats=("random", "random")):
+    """A hand-made record: only the fields the figures read."""
+    return GameRecord(
+        index=index,
+        seats=tuple(seats),
+        legal=list(legal),
+        actor=list(actor),
+        phase=list(phase or ["play"] * len(legal)),
+        kind=["move"] * len(legal),
+        returns=list(returns),
+        scores=None,
+        score_name=None,
+        end=end,
+        truncated=False,
+        rounds=None,
+        turns=None,
+    )
+
+
+def test_forced_decisions_give_branching_one_and_forced_share_one():
+    records = [record(0, [1, 1, 1], [0, 1, 0], [1.0, -1.0]), record(1, [1, 1], [1, 0], [-1.0, 1.0])]
+    b = figures(records)["branching"]
+    assert b["overall"] == {"decisions": 5, "mean": 1.0, "median": 1.0, "p90": 1.0, "max": 1, "forced_share": 1.0}
+    assert b["by_phase"]["play"]["forced_share"] == 1.0 and b["by_phase"]["play"]["share"] == 1.0
+    assert all(bin_["mean"] == 1.0 and bin_["forced_share"] == 1.0 for bin_ in b["over_game"])
+
+
+def test_branching_over_the_game_and_per_phase_by_hand():
+    records = [
+        record(0, [4, 1, 2], [0, 1, 0], [1.0, -1.0], phase=["a", "b", "b"]),
+        record(1, [2, 3], [0, 1], [1.0, -1.0], phase=["a", "b"]),
+    ]
+    f = figures(records)
+    b = f["branching"]
+    assert b["overall"]["mean"] == near(12 / 5) and b["overall"]["median"] == 2.0
+    assert b["overall"]["forced_share"] == near(1 / 5)
+    assert b["by_phase"]["a"]["mean"] == 3.0 and b["by_phase"]["a"]["share"] == near(2 / 5)
+    assert b["by_phase"]["b"]["mean"] == 2.0 and b["by_phase"]["b"]["forced_share"] == near(1 / 3)
+    assert [(x["start"], x["decisions"], x["games"], x["mean"]) for x in b["over_game"]] == [
+        (0, 2, 2, 3.0),
+        (1, 2, 2, 2.0),
+        (2, 1, 1, 2.0),
+    ]
+    assert f["length"]["moves"]["mean"] == 2.5
+    assert [d["mean"] for d in f["length"]["decisions_per_seat"]] == [1.5, 1.0]
+
+
+def test_symmetric_two_seat_lineup_balance_and_wilson_intervals_match_evaluation_stats():
+    # 10 games: seat 0 wins 6, seat 1 wins 3, one draw
+    returns = [[1.0, -1.0]] * 6 + [[-1.0, 1.0]] * 3 + [[0.0, 0.0]]
+    records = [record(i, [2], [0], r, end="done" if i < 9 else "max_turns") for i, r in enumerate(returns)]
+    balance = figures(records)["balance"]
+    assert [s["count"] for s in balance["seats"]] == [6, 3]
+    assert balance["seats"][0]["ci95"] == [near(x) for x in wilson_interval(6, 10)]
+    assert balance["seats"][1]["ci95"] == [near(x) for x in wilson_interval(3, 10)]
+    assert balance["draws"]["count"] == 1 and balance["draws"]["ci95"][0] == near(wilson_interval(1, 10)[0])
+    assert balance["fair_share"] == near(9 / 20)
+    assert "agents" not in balance  # one spec in every seat
+    ends = figures(records)["endings"]["ends"]
+    assert list(ends) == ["done", "max_turns"] and ends["done"]["count"] == 9
+
+
+def test_real_two_seat_random_lineup_counts_every_game_once():
+    run_ = run(StatsConfig("maya2012", {"num_players": 2}, ("random", "random"), hidden_games=0), 12, seed=5)
+    balance = run_["figures"]["balance"]
+    wins = [s["count"] for s in balance["seats"]]
+    assert sum(wins) + balance["draws"]["count"] == 12  # 2p: one winner or none per game
+    assert sum(e["count"] for e in run_["figures"]["endings"]["ends"].values()) == 12
+    assert "hidden" not in run_["figures"]  # two-player Maya (2012) is perfect information
+    phases = set(run_["figures"]["branching"]["by_phase"])
+    from maya_envs.maya2012.state import PHASE_NAMES
+
+    assert phases <= set(PHASE_NAMES) and "exchange" in phases
+
+
+def test_mixed_rotated_lineup_gives_every_spec_every_seat_and_team_results():
+    config = StatsConfig("maya2012", {"num_players": 4}, ("heuristic", "random", "random", "random"), rotate=True,
+                         hidden_games=0)  # fmt: skip
+    records = collect(config, 8, seed=1)
+    assert [r.seats.index("heuristic") for r in records] == [0, 1, 2, 3, 0, 1, 2, 3]
+    balance = figures(records, GAMES["maya2012"].teams(4))["balance"]
+    assert balance["agents"]["heuristic"]["of"] == 8 and balance["agents"]["random"]["of"] == 24
+    assert [t["seats"] for t in balance["teams"]] == [[0, 2], [1, 3]]
+    assert [t["count"] for t in balance["teams"]] == [balance["seats"][0]["count"], balance["seats"][1]["count"]]
+
+
+def test_world_estimate_cases():
+    assert world_estimate(1, 496, 32) == (1.0, "exact")
+    assert world_estimate(32, 0, 32) == (near(496 / 3), "lower_bound")
+    assert world_estimate(20, 8, 32) == (62.0, "collisions")
+    assert world_estimate(30, 496, 32)[0] == 30.0  # never below the worlds actually drawn
+
+
+def test_hidden_probe_counts_maya2012_deals_by_its_determinizer():
+    # 3 players, at the deal: a seat sees its 2 cards and the centre card, so the other 6 colours
+    # are dealt 2 + 2 to the other seats and 2 to the spare: 6! / (2! 2! 2!) = 90 worlds, 6 cards
+    game = GAMES["maya2012"]
+    rules = game.make_rules({"num_players": 3})
+    state = rules.initial_state(np.random.default_rng(0))
+    fields, distinct, pairs = probe_hidden(rules, game.hook("determinize"), state, 0, 1500, np.random.default_rng(1))
+    assert fields == 6 and distinct == 90
+    worlds, how = world_estimate(distinct, pairs, 1500)
+    assert how == "collisions" and 80 < worlds < 100
+    two = game.make_rules({"num_players": 2})
+    state = two.initial_state(np.random.default_rng(0))
+    assert probe_hidden(two, game.hook("determinize"), state, 0, 8, np.random.default_rng(1)) == [0, 1, 28]
+
+
+def test_hidden_figures_are_recorded_for_probed_games_only():
+    config = StatsConfig("yaxha", {"num_players": 2}, ("random", "random"), hidden_games=1, world_samples=4, probe_every=10)
+    records = collect(config, 2, seed=0)
+    assert records[0].hidden and not records[1].hidden
+    assert [h[0] for h in records[0].hidden] == list(range(0, records[0].moves, 10))
+    hidden = figures(records, samples=4)["hidden"]
+    assert hidden["games"] == 1 and hidden["overall"]["decisions"] == len(records[0].hidden)
+
+
+def test_parallel_workers_give_the_same_records_as_serial():
+    config = StatsConfig("maya_quarry", {"num_players": 3}, ("heuristic", "random", "random"), rotate=True,
+                         hidden_games=2, world_samples=4, probe_every=8)  # fmt: skip
+    serial = collect(config, 7, seed=3)
+    parallel = collect(config, 7, seed=3, workers=2)
+    assert [r.digest() for r in serial] == [r.digest() for r in parallel]
+    assert [r.index for r in parallel] == list(range(7))
+
+
+def test_same_seed_same_json_and_another_seed_differs():
+    config = StatsConfig("yaxha", {"num_players": 2, "footprint": "fixed"}, ("random", "random"), hidden_games=1,
+                         world_samples=4, probe_every=10)  # fmt: skip
+    a, b, c = (json.loads(to_json([run(config, 4, seed=s)])) for s in (2, 2, 3))
+    assert a["runs"][0]["timing"].keys() == {"rules_steps_per_s", "decisions_per_s", "games_per_s_wall", "wall_seconds"}
+    assert json.dumps(without_timing(a), sort_keys=True) == json.dumps(without_timing(b), sort_keys=True)
+    assert a["runs"][0]["digest"] != c["runs"][0]["digest"]
+
+
+def test_distribution_and_branching_summary_by_hand():
+    d = distribution([1, 2, 3, 4])
+    assert (d["n"], d["mean"], d["median"], d["min"], d["max"]) == (4, 2.5, 2.5, 1.0, 4.0)
+    assert d["sd"] == near(math.sqrt(1.25)) and d["histogram"]["counts"] == [1, 1, 1, 1]
+    assert distribution([]) == {"n": 0}
+    assert branching_summary([1, 5])["forced_share"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "chess"], "unknown game 'chess'"),
+        (["--option", "colour=red"], "unknown Maya (2012) option(s) ['colour']"),
+        (["--players", "7"], "num_players=7 is not allowed"),
+        (["--lineup", "wizard"], "unknown bot 'wizard'"),
+        (["--lineup", "random,random,random"], "has 3 specs"),
+        (["--lineup", "human"], "'human' is not a lineup spec"),
+        (["--games", "0"], "must be >= 1"),
+        (["--world-samples", "1"], "must be >= 2"),
+        (["--players", "2", "--option", "num_players=3"], "disagree"),
+        (["--compare", "setup=sideways"], "setup='sideways' is not allowed"),
+    ],
+)
+def test_cli_bad_input_is_a_clear_error(argv, message, tmp_path, capsys):
+    games = [] if "--games" in argv else ["--games", "2"]
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, *games, "--out", str(tmp_path), "--no-plots"])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "report.json").exists()
+
+
+def test_cli_writes_report_json_and_plots_with_a_comparison(tmp_path):
+    out = tmp_path / "stats"
+    code = main(["--game", "maya2012", "--players", "2", "--games", "4", "--compare", "setup=random",
+                 "--out", str(out)])  # fmt: skip
+    assert code == 0
+    report = json.loads((out / "report.json").read_text())
+    labels = [r["label"] for r in report["runs"]]
+    assert labels == ["maya2012 2p, random x2", "maya2012 2p setup=random, random x2"]
+    assert report["runs"][1]["config"]["options"]["setup"] == "random"
+    text = (out / "report.md").read_text()
+    assert "| figure | maya2012 2p, random x2 | maya2012 2p setup=random, random x2 |" in text
+    for name in ("branching.png", "length.png", "seats.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_table_checks_probe_settings():
+    with pytest.raises(ValueError, match="probe_every=0"):
+        Table(StatsConfig("yaxha", {"num_players": 2}, ("random", "random"), probe_every=0))
+
+
+def test_rounds_count_the_rounds_played_and_turns_come_from_final_info():
+    from maya_envs.maya_quarry.rules.state import NUM_ROUNDS as QUARRY_ROUNDS
+    from maya_envs.yaxha.rules import NUM_ROUNDS as YAXHA_ROUNDS
+
+    for game, rounds in (("yaxha", YAXHA_ROUNDS), ("maya_quarry", QUARRY_ROUNDS)):
+        n = GAMES[game].player_counts[0]
+        (r,) = collect(StatsConfig(game, {"num_players": n}, ("random",) * n, hidden_games=0), 1)
+        assert (r.rounds, r.turns) == (rounds, None), game
+    (r,) = collect(StatsConfig("maya2012", {"num_players": 2}, ("random",) * 2, hidden_games=0), 1)
+    assert r.rounds is None and r.turns is not None and 0 < r.turns <= r.moves
