@@ -135,6 +135,9 @@ def test_quarry_states_the_rules_cannot_play_are_refused():
     advanced = MayaQuarryRules({"num_players": 4, "variant": "advanced"})
     data = _first(advanced, 4, "workers")
     _refused(advanced, {**data, "phase": "blue_choice"}, "choosers", "phase")  # was: a raw IndexError
+    bidding = _first(MayaQuarryRules({"num_players": 5, "variant": "advanced"}), 4, "bid")
+    held = {**bidding, "blue_holder": [bidding["start"], -1, -1, -1]}  # found by the extended fuzz:
+    _refused(MayaQuarryRules({"num_players": 5, "variant": "advanced"}), held, "blue_holder")  # stuck later
 
 
 def _states_dicts(rules, seed):
