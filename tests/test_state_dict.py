@@ -135,6 +135,11 @@ def test_quarry_states_the_rules_cannot_play_are_refused():
     advanced = MayaQuarryRules({"num_players": 4, "variant": "advanced"})
     data = _first(advanced, 4, "workers")
     _refused(advanced, {**data, "phase": "blue_choice"}, "choosers", "phase")  # was: a raw IndexError
+    five = MayaQuarryRules({"num_players": 5, "variant": "advanced"})
+    bidding = next(d for d in _states_dicts(five, 4) if d["phase"] == "bid" and max(d["bids"]) > 0)
+    bidder = bidding["bids"].index(max(bidding["bids"]))
+    held = {**bidding, "blue_holder": [bidder, -1, -1, -1]}  # found by the extended fuzz: stuck later
+    _refused(five, held, "blue_holder")
 
 
 def _states_dicts(rules, seed):

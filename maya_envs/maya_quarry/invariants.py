@@ -29,9 +29,9 @@ only what that phase can hold. The invariants (``n`` seats, ``Q`` quarries):
 * **Advanced variant.** No bid before the auction (setup), the bids made so far in ``bid``
   are those of the seats from the start player on, each at most the bidder's gold; every bid
   is in after the auction, and ``n - 1`` sorted blue markers (all four at 5 players) are on
-  offer; a blue marker is held by an auction winner (one each), from the offer; the joker acts as a
-  marker only once chosen (``joker_seat`` and ``joker_as`` set together). The basic game
-  keeps every advanced field neutral.
+  offer; a blue marker is held only after the bids, by an auction winner (one each), from the
+  offer; the joker acts as a marker only once chosen (``joker_seat`` and ``joker_as`` set
+  together). The basic game keeps every advanced field neutral.
 * **A live state has a move**: the seat to move has at least one legal action.
 
 Raises :class:`~maya_envs.core.errors.StateError` naming the first field that breaks one.
@@ -274,7 +274,7 @@ def _check_variant(s: MayaQuarryState, rules: Any) -> None:
     held = [seat for seat in s.blue_holder if seat >= 0]
     for marker, seat in enumerate(s.blue_holder):
         # the start player (the tie-break of equal bids) may change after the auction, the bids do not
-        won = seat in winners if phase == BLUE_CHOICE else s.bids[seat] > 0
+        won = seat in winners if phase == BLUE_CHOICE else s.bids[seat] > 0 and phase not in (SETUP, BID)
         if seat >= 0 and (not won or marker not in s.blue_offer or seat in s.choosers or held.count(seat) > 1):
             raise StateError(f"blue_holder[{marker}]", f"seat {seat} holds it without having won it this round")
     if phase in (SETUP, BID, BLUE_CHOICE, WORKERS) and s.plus2_q >= 0:
