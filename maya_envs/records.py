@@ -39,7 +39,7 @@ import dataclasses
 import inspect
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from typing import Any
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from maya_envs.aec_base import GameAECEnv, check_action_id
+from maya_envs.core.errors import plain_words
 from maya_envs.games import GAMES, find_game, renamed_note
 
 RECORD_FORMAT = "maya_envs.record/1"
@@ -248,7 +249,7 @@ def _json_line(number: int, text: Any) -> Any:
     except json.JSONDecodeError as error:
         raise RecordError(f"line {number}: not valid JSON ({error.msg})", line=number) from None
     except RecursionError:
-        raise RecordError(f"line {number}: not valid JSON (nested too deeply)", line=number) from None
+        raise RecordError(f"line {number}: not valid JSON (it nests too deep to read)", line=number) from None
     except ValueError as error:  # the hooks above; an int too long to convert
         raise RecordError(f"line {number}: not valid JSON ({error})", line=number) from None
 
@@ -281,10 +282,16 @@ def _check_keys(number: int, what: str, row: dict[str, Any], kinds: dict[str, ty
             )
 
 
-def check_header(header: Any) -> Any:
+def check_header(header: Any, config_check: Callable[[Any], Any] | None = None) -> Any:
     """Validate a record header (:data:`HEADER_KEYS`); returns the rules its game and config
     make (the config is a mapping of the game's options only: an env keyword such as
     ``render_mode`` is refused like any unknown option).
+
+    Args:
+        header: the parsed first line.
+        config_check: run on the config before the rules are made (maya-web's: a page's
+            options, so that a record names no file); returns the config to use, which
+            replaces ``header["config"]``; a ``ValueError`` it raises becomes a RecordError.
 
     Raises:
         RecordError: naming line 1 and the key: not an object, a missing, unknown or mistyped
@@ -313,10 +320,16 @@ def check_header(header: Any) -> Any:
             line=1,
             key="config",
         )
+    if config_check is not None:
+        try:
+            config = header["config"] = config_check(config)
+        except ValueError as error:
+            raise RecordError(f"line 1: {error}", line=1, key="config") from None
     try:
         return find_game(header["game"]).make_rules(config)
     except (TypeError, ValueError, OSError) as error:  # ConfigError: an unknown option or a bad value
-        raise RecordError(f"line 1: config rejected by {header['game']}: {error}", line=1, key="config") from None
+        words = plain_words(error) if isinstance(error, TypeError) else error
+        raise RecordError(f"line 1: config rejected by {header['game']}: {words}", line=1, key="config") from None
 
 
 def _check_end(number: int, end: Any) -> dict[str, Any]:
@@ -329,8 +342,9 @@ def _check_end(number: int, end: Any) -> dict[str, Any]:
     return end
 
 
-def parse_record(lines: list[str]) -> Record:
-    """A :class:`Record` from JSONL ``lines``, checking every line (no replay).
+def parse_record(lines: list[str], config_check: Callable[[Any], Any] | None = None) -> Record:
+    """A :class:`Record` from JSONL ``lines``, checking every line (no replay); ``config_check``
+    as in :func:`check_header`.
 
     Raises:
         RecordError: naming the line (and the key): more than :data:`MAX_RECORD_BYTES` of text
@@ -353,7 +367,7 @@ def parse_record(lines: list[str]) -> Record:
             raise RecordError(f"line {number}: a blank line inside the record (line N is move N - 1)", line=number)
     rows = [(number, _json_line(number, text)) for number, text in enumerate(lines, start=1)]
     header = rows[0][1]
-    check_header(header)
+    check_header(header, config_check)
     record = Record(header)
     for number, row in rows[1:]:
         if record.end is not None:

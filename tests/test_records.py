@@ -228,7 +228,7 @@ MALFORMED = {
     "illegal move": (_move_edit(1, action=10**9), 2, "illegal action 1000000000"),
     "NaN reward": (lambda lines: [*lines[:-1], _nan_reward(lines[-1])], -1, "NaN is not a JSON number"),
     "key twice": (lambda lines: [lines[0][:-1] + ', "seed": 3}', *lines[1:]], 1, "['seed'] given twice"),
-    "nested": (lambda lines: [*lines[:2], "[" * 30_000 + "]" * 30_000, *lines[2:]], 3, "nested too deeply"),
+    "nested": (lambda lines: [*lines[:2], "[" * 30_000 + "]" * 30_000, *lines[2:]], 3, "nests too deep"),
     "long line": (lambda lines: [*lines[:2], json.dumps({"x": "y" * 70_000}), *lines[2:]], 3, "at most 65536"),
     "blank inside": (lambda lines: [lines[0], "", *lines[1:]], 2, "a blank line inside the record"),
     "cut mid-line": (lambda lines: [*lines[:-2], lines[-2][:7]], -1, "not valid JSON"),

@@ -67,3 +67,15 @@ def did_you_mean(name: object, known, fill=lambda match: match) -> str:
     spec), from :func:`close_matches` (each written as ``fill(match)``), or ``""``."""
     close = close_matches(name, known)
     return f" (did you mean {' or '.join(repr(fill(c)) for c in close)}?)" if close else ""
+
+
+def plain_words(error: BaseException) -> str:
+    """A Python ``TypeError``'s message in the project's words (a page or a record's reader never
+    sees Python's)."""
+    text = str(error)
+    if "unhashable type" in text:
+        return "a list or an object was given where a name or a number belongs"
+    if "multiple values for keyword argument" in text:
+        keyword = text.rsplit(" ", 1)[-1].strip("'\"")
+        return f"{keyword!r} is set by the server, not by the request"
+    return "a value of the request has the wrong type (see the route's fields in maya-web's docs)"

@@ -223,7 +223,7 @@ def _check_reveal(s: MayaQuarryState, rules: Any) -> None:
         if not (resolving and s.protect_q < home and q <= home and s.columns[s.protect_q]):
             raise StateError("protect_q", f"{s.protect_q}: PROTECT lies on a quarry with cards, left of its own")
     if phase == MINUS3:
-        expected = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o)]
+        expected = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o, rules.config.minus3_targets)]
         if s.pending != expected[len(expected) - len(s.pending) :] or s.pending[0] != s.actor:
             raise StateError("pending", f"{s.pending}; the -3 owners with a target at quarry {q} are {expected}, "
                              f"the first of the rest is the actor ({s.actor})")  # fmt: skip

@@ -38,6 +38,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
+from maya_envs.core.errors import plain_words
 from maya_envs.games import GAMES
 from maya_envs.records import RecordError
 from maya_envs.web.session import (
@@ -52,7 +53,6 @@ from maya_envs.web.session import (
     MAX_NESTING,
     Store,
     nesting,
-    plain_words,
 )
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024

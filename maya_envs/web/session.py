@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.captions import move_caption, result_line
-from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.errors import IllegalActionError, plain_words
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import game_names, game_of_rules
 from maya_envs.notation import describe_action
@@ -153,17 +153,6 @@ def nesting(value: Any) -> int:
                 break
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
-
-
-def plain_words(error: BaseException) -> str:
-    """A Python ``TypeError``'s message in the project's words (a page never sees Python's)."""
-    text = str(error)
-    if "unhashable type" in text:
-        return "a list or an object was given where a name or a number belongs"
-    if "multiple values for keyword argument" in text:
-        keyword = text.rsplit(" ", 1)[-1].strip("'\"")
-        return f"{keyword!r} is set by the server, not by the request"
-    return "a value of the request has the wrong type (see the route's fields in maya-web's docs)"
 
 
 def page_seed(value: Any) -> int | None:
@@ -643,16 +632,14 @@ class Replay(_Item):
         super().__init__()
         if not isinstance(text, str):
             raise RecordError("the record must be the text of a JSONL file")
-        try:
-            record = parse_record(text.splitlines())
-        except RecursionError:
-            raise RecordError("a line of the record nests too deep to read") from None
+        # a page's record names no file: its config is a page's options before any rules are made
+        page_config = lambda config: page_options(config, components or {}, "config")  # noqa: E731
+        record = parse_record(text.splitlines(), config_check=page_config)
         if nesting(record.header) > MAX_NESTING:
             raise RecordError(f"line 1: the header nests deeper than {MAX_NESTING} levels")
         if len(record.moves) > MAX_RECORD_MOVES:
             raise RecordError(f"{len(record.moves)} moves; at most {MAX_RECORD_MOVES} are replayed here")
         try:
-            record.header["config"] = page_options(record.header.get("config"), components or {}, "config")
             record.header["seed"] = page_seed(record.header.get("seed"))
         except ValueError as error:
             raise RecordError(f"line 1: {error}") from None
