@@ -1,7 +1,7 @@
 """Guided tree search: a policy-value evaluator in place of rollouts (AlphaZero, Gumbel MuZero).
 
 The search runs over the same rules protocol and the same open-loop tree as
-:mod:`maya_envs.bots.mcts` (edges keyed by action ids; chance and hidden values are not part of
+the rollout search :mod:`maya_envs.bots.mcts` (edges keyed by action ids; chance and hidden values are not part of
 a node), but a leaf is not rolled out: an **evaluator** gives the leaf's prior over its legal
 actions and a value per seat::
 
@@ -11,7 +11,7 @@ actions and a value per seat::
 
 (:class:`maya_envs.nn.agent.NetworkEvaluator` is the network's; any callable of that shape
 works, e.g. an exact oracle in tests.) A finished game is scored by
-:func:`maya_envs.bots.mcts.terminal_values` (returns over the largest absolute reward) without
+:func:`maya_envs.bots.search_common.terminal_values` (returns over the largest absolute reward) without
 the evaluator. Each node's edge statistics are arrays over its actions: visits ``n(a)`` and value
 sums ``w(a)`` per seat; the seat that moves at a node reads its own entry (max-n backups, as in
 the rollout search).
@@ -65,7 +65,7 @@ from typing import Any
 
 import numpy as np
 
-from maya_envs.bots.mcts import _is_int, _is_number, determinizer, terminal_values, with_overrides
+from maya_envs.bots.search_common import determinizer, is_int, is_number, terminal_values, with_overrides
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 
@@ -109,15 +109,15 @@ class GuidedConfig:
     determinize: bool | None = None
 
     def __post_init__(self) -> None:
-        if not _is_int(self.simulations) or self.simulations < 1:
+        if not is_int(self.simulations) or self.simulations < 1:
             raise ValueError(f"simulations={self.simulations!r}; allowed: an int >= 1")
         if self.selection not in SELECTIONS:
             raise ValueError(f"selection={self.selection!r}; allowed: {', '.join(SELECTIONS)}")
-        if not _is_int(self.max_considered) or self.max_considered < 1:
+        if not is_int(self.max_considered) or self.max_considered < 1:
             raise ValueError(f"max_considered={self.max_considered!r}; allowed: an int >= 1")
         for name in ("gumbel_scale", "c_puct", "c_visit", "c_scale"):
             value = getattr(self, name)
-            if not _is_number(value) or not 0 <= value < math.inf:
+            if not is_number(value) or not 0 <= value < math.inf:
                 raise ValueError(f"{name}={value!r}; allowed: a finite number >= 0")
         if self.determinize not in (None, True, False):
             raise ValueError(f"determinize={self.determinize!r}; allowed: None, True, False")

@@ -1,4 +1,5 @@
-"""Maya (2012) search hooks for :mod:`maya_envs.bots.mcts`: ``determinize`` and ``leaf_values``.
+"""Maya (2012) search hooks for both searches
+(:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and ``leaf_values``.
 
 Hidden information (rules section 7, three and four players): the other seats' two task cards
 each and, with three players, the two face-down spare cards. The observer knows the board, its
@@ -26,7 +27,7 @@ import dataclasses
 
 import numpy as np
 
-from maya_envs.bots.mcts import relative_values
+from maya_envs.bots.search_common import relative_values
 from maya_envs.maya2012.rules import (
     CENTRE,
     DECLARE,

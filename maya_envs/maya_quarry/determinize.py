@@ -1,4 +1,5 @@
-"""Maya (Abacusspiele 2003) search hooks for :mod:`maya_envs.bots.mcts`: ``determinize`` and
+"""Maya (Abacusspiele 2003) search hooks for both searches
+(:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and
 ``leaf_values``.
 
 Hidden information (rules file section 6 and the observation module's table): each other
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.bots.mcts import relative_values
+from maya_envs.bots.search_common import relative_values
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, MAX_BID, NUM_CARD_TYPES
 from maya_envs.maya_quarry.features import scored_now
 from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState

@@ -1,4 +1,5 @@
-"""Yaxha search hooks for :mod:`maya_envs.bots.mcts`: ``determinize`` and ``leaf_values``.
+"""Yaxha search hooks for both searches
+(:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and ``leaf_values``.
 
 Hidden information (decision 11, :mod:`maya_envs.yaxha.observation`):
 
@@ -23,7 +24,7 @@ import dataclasses
 
 import numpy as np
 
-from maya_envs.bots.mcts import relative_values
+from maya_envs.bots.search_common import relative_values
 from maya_envs.yaxha.rules import BUILD, SELECT, YaxhaRules, YaxhaState
 
 #: Score lead worth tanh(1) in the leaf value.

@@ -9,9 +9,9 @@ each forward pass):
 =====================  ==============================================================
 ``learner``            the network ``"best"`` with guided search, recording the search
                        policy; its first ``sample_moves`` moves per game drawn from it
-``search:<net>``       network ``<net>`` with guided search (``simulations``)
-``az:<net>``           network ``<net>`` with guided search (``eval_simulations``, no root
-                       noise: what the ``az:`` bot spec plays)
+``search:<net>``       network ``<net>`` with guided search (``search``)
+``az:<net>``           network ``<net>`` with guided search (``eval_search``: no root
+                       noise, what the ``az:`` bot spec plays)
 ``policy:<net>``       network ``<net>`` raw: its most probable legal action
 ``teacher:<bot>``      a bot (``heuristic``, ``mcts:...``) recording its choice as the target,
                        with ``imitation_epsilon`` random moves
@@ -23,24 +23,27 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from training.exit.play import Played, Positions, play_games
+from training.exit.data import Positions
+from training.exit.play import Played, play_games
 
 
 @dataclass(frozen=True)
 class ActorSettings:
-    """What every actor needs to build its game, networks and agents."""
+    """What every actor needs to build its game, networks and agents: ``search`` is the
+    self-play search (``learner``, ``search:``), ``eval_search`` the match search (``az:``),
+    each one :class:`maya_envs.bots.guided.GuidedConfig` built by the caller
+    (:meth:`training.exit.config.ExitConfig.search_config`)."""
 
     game: str
     game_options: dict[str, Any]
     net_kwargs: dict[str, Any]
-    simulations: int
-    eval_simulations: int
-    search: dict[str, Any] = field(default_factory=dict)
+    search: Any
+    eval_search: Any
     sample_moves: int = 0
     imitation_epsilon: float = 0.0
     in_flight: int = 32
@@ -76,7 +79,6 @@ class _Actor:
         import torch
 
         from maya_envs.bots.base import make_bot
-        from maya_envs.bots.guided import GuidedConfig
         from maya_envs.nn.agent import NetworkEvaluator
         from maya_envs.nn.model import PolicyValueNet
         from training.exit.play import BotAgent, PolicyAgent, SearchAgent
@@ -96,15 +98,11 @@ class _Actor:
                 return agents[spec]
             kind, _, rest = spec.partition(":")
             if kind == "learner":
-                config = GuidedConfig(simulations=s.simulations, **s.search)
-                made = SearchAgent(rules, evaluators["best"], config, True, s.sample_moves, rng)
+                made = SearchAgent(rules, evaluators["best"], s.search, True, s.sample_moves, rng)
             elif kind == "search":
-                made = SearchAgent(
-                    rules, evaluators[rest], GuidedConfig(simulations=s.simulations, **s.search), rng=rng
-                )
+                made = SearchAgent(rules, evaluators[rest], s.search, rng=rng)
             elif kind == "az":  # a match: no root noise, as the az: bot spec plays
-                config = GuidedConfig(**{**s.search, "simulations": s.eval_simulations, "gumbel_scale": 0.0})
-                made = SearchAgent(rules, evaluators[rest], config, rng=rng)
+                made = SearchAgent(rules, evaluators[rest], s.eval_search, rng=rng)
             elif kind == "policy":
                 made = PolicyAgent(rules, evaluators[rest], deterministic=True, rng=rng)
             elif kind == "teacher":

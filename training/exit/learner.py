@@ -3,7 +3,7 @@
 Loss per position: the cross-entropy of the network's policy over the legal actions against
 the target policy (the search policy, or the teacher's in iteration 0), plus
 ``value_weight`` times the mean squared error of the value head against every seat's final
-value (:func:`maya_envs.bots.mcts.terminal_values`).
+value (:func:`maya_envs.bots.search_common.terminal_values`).
 """
 
 from __future__ import annotations
@@ -13,17 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from maya_envs.nn.inputs import to_seat_relative
-from training.exit.play import Positions
+from training.exit.data import Positions, value_targets
 from training.exit.replay import Batch, ReplayBuffer, minibatches
-
-
-def value_targets(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """The value head's target for positions seen by ``seats``: every seat's final value
-    (``values (B, num_players)``, absolute seat order) turned seat-relative (entry ``k`` =
-    seat ``(seat + k) % n``, :func:`maya_envs.nn.inputs.to_seat_relative`), as the head
-    outputs them."""
-    return np.stack([to_seat_relative(row, seat) for row, seat in zip(values, seats, strict=True)])
 
 
 @dataclass

@@ -137,7 +137,7 @@ class ExitTrainer:
     def _load(self, path: Path) -> None:
         import torch
 
-        from training.exit.play import Positions
+        from training.exit.data import Positions
 
         data = torch.load(path, map_location="cpu", weights_only=False)
         if not isinstance(data, dict) or data.get("format") != "maya_envs.exit_checkpoint/1":
@@ -256,9 +256,8 @@ class ExitTrainer:
             game=self.game.key,
             game_options=dict(config.game_options),
             net_kwargs=self.net_kwargs,
-            simulations=ex.simulations,
-            eval_simulations=ex.eval_simulations,
-            search=dict(ex.search),
+            search=ex.search_config(),
+            eval_search=ex.eval_search_config(),
             sample_moves=ex.sample_moves,
             imitation_epsilon=ex.imitation_epsilon,
             in_flight=ex.games_in_flight,

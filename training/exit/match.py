@@ -73,6 +73,7 @@ def measure(
             (the message names the value and what is allowed).
     """
     from maya_envs.bots.base import make_bot
+    from maya_envs.bots.guided import GuidedConfig
     from maya_envs.evaluation.stats import wilson_interval
     from maya_envs.games import find_game
     from maya_envs.nn.model import load_network
@@ -100,10 +101,10 @@ def measure(
     rng = np.random.default_rng(seed)
     rows = []
     for sims in simulations:
+        search = GuidedConfig(simulations=max(sims, 1), gumbel_scale=0.0)  # what az:<network>:N plays
         settings = ActorSettings(
-            game=game.key, game_options=options, net_kwargs=dict(net.config), simulations=max(sims, 1),
-            eval_simulations=max(sims, 1),
-        )  # fmt: skip
+            game=game.key, game_options=options, net_kwargs=dict(net.config), search=search, eval_search=search
+        )
         candidate = "az:net" if sims else "policy:net"
         with Actors(settings, actors) as pool:
             for opponent in opponents:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from training.exit.play import Positions
+from training.exit.data import Positions
 
 
 @dataclass
