@@ -52,6 +52,12 @@ class PretrainedInfo:
         results: its evaluation (one dict per opponent bot: games, wins, draws, losses,
             win_rate, win_rate_ci95).
         kind: ``"sb3"`` or ``"network"`` (see the module docstring).
+        leaf_value: ``network`` entries: the leaf value its ``az:`` search plays with
+            (``net``, ``hook``, ``mix``; :func:`maya_envs.nn.agent.recorded_leaf`); ``None``:
+            the file's own record, else ``net``.
+        default_spec: the spec ``pretrained`` plays for this entry's game, player count and
+            variant (``"az:<name>:32:leaf=hook"``, ``"policy:<name>"``; ``None``: this entry is
+            not the default). Its ``results`` hold what that spec measured.
     """
 
     name: str
@@ -68,6 +74,8 @@ class PretrainedInfo:
     game_options: dict[str, Any] = field(default_factory=dict)
     results: list[dict[str, Any]] = field(default_factory=list)
     kind: str = "sb3"
+    leaf_value: str | None = None
+    default_spec: str | None = None
 
     def fits(self, spec) -> bool:
         """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`):

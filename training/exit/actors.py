@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -53,11 +53,13 @@ class ActorSettings:
 @dataclass
 class Games:
     """One batch of games for one actor: ``lineups[g][seat]`` agent specs, ``seeds[g]`` and the
-    weights (``{name: state dict of numpy arrays}``) of the networks they name."""
+    weights (``{name: state dict of numpy arrays}``) of the networks they name; ``leaf`` the
+    searches' leaf value in these games (``None``: the settings' own)."""
 
     lineups: list[list[str]]
     seeds: list[int]
     weights: dict[str, dict[str, np.ndarray]]
+    leaf: str | None = None
 
 
 class _Actor:
@@ -84,6 +86,9 @@ class _Actor:
         from training.exit.play import BotAgent, PolicyAgent, SearchAgent
 
         s, rules = self.settings, self.rules
+        search, eval_search = s.search, s.eval_search
+        if games.leaf is not None:
+            search, eval_search = replace(search, leaf=games.leaf), replace(eval_search, leaf=games.leaf)
         rng = np.random.default_rng(seed)
         evaluators = {}
         for name, weights in games.weights.items():
@@ -98,11 +103,11 @@ class _Actor:
                 return agents[spec]
             kind, _, rest = spec.partition(":")
             if kind == "learner":
-                made = SearchAgent(rules, evaluators["best"], s.search, True, s.sample_moves, rng)
+                made = SearchAgent(rules, evaluators["best"], search, True, s.sample_moves, rng)
             elif kind == "search":
-                made = SearchAgent(rules, evaluators[rest], s.search, rng=rng)
+                made = SearchAgent(rules, evaluators[rest], search, rng=rng)
             elif kind == "az":  # a match: no root noise, as the az: bot spec plays
-                made = SearchAgent(rules, evaluators[rest], s.eval_search, rng=rng)
+                made = SearchAgent(rules, evaluators[rest], eval_search, rng=rng)
             elif kind == "policy":
                 made = PolicyAgent(rules, evaluators[rest], deterministic=True, rng=rng)
             elif kind == "teacher":
@@ -147,7 +152,12 @@ class Actors:
             self._pool = context.Pool(count, initializer=_init, initargs=(settings,))
 
     def play(
-        self, lineups: Sequence[Sequence[str]], seeds: Sequence[int], weights: dict[str, Any], seed: int
+        self,
+        lineups: Sequence[Sequence[str]],
+        seeds: Sequence[int],
+        weights: dict[str, Any],
+        seed: int,
+        leaf: str | None = None,
     ) -> Played:
         """Play one game per lineup, split over the actors; the results in ``lineups`` order.
 
@@ -156,13 +166,14 @@ class Actors:
             seeds: one game seed per lineup.
             weights: ``{name: state dict}`` of the networks the specs name (tensors or arrays).
             seed: seeds the actors' own generators (search, sampling, bots).
+            leaf: the searches' leaf value (``net``, ``hook``, ``mix``; ``None``: the settings').
         """
         arrays = {name: {k: np.asarray(v.detach().cpu() if hasattr(v, "detach") else v) for k, v in sd.items()}
                   for name, sd in weights.items()}  # fmt: skip
         parts = min(self.count, len(lineups)) or 1
         bounds = np.linspace(0, len(lineups), parts + 1).astype(int)
         jobs = [
-            (Games([list(x) for x in lineups[a:b]], [int(x) for x in seeds[a:b]], arrays), seed + i)
+            (Games([list(x) for x in lineups[a:b]], [int(x) for x in seeds[a:b]], arrays, leaf), seed + i)
             for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
         ]
         if self._pool is None:

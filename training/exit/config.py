@@ -9,6 +9,11 @@ from typing import Any
 from maya_envs.core.errors import ConfigError
 from training.checks import check_bool, check_int, check_number, check_search_spec, is_number, is_search_spec
 
+LEAF_VALUES = ("net", "hook", "mix", "auto")
+""":attr:`ExitConfig.leaf_value` values (the first three: :data:`maya_envs.bots.guided.LEAVES`)."""
+AUTO_NET_MARGIN = 0.01
+"""``leaf_value: auto`` switches to ``net`` only when its error is below the hook's by this much."""
+
 EXIT_OPPONENTS = ("self", "heuristic", "older", "random")
 """The kinds of game :attr:`ExitConfig.opponents` mixes: ``self`` (the network with search in
 every seat), ``heuristic`` / ``random`` (one network seat, the other seats that bot) and
@@ -76,6 +81,15 @@ class ExitConfig:
     eval_simulations: int = 32
     """The final evaluation plays the raw network (``policy:``) and, when > 0, the network
     with this many guided simulations (``az:``) against ``eval_opponents``."""
+    leaf_value: str = "auto"
+    """The search's leaf value in self-play, the evaluation and the saved network's record
+    (:data:`LEAF_VALUES`): ``net`` (the value head), ``hook`` (the game's ``leaf_values``
+    estimate), ``mix`` (their mean) or ``auto``: each iteration, the one of the three with the
+    lowest own-seat mean squared error on the iteration's new games before learning (logged as
+    ``new_games_value_mse_{net,hook,mix}`` in ``history.json``), ``net`` only once it beats the
+    hook by :data:`AUTO_NET_MARGIN` on two iterations in a row; ``hook`` until the first
+    measurement. Design D1 of the strong-agents study: the learned value was worse than the hook
+    on fresh games in Maya (2012) and Yaxha, better in the quarry game."""
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the ``exit.<key>`` and what is allowed."""
@@ -89,11 +103,13 @@ class ExitConfig:
         for name in ("imitation_epsilon", "gate_threshold"):
             check_number(f"exit.{name}", getattr(self, name), 0, 1)
         check_bool("exit.id_bias", self.id_bias)
+        if self.leaf_value not in LEAF_VALUES:
+            raise ConfigError(f"exit.leaf_value={self.leaf_value!r}; allowed: {', '.join(LEAF_VALUES)}")
         if not isinstance(self.search, dict):
             raise ConfigError(f"exit.search={self.search!r}; allowed: a mapping of guided-search settings")
         from maya_envs.bots.guided import GuidedConfig
 
-        known = sorted(f.name for f in fields(GuidedConfig) if f.name != "simulations")
+        known = sorted(f.name for f in fields(GuidedConfig) if f.name not in ("simulations", "leaf"))
         unknown = sorted(set(self.search) - set(known))
         if unknown:
             raise ConfigError(f"exit.search: unknown setting(s) {unknown}; known: {known}")
@@ -130,10 +146,15 @@ class ExitConfig:
 
     def search_config(self):
         """The self-play search: a :class:`maya_envs.bots.guided.GuidedConfig` of
-        ``simulations`` and the ``search`` settings (built here only; the actors get it whole)."""
+        ``simulations`` and the ``search`` settings (built here only; the actors get it whole,
+        and the trainer sets its ``leaf`` per iteration)."""
         from maya_envs.bots.guided import GuidedConfig
 
         return GuidedConfig(simulations=self.simulations, **self.search)
+
+    def first_leaf(self) -> str:
+        """The leaf value before any measurement: ``leaf_value``, ``hook`` for ``auto``."""
+        return "hook" if self.leaf_value == "auto" else self.leaf_value
 
     def eval_search_config(self):
         """The evaluation's search (``az:``): the self-play search at ``eval_simulations``
@@ -141,3 +162,17 @@ class ExitConfig:
         from dataclasses import replace
 
         return replace(self.search_config(), simulations=max(self.eval_simulations, 1), gumbel_scale=0.0)
+
+
+def choose_leaf(errors: dict[str, float], previous: dict[str, float] | None) -> str:
+    """``leaf_value: auto``'s choice from one iteration's own-seat errors (``{"net", "hook",
+    "mix"}`` -> mean squared error on its new games) and the previous iteration's (``None``:
+    none): the lowest of the three, except that ``net`` needs to beat the hook by
+    :data:`AUTO_NET_MARGIN` in both iterations (else the better of ``hook`` and ``mix``)."""
+    best = min(errors, key=errors.get)
+    if best != "net":
+        return best
+    beats = [e["hook"] - e["net"] >= AUTO_NET_MARGIN for e in (errors, previous) if e]
+    if len(beats) == 2 and all(beats):
+        return "net"
+    return min(("hook", "mix"), key=errors.get)

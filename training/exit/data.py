@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.bots.search_common import game_hook
 from maya_envs.nn.inputs import to_seat_relative
 
 
@@ -24,7 +25,12 @@ class Positions:
         policies: ``float32 (sum A,)`` policy targets, concatenated like ``actions``.
         offsets: ``int64 (N + 1,)``: row ``i``'s actions are ``offsets[i]:offsets[i+1]``.
         seats: ``int64 (N,)`` the acting seat.
-        values: ``float32 (N, num_players)`` every seat's final value (:func:`maya_envs.bots.search_common.terminal_values`).
+        values: ``float32 (N, num_players)`` every seat's final value
+            (:func:`maya_envs.bots.search_common.terminal_values`), absolute seat order.
+        hooks: ``float32 (N, num_players)`` the game's ``leaf_values`` estimate of the position,
+            absolute seat order, in [-1, 1] (the leaf value ``hook`` of the search; what the
+            trainer's ``leaf_value: auto`` compares the network's value with), or ``None``
+            (rows saved before it was recorded).
     """
 
     boards: np.ndarray
@@ -34,6 +40,7 @@ class Positions:
     offsets: np.ndarray
     seats: np.ndarray
     values: np.ndarray
+    hooks: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.seats)
@@ -54,6 +61,7 @@ class Positions:
             offsets=offsets,
             seats=np.concatenate([p.seats for p in parts]),
             values=np.concatenate([p.values for p in parts]),
+            hooks=None if any(p.hooks is None for p in parts) else np.concatenate([p.hooks for p in parts]),
         )
 
 
@@ -67,9 +75,13 @@ class Recorder:
     board_dim: int
     rows: list[tuple] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.hook = game_hook(self.inputs.rules, "leaf_values")
+
     def add(self, game: int, state: Any, seat: int, target: np.ndarray) -> None:
         board, actions, features = self.inputs.encode(state, seat)
-        self.rows.append((game, board, np.asarray(actions, np.int64), features, target, seat))
+        hooked = self.hook(self.inputs.rules, state) if self.hook is not None else np.zeros(self.num_players)
+        self.rows.append((game, board, np.asarray(actions, np.int64), features, target, seat, hooked))
 
     def positions(self, values_by_game: dict[int, np.ndarray]) -> Positions:
         rows = self.rows
@@ -84,6 +96,7 @@ class Recorder:
             offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
             seats=np.array([r[5] for r in rows], np.int64),
             values=np.array([values_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), self.num_players),
+            hooks=np.array([r[6] for r in rows], np.float32).reshape(len(rows), self.num_players),
         )
 
 

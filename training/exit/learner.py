@@ -47,8 +47,9 @@ class Learner:
         self.value_weight = value_weight
         self.batch_size = batch_size
 
-    def loss(self, batch: Batch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """``(total, policy_loss, value_loss, agreement)`` of one batch (means over its rows)."""
+    def loss(self, batch: Batch, with_values: bool = False) -> tuple[torch.Tensor, ...]:
+        """``(total, policy_loss, value_loss, agreement)`` of one batch (means over its rows),
+        and the value head's output ``(B, num_players)`` (seat-relative) with ``with_values``."""
         valid = torch.from_numpy(batch.valid)
         logits, values = self.net(
             torch.from_numpy(batch.board),
@@ -62,7 +63,8 @@ class Learner:
         wanted = torch.from_numpy(value_targets(batch.values, batch.seats))
         value_loss = ((values - wanted) ** 2).mean()
         agreement = (logits.argmax(-1) == target.argmax(-1)).float().mean()
-        return policy_loss + self.value_weight * value_loss, policy_loss, value_loss, agreement
+        out = (policy_loss + self.value_weight * value_loss, policy_loss, value_loss, agreement)
+        return (*out, values) if with_values else out
 
     def train(self, buffer: ReplayBuffer, epochs: int, rng: np.random.Generator) -> EpochStats:
         """``epochs`` shuffled passes over ``buffer``; the mean losses of the passes."""
@@ -87,11 +89,33 @@ class Learner:
         them. On an iteration's new games, before they enter the replay buffer, these are the
         losses on games the network has not fitted: a value loss far above the training one
         means the value head memorises its games (the trainer logs both)."""
+        policy_loss, value_loss, _ = self.measure_values(positions)
+        return policy_loss, value_loss
+
+    def measure_values(self, positions: Positions) -> tuple[float, float, dict[str, float]]:
+        """:meth:`measure` and the own-seat value error of each leaf value on ``positions``:
+        ``{"net": ..., "hook": ..., "mix": ...}``, the mean squared error against the acting
+        seat's final value of the network's value, the game's ``leaf_values`` estimate
+        (``positions.hooks``) and their mix (:data:`maya_envs.bots.guided.MIX_WEIGHT`); the
+        dict is empty when the rows hold no estimate. What ``exit.leaf_value: auto`` reads."""
+        from maya_envs.bots.guided import MIX_WEIGHT
+
         self.net.eval()
         sums = np.zeros(2)
+        own_net, own_hook, own_z = [], [], []
         with torch.no_grad():
             for batch in minibatches(positions, np.arange(len(positions)), self.batch_size):
-                _, policy_loss, value_loss, _ = self.loss(batch)
+                _, policy_loss, value_loss, _, values = self.loss(batch, with_values=True)
                 sums += len(batch.seats) * np.array([policy_loss.item(), value_loss.item()])
+                rows = np.arange(len(batch.seats))
+                own_net.append(values[:, 0].numpy())  # seat-relative: entry 0 is the acting seat
+                own_z.append(batch.values[rows, batch.seats])
+                if batch.hooks is not None:
+                    own_hook.append(batch.hooks[rows, batch.seats])
         means = sums / max(len(positions), 1)
-        return float(means[0]), float(means[1])
+        errors: dict[str, float] = {}
+        if own_z and len(own_hook) == len(own_z):
+            z, net, hook = (np.concatenate(x).astype(np.float64) for x in (own_z, own_net, own_hook))
+            mix = MIX_WEIGHT * net + (1 - MIX_WEIGHT) * hook
+            errors = {name: float(np.mean((v - z) ** 2)) for name, v in (("net", net), ("hook", hook), ("mix", mix))}
+        return float(means[0]), float(means[1]), errors

@@ -20,7 +20,9 @@ final returns. Each later iteration:
 
 The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``history.json``
 (one row per iteration; from iteration 1 with ``new_games_policy_loss``/``new_games_value_loss``,
-the losses on the iteration's new games before the learner sees them), the learning curve
+the losses on the iteration's new games before the learner sees them, and
+``new_games_value_mse_{net,hook,mix}``, the own-seat error of each leaf value on them, with
+``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``), the learning curve
 (``learning_curve.json``/``.png``: the gate matches against the bots),
 ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
 (everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
@@ -109,6 +111,8 @@ class ExitTrainer:
         self.elapsed = 0.0
         self.gate_cpu = 0.0
         self.resumed_from = None
+        self.leaf = ex.first_leaf()  # the searches' leaf value now (exit.leaf_value)
+        self.leaf_errors: dict[str, float] | None = None  # the last iteration's, for auto
         if resume is not None:
             self._load(Path(resume))
 
@@ -130,6 +134,8 @@ class ExitTrainer:
             "elapsed": self.elapsed,
             "rng": self.rng.bit_generator.state,
             "replay": [vars(chunk) for chunk in self.replay.chunks],
+            "leaf": self.leaf,
+            "leaf_errors": self.leaf_errors,
         }
         torch.save(data, path.with_suffix(".tmp"))
         path.with_suffix(".tmp").replace(path)
@@ -151,6 +157,8 @@ class ExitTrainer:
         self.best, self.older = data["best"], data["older"]
         self.iteration, self.history, self.elapsed = data["iteration"], data["history"], data["elapsed"]
         self.rng.bit_generator.state = data["rng"]
+        self.leaf = data.get("leaf", self.leaf)
+        self.leaf_errors = data.get("leaf_errors")
         for chunk in data["replay"]:
             self.replay.add(Positions(**chunk))
         self.resumed_from = str(path)
@@ -161,7 +169,12 @@ class ExitTrainer:
 
         net = PolicyValueNet(**self.net_kwargs)
         net.load_state_dict(self.best)
-        meta = {**self.inputs.meta(self.config.game_options), "trainer": "exit", "iteration": self.iteration}
+        meta = {
+            **self.inputs.meta(self.config.game_options),
+            "trainer": "exit",
+            "iteration": self.iteration,
+            "leaf_value": self.leaf,  # what az:<this network> searches with (maya_envs.nn.agent.recorded_leaf)
+        }
         save_network(net, path, meta)
         return path
 
@@ -187,15 +200,24 @@ class ExitTrainer:
         older = [f"older{i}" for i in range(len(self.older))]
         lineups = opponent_lineups(drawn, self.num_players, older)
         nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
-        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
-        unseen = self.learner.measure(played.positions)
+        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0], self.leaf)
+        policy_loss, value_loss, errors = self.learner.measure_values(played.positions)
+        leaf_played = self.leaf
+        if ex.leaf_value == "auto" and errors:
+            from training.exit.config import choose_leaf
+
+            self.leaf = choose_leaf(errors, self.leaf_errors)
+        self.leaf_errors = errors or None
         self.replay.add(played.positions)
         learn_cpu = time.process_time()
         stats = self.learner.train(self.replay, self.config.n_epochs, self.rng)
         return {
             **_learned(played, stats, time.process_time() - learn_cpu),
-            "new_games_policy_loss": unseen[0],
-            "new_games_value_loss": unseen[1],
+            "new_games_policy_loss": policy_loss,
+            "new_games_value_loss": value_loss,
+            **{f"new_games_value_mse_{name}": error for name, error in errors.items()},
+            "leaf_played": leaf_played,
+            "leaf_value": self.leaf,
         }
 
     def match(self, actors, candidate: str, opponent: str, games: int, nets: dict[str, Any]):
@@ -206,7 +228,7 @@ class ExitTrainer:
 
         fair = fair_share(self.num_players, self.game.teams(self.num_players))
         lineups = match_lineups(candidate, opponent, games, self.num_players)
-        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
+        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0], self.leaf)
         self.gate_cpu += played.cpu_seconds
         return score_match(opponent.partition(":")[2], played.values, fair), played.values
 
@@ -233,7 +255,7 @@ class ExitTrainer:
         config, sims = self.config, self.config.exit.eval_simulations
         candidates = [(f"{label} (raw)", "policy:best")]
         if sims:
-            candidates.append((f"{label} (+{sims} sims)", "az:best"))
+            candidates.append((f"{label} (+{sims} sims, leaf={self.leaf})", "az:best"))
         results = []
         for name, spec in candidates:
             for opponent in config.eval_opponents:
@@ -329,7 +351,8 @@ class ExitTrainer:
         step = row["iteration"]
         for key in ("policy_loss", "value_loss", "agreement", "positions", "replay_positions", "seconds"):
             writer.add_scalar(f"exit/{key}", row[key], step)
-        for key in ("new_games_policy_loss", "new_games_value_loss"):  # not in iteration 0
+        mse = [key for key in row if key.startswith("new_games_value_mse_")]
+        for key in ("new_games_policy_loss", "new_games_value_loss", *mse):  # not in iteration 0
             if key in row:
                 writer.add_scalar(f"exit/{key}", row[key], step)
         writer.add_scalar("exit/kept", float(row["kept"]), step)
