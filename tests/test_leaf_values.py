@@ -125,3 +125,40 @@ def test_auto_picks_the_lowest_error_and_net_only_after_two_clear_wins():
     assert choose_leaf(clear, clear) == "net"
     narrow = {"net": 0.5, "hook": 0.5 + AUTO_NET_MARGIN / 2, "mix": 0.55}
     assert choose_leaf(narrow, clear) == "hook"
+
+
+#: (game, options, seeded games) -> (hand-set scale before the fit, the MSE measured with the
+#: fitted LEAF_SCALES on these games + a small margin). Seeds 100.. of
+#: benchmarks/fit_leaf_scales.py's heuristic self-play (the fit used seeds 0..199).
+PINNED = {
+    ("maya2012", (("num_players", 3),), 8): (5.0, 0.410),
+    ("maya2012", (("num_players", 4),), 8): (5.0, 0.426),
+    ("maya_quarry", (("num_players", 3), ("variant", "basic")), 3): (15.0, 0.506),
+    ("maya_quarry", (("num_players", 4), ("variant", "basic")), 3): (15.0, 0.200),
+}
+
+
+@pytest.mark.parametrize(("case", "pinned"), PINNED.items(), ids=lambda x: str(x))
+def test_each_fitted_leaf_scale_pins_its_error_below_the_hand_set_one(case, pinned):
+    import importlib
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fit_leaf_scales.py"
+    spec = importlib.util.spec_from_file_location("fit_leaf_scales", path)
+    fit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit)
+    leads_and_results, mse = fit.leads_and_results, fit.mse
+    key, options, games = case
+    options = dict(options)
+    old_scale, bound = pinned
+    leads, results = leads_and_results(key, options, games, seed=100)
+    scale = importlib.import_module(f"maya_envs.{key}.determinize").LEAF_SCALES[options["num_players"]]
+    fitted, before = mse(leads, results, scale), mse(leads, results, old_scale)
+    assert fitted <= bound and fitted < before, (fitted, before)
+    # and the hook is tanh(lead / scale): the value the searches back up
+    rules = GAMES[key].make_rules(options)
+    state = _states(rules, 40)[-1]
+    hook = game_hook(rules, "leaf_values")(rules, state)
+    lead = importlib.import_module(f"maya_envs.{key}.determinize").leaf_leads(rules, state)
+    assert np.allclose(hook, np.tanh(lead / scale))

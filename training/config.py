@@ -161,7 +161,7 @@ class TrainConfig:
                     "'policy:<model>', 'az:<model>[:SIMULATIONS][:KEY=VALUE...]'"
                     + (", 'mcts:N...' (evaluation only)" if name in self.eval_opponents else "")
                 )
-            if name.startswith("pretrained:") and name.partition(":")[2] not in list_pretrained():
+            if name.startswith("pretrained:") and name.partition(":")[2] not in ["raw", *list_pretrained()]:
                 raise ConfigError(f"opponent {name!r}: no such pretrained baseline; known: {list_pretrained()}")
         gain = self.action_feature_gain
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:

@@ -84,12 +84,16 @@ def terminal_values(rules: Rules, state: Any) -> np.ndarray:
     return np.asarray(rules.returns(state), np.float64) * (1.0 / max(abs(low), abs(high), 1e-12))
 
 
+def relative_leads(scores: list[float] | np.ndarray) -> np.ndarray:
+    """``float64 (n,)``: each seat's score minus the mean of the others' (n >= 2)."""
+    scores = np.asarray(scores, np.float64)
+    n = len(scores)
+    return scores - (scores.sum() - scores) / (n - 1)
+
+
 def relative_values(scores: list[float] | np.ndarray, scale: float) -> np.ndarray:
     """Leaf values in (-1, 1) from per-seat scores: ``tanh((own - mean of the others) / scale)``.
 
     A smooth stand-in for a win/loss outcome, for the games' ``leaf_values`` hooks.
     """
-    scores = np.asarray(scores, np.float64)
-    n = len(scores)
-    others = (scores.sum() - scores) / (n - 1)
-    return np.tanh((scores - others) / scale)
+    return np.tanh(relative_leads(scores) / scale)
