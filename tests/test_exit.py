@@ -265,3 +265,26 @@ def test_the_main_jobs_config_validates_and_a_tiny_version_of_it_runs(tmp_path):
         ("main (+2 sims, leaf=hook)", "random"), ("main (+2 sims, leaf=hook)", "mcts:4:depth=2"),
     ]  # fmt: skip
     assert load_network(run_dir / "model.pt")[1]["leaf_value"] == "hook"
+
+
+def test_selection_picks_the_best_pooled_score_of_given_match_results():
+    from training.exit.selection import pooled_score, select_best
+
+    def row(wins, draws, games):
+        return {"wins": wins, "draws": draws, "games": games}
+
+    results = {
+        "iter_0005": [row(120, 10, 200), row(40, 0, 200)],  # (125 + 40) / 400 = 0.4125
+        "iter_0004": [row(150, 0, 200), row(30, 20, 200)],  # (150 + 40) / 400 = 0.475
+        "iter_0003": [row(95, 0, 200)],  # 0.475 on fewer games: the tie goes to iter_0004
+    }
+    best, summary = select_best(results)
+    assert best == "iter_0004" and summary["iter_0005"]["score"] == pytest.approx(0.4125)
+    low, high = summary["iter_0004"]["ci95"]
+    assert low < 0.475 < high and summary["iter_0004"]["games"] == 400
+    assert select_best({"a": [row(1, 0, 2)], "b": [row(1, 0, 2)]})[0] == "a"  # a full tie: the first named
+    assert pooled_score([row(3, 2, 10)]) == (0.4, 10)
+    with pytest.raises(ValueError, match="at least one candidate"):
+        select_best({})
+    with pytest.raises(ValueError, match="no games to score"):
+        select_best({"a": []})
