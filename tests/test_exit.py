@@ -288,3 +288,19 @@ def test_selection_picks_the_best_pooled_score_of_given_match_results():
         select_best({})
     with pytest.raises(ValueError, match="no games to score"):
         select_best({"a": []})
+
+
+def test_value_targets_mix_the_outcome_with_the_leaf_estimate_seat_relative():
+    from training.exit.data import mixed_value_targets
+
+    values = np.array([[1.0, -1.0, -1.0], [1.0, -1.0, -1.0]], np.float32)
+    hooks = np.array([[0.5, 0.0, -0.5], [0.5, 0.0, -0.5]], np.float32)
+    seats = np.array([0, 2])
+    mixed = mixed_value_targets(values, seats, hooks, 0.5)
+    # seat 0 sees (me, next, next-but-one) = seats (0, 1, 2); seat 2 sees seats (2, 0, 1)
+    assert mixed[0].tolist() == pytest.approx([0.75, -0.5, -0.75])
+    assert mixed[1].tolist() == pytest.approx([-0.75, 0.75, -0.5])
+    assert np.array_equal(mixed_value_targets(values, seats, hooks, 0.0), value_targets(values, seats))
+    assert np.array_equal(mixed_value_targets(values, seats, None, 0.5), value_targets(values, seats))
+    with pytest.raises(ConfigError, match=r"exit.value_target_hook=2; allowed: a number in \[0, 1\]"):
+        load_config("maya2012/2p_exit", ["exit.value_target_hook=2"])

@@ -81,6 +81,9 @@ class ExitConfig:
     eval_simulations: int = 32
     """The final evaluation plays the raw network (``policy:``) and, when > 0, the network
     with this many guided simulations (``az:``) against ``eval_opponents``."""
+    value_target_hook: float = 0.0
+    """Weight ``a`` of the game's ``leaf_values`` estimate in the value target ``(1 - a) z + a
+    h`` (design D3; 0: the final result ``z`` alone)."""
     leaf_value: str = "auto"
     """The search's leaf value in self-play, the evaluation and the saved network's record
     (:data:`LEAF_VALUES`): ``net`` (the value head), ``hook`` (the game's ``leaf_values``
@@ -100,7 +103,7 @@ class ExitConfig:
             check_int(f"exit.{name}", getattr(self, name), minimum=1)
         for name in ("max_seconds", "weight_decay", "value_weight"):
             check_number(f"exit.{name}", getattr(self, name))
-        for name in ("imitation_epsilon", "gate_threshold"):
+        for name in ("imitation_epsilon", "gate_threshold", "value_target_hook"):
             check_number(f"exit.{name}", getattr(self, name), 0, 1)
         check_bool("exit.id_bias", self.id_bias)
         if self.leaf_value not in LEAF_VALUES:

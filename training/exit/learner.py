@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from training.exit.data import Positions, value_targets
+from training.exit.data import Positions, mixed_value_targets, value_targets  # noqa: F401 (value_targets: API)
 from training.exit.replay import Batch, ReplayBuffer, minibatches
 
 
@@ -36,13 +36,22 @@ class Learner:
     Args:
         net: a :class:`maya_envs.nn.model.PolicyValueNet`.
         learning_rate, weight_decay, value_weight: the optimiser and the loss mix.
+        value_target_hook: the weight of the game's leaf estimate in the value target
+            (:func:`training.exit.data.mixed_value_targets`; 0: the final result alone).
         batch_size: positions per minibatch.
     """
 
     def __init__(
-        self, net: torch.nn.Module, learning_rate: float, weight_decay: float, value_weight: float, batch_size: int
+        self,
+        net: torch.nn.Module,
+        learning_rate: float,
+        weight_decay: float,
+        value_weight: float,
+        batch_size: int,
+        value_target_hook: float = 0.0,
     ) -> None:
         self.net = net
+        self.value_target_hook = value_target_hook
         self.optimizer = torch.optim.AdamW(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
         self.value_weight = value_weight
         self.batch_size = batch_size
@@ -60,7 +69,9 @@ class Learner:
         log_p = torch.log_softmax(logits, dim=-1).masked_fill(~valid, 0.0)
         target = torch.from_numpy(batch.policy)
         policy_loss = -(target * log_p).sum(-1).mean()
-        wanted = torch.from_numpy(value_targets(batch.values, batch.seats))
+        wanted = torch.from_numpy(
+            mixed_value_targets(batch.values, batch.seats, batch.hooks, self.value_target_hook)
+        )
         value_loss = ((values - wanted) ** 2).mean()
         agreement = (logits.argmax(-1) == target.argmax(-1)).float().mean()
         out = (policy_loss + self.value_weight * value_loss, policy_loss, value_loss, agreement)

@@ -101,7 +101,9 @@ class ExitTrainer:
             "id_bias": ex.id_bias,
         }
         self.net = PolicyValueNet(**self.net_kwargs)
-        self.learner = Learner(self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size)
+        self.learner = Learner(
+            self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size, ex.value_target_hook
+        )
         self.replay = ReplayBuffer(ex.replay_iterations)
         self.rng = np.random.default_rng(config.seed)
         self.iteration = -1  # the last finished iteration (0: the imitation start)
