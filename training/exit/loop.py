@@ -395,7 +395,9 @@ def _postfix(row: dict[str, Any]) -> str:
     return ", ".join(parts) + ("" if row["kept"] else " (not kept)")
 
 
-def _terminate(signum, frame) -> None:
+def exit_on_signal(signum, frame) -> None:
+    """A signal handler that unwinds like Ctrl-C (``SystemExit(128 + signum)``), so that
+    context managers (the actor pool) clean up."""
     raise SystemExit(128 + signum)
 
 
@@ -421,7 +423,7 @@ def train_exit(config: TrainConfig, resume: str | Path | None = None) -> Path:
     print(f"run directory: {run_dir}")
     # SIGTERM (kill, a job scheduler) unwinds like Ctrl-C, so the actor processes end with the run
     previous = (
-        signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
+        signal.signal(signal.SIGTERM, exit_on_signal) if threading.current_thread() is threading.main_thread() else None
     )
     try:
         summary = trainer.run(run_dir)

@@ -171,6 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
     args = parser.parse_args(argv)
+    import signal
+
+    from training.exit.loop import exit_on_signal
+
+    # SIGTERM unwinds like Ctrl-C, so the actor processes end with the match (not orphaned)
+    signal.signal(signal.SIGTERM, exit_on_signal)
     try:
         rows = measure(
             args.network, args.opponents, args.games, args.simulations, args.actors, args.pair, args.seed, args.leaf
