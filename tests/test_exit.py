@@ -154,11 +154,14 @@ def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
     assert history[1]["new_games_value_loss"] >= 0 and "new_games_value_loss" not in history[0]
     results = json.loads((run_dir / "evaluation.json").read_text())["results"]
     assert [(r["candidate"], r["opponent"]) for r in results] == [
-        ("exit (raw)", "random"), ("exit (raw)", "heuristic"), ("exit (+2 sims)", "random"),
-        ("exit (+2 sims)", "heuristic"),
+        ("exit (raw)", "random"), ("exit (raw)", "heuristic"), ("exit (+2 sims, leaf=hook)", "random"),
+        ("exit (+2 sims, leaf=hook)", "heuristic"),
     ]  # fmt: skip
     net, meta = load_network(run_dir / "model.pt")
     assert meta["game"] == "maya2012" and meta["num_players"] == 2 and meta["trainer"] == "exit"
+    # exit.leaf_value auto: the leaf is chosen on the new games' own-seat errors and recorded
+    assert {"new_games_value_mse_net", "new_games_value_mse_hook", "new_games_value_mse_mix"} <= set(history[1])
+    assert meta["leaf_value"] == history[1]["leaf_value"] in ("net", "hook", "mix")
     game = find_game("maya2012")
     for spec in (f"policy:{run_dir / 'model.pt'}", f"az:{run_dir / 'model.pt'}:4"):
         result = play_match(lambda: game.make_aec_env(num_players=2, max_turns=16), spec, "random", 2, seed=3)
@@ -237,3 +240,67 @@ def test_the_exit_block_needs_algo_exit_and_bad_search_settings_fail_before_a_ru
             ]
         )
     assert "selection='best'" in capsys.readouterr().err and not any(tmp_path.iterdir())
+
+
+def test_the_main_jobs_config_validates_and_a_tiny_version_of_it_runs(tmp_path):
+    """issue 28 item 7: scripts/main.sh trains configs/maya2012/2p_main.yaml by default; here
+    with a tiny budget (its own settings otherwise: leaf_value hook, no gate, the three
+    evaluation opponents raw and with search)."""
+    script = (ROOT / "scripts" / "main.sh").read_text()
+    assert "maya2012/2p_main" in script
+    config = load_config("maya2012/2p_main")
+    assert config.algo == "exit" and config.exit.leaf_value == "hook" and config.exit.gate_games == 0
+    assert config.eval_opponents == ["random", "heuristic", "mcts:200:depth=2"] and config.exit.eval_simulations > 0
+    tiny = [
+        "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.games_per_iteration=2",
+        "--set", "exit.games_in_flight=2", "--set", "exit.simulations=2", "--set", "exit.eval_simulations=2",
+        "--set", "exit.actors=1", "--set", "eval_games=2", "--set", "eval_opponents=[random, mcts:4:depth=2]",
+        "--set", "progress_bar=false", "--set", "game_options.max_turns=12", "--set", f"output_dir={tmp_path}",
+    ]  # fmt: skip
+    assert main(["--config", "maya2012/2p_main", *tiny]) == 0
+    (run_dir,) = tmp_path.iterdir()
+    results = json.loads((run_dir / "evaluation.json").read_text())["results"]
+    assert [(r["candidate"], r["opponent"]) for r in results] == [
+        ("main (raw)", "random"), ("main (raw)", "mcts:4:depth=2"),
+        ("main (+2 sims, leaf=hook)", "random"), ("main (+2 sims, leaf=hook)", "mcts:4:depth=2"),
+    ]  # fmt: skip
+    assert load_network(run_dir / "model.pt")[1]["leaf_value"] == "hook"
+
+
+def test_selection_picks_the_best_pooled_score_of_given_match_results():
+    from training.exit.selection import pooled_score, select_best
+
+    def row(wins, draws, games):
+        return {"wins": wins, "draws": draws, "games": games}
+
+    results = {
+        "iter_0005": [row(120, 10, 200), row(40, 0, 200)],  # (125 + 40) / 400 = 0.4125
+        "iter_0004": [row(150, 0, 200), row(30, 20, 200)],  # (150 + 40) / 400 = 0.475
+        "iter_0003": [row(95, 0, 200)],  # 0.475 on fewer games: the tie goes to iter_0004
+    }
+    best, summary = select_best(results)
+    assert best == "iter_0004" and summary["iter_0005"]["score"] == pytest.approx(0.4125)
+    low, high = summary["iter_0004"]["ci95"]
+    assert low < 0.475 < high and summary["iter_0004"]["games"] == 400
+    assert select_best({"a": [row(1, 0, 2)], "b": [row(1, 0, 2)]})[0] == "a"  # a full tie: the first named
+    assert pooled_score([row(3, 2, 10)]) == (0.4, 10)
+    with pytest.raises(ValueError, match="at least one candidate"):
+        select_best({})
+    with pytest.raises(ValueError, match="no games to score"):
+        select_best({"a": []})
+
+
+def test_value_targets_mix_the_outcome_with_the_leaf_estimate_seat_relative():
+    from training.exit.data import mixed_value_targets
+
+    values = np.array([[1.0, -1.0, -1.0], [1.0, -1.0, -1.0]], np.float32)
+    hooks = np.array([[0.5, 0.0, -0.5], [0.5, 0.0, -0.5]], np.float32)
+    seats = np.array([0, 2])
+    mixed = mixed_value_targets(values, seats, hooks, 0.5)
+    # seat 0 sees (me, next, next-but-one) = seats (0, 1, 2); seat 2 sees seats (2, 0, 1)
+    assert mixed[0].tolist() == pytest.approx([0.75, -0.5, -0.75])
+    assert mixed[1].tolist() == pytest.approx([-0.75, 0.75, -0.5])
+    assert np.array_equal(mixed_value_targets(values, seats, hooks, 0.0), value_targets(values, seats))
+    assert np.array_equal(mixed_value_targets(values, seats, None, 0.5), value_targets(values, seats))
+    with pytest.raises(ConfigError, match=r"exit.value_target_hook=2; allowed: a number in \[0, 1\]"):
+        load_config("maya2012/2p_exit", ["exit.value_target_hook=2"])

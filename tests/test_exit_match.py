@@ -47,6 +47,10 @@ def test_a_shipped_network_raw_and_with_search_is_seeded_and_counted():
         assert r["win_rate"] == (r["wins"] + 0.5 * r["draws"]) / 4 and r["wins_only_rate"] == r["wins"] / 4
     again = measure("maya2012_2p_exit", ["random"], games=4, simulations=(0, 2), seed=3)
     assert [(r["wins"], r["draws"]) for r in again] == [(r["wins"], r["draws"]) for r in rows]
+    # the search's leaf: the one the network records (its registry entry: hook), or --leaf
+    assert [r["leaf"] for r in rows] == [None, "hook"]
+    (mixed,) = measure("maya2012_2p_exit", ["random"], games=2, simulations=(2,), seed=3, leaf="mix")
+    assert mixed["leaf"] == "mix"
 
 
 def test_the_cli_prints_the_table_and_writes_json(tmp_path, capsys):

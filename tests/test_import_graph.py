@@ -95,3 +95,24 @@ def test_the_checker_sees_local_and_type_checking_imports(tmp_path, monkeypatch)
     )
     monkeypatch.setattr(f"{__name__}.ROOT", package)
     assert import_circles() == [["maya_envs.a", "maya_envs.b"]]
+
+
+def _imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_the_search_hooks_and_the_trainer_import_the_search_toolkit_not_a_search():
+    """Issue 31 item 5: the games' search hooks, the guided search and the trainer take the shared
+    pieces from maya_envs.bots.search_common, never from the rollout search's module."""
+    trainer = (ROOT.parent / "training" / "exit").glob("*.py")
+    users = [ROOT / "bots" / "guided.py", *ROOT.glob("*/determinize.py"), *trainer]
+    assert len(users) > 5
+    offenders = [path.name for path in users if "maya_envs.bots.mcts" in _imported_modules(path)]
+    assert offenders == []
+    assert "maya_envs.bots.search_common" in _imported_modules(ROOT / "bots" / "mcts.py")

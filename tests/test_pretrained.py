@@ -57,12 +57,51 @@ def test_each_baseline_loads_and_plays_a_game_as_a_gym_opponent_with_only_legal_
     assert terminated
 
 
+def _table_configs():
+    """Game options of every game x player count of the game table, and x variant where the
+    variant changes the network (the quarry's basic and advanced rules); Maya (2012)'s drafted
+    setup and Yaxha's footprints use the default's observation, or none fits (below)."""
+    from maya_envs.games import GAMES
+
+    out = []
+    for key, game in GAMES.items():
+        for n in game.player_counts:
+            variants = game.hook("variants") if key == "maya_quarry" else (None,)
+            for variant in variants:
+                out.append((key, {"num_players": n, **({game.variant_option: variant} if variant else {})}))
+    return out
+
+
+@pytest.mark.parametrize(("key", "options"), _table_configs(), ids=lambda x: str(x))
+def test_pretrained_is_the_registrys_default_in_every_config_and_plays_legally(key, options):
+    from dataclasses import replace
+
+    from maya_envs.evaluation import play_match
+    from maya_envs.games import GAMES
+
+    game = GAMES[key]
+    env = game.make_aec_env(**options)
+    spec = replace(env.rules.spec, observation_shape=env.spec_card.observation_shape)
+    defaults = [n for n in list_pretrained() if pretrained_info(n).default_spec and pretrained_info(n).fits(spec)]
+    assert len(defaults) == 1, (key, options, defaults)  # exactly one default per config
+    info = pretrained_info(defaults[0])
+    assert make_opponent("pretrained", env.rules, observation_shape=spec.observation_shape).spec == info.default_spec
+    assert make_opponent("pretrained:raw", env.rules).spec == f"policy:{info.name}"
+    assert any(r.get("candidate", "").startswith(info.name) for r in info.results)  # what it measured
+    result = play_match(lambda: game.make_aec_env(illegal_action="terminate", **options), "pretrained", "heuristic", 1)
+    assert result.games == 1 and result.illegal_actions == 0
+
+
 def test_plain_pretrained_means_the_game_default_and_a_misfit_is_refused():
     info = pretrained_info("maya2012_2p")
     env = gym.make(info.env_id, opponents="pretrained", **info.game_options)
     rules = env.unwrapped.rules
-    assert pretrained_for(rules.spec) == "maya2012_2p"
-    assert make_opponent("pretrained", rules).spec is load_pretrained("maya2012_2p")
+    # issue 28 item 6: the default is the registry's default_spec (the searching network), the
+    # raw network stays reachable, and a named entry is that entry
+    assert pretrained_for(rules.spec) == "maya2012_2p_exit"
+    assert make_opponent("pretrained", rules).spec == pretrained_info("maya2012_2p_exit").default_spec
+    assert make_opponent("pretrained:raw", rules).spec == "policy:maya2012_2p_exit"
+    assert make_opponent("pretrained:maya2012_2p", rules).spec is load_pretrained("maya2012_2p")
     with pytest.raises(ValueError, match=r"'yaxha_2p' plays yaxha_v1 with 2 players .* this game is maya2012_v1"):
         make_opponent("pretrained:yaxha_2p", rules)
     with pytest.raises(ValueError, match=r"no pretrained baseline named 'champion'; known: \["):

@@ -20,7 +20,9 @@ from maya_envs.games import DEFAULT_GAME
 from maya_envs.nn.specs import check_network_spec
 from maya_envs.pretrained import is_pretrained_spec, list_pretrained
 from maya_envs.registration import ENV_IDS
+from training.checks import check_bool, check_int, check_number, check_search_spec, is_search_spec
 from training.config_names import path_name, resolve_config
+from training.exit.config import ExitConfig
 
 
 @dataclass
@@ -42,131 +44,6 @@ class SelfPlayConfig:
 ALGOS = ("ppo", "exit")
 """``algo`` values: ``"ppo"`` (MaskablePPO, :mod:`training.train`) and ``"exit"`` (expert
 iteration, :mod:`training.exit`)."""
-
-EXIT_OPPONENTS = ("self", "heuristic", "older", "random")
-"""The kinds of game :attr:`ExitConfig.opponents` mixes: ``self`` (the network with search in
-every seat), ``heuristic`` / ``random`` (one network seat, the other seats that bot) and
-``older`` (one network seat, the others an older kept network, with search)."""
-
-
-@dataclass
-class ExitConfig:
-    """The ``exit`` block (``algo: exit``): expert iteration (:mod:`training.exit`). Each
-    iteration the actors play ``games_per_iteration`` games with the network-guided search,
-    the learner fits the network to the search policies and the final returns of the last
-    ``replay_iterations`` iterations, and a gate keeps the new network only when it plays at
-    least as well as the last kept one."""
-
-    iterations: int = 10
-    """Iterations after the imitation start (iteration 0); ``--resume`` counts the
-    checkpoint's."""
-    max_seconds: float = 0
-    """Stop after the first iteration that ends past this many seconds of training (0: no
-    limit); the final evaluation is not counted."""
-    actors: int = 2
-    """Actor processes that play the self-play and gating games (one core each)."""
-    games_per_iteration: int = 64
-    """Self-play games per iteration (over all actors)."""
-    games_in_flight: int = 32
-    """Games each actor advances in lock step (their leaves share one forward pass)."""
-    simulations: int = 32
-    """Guided-search simulations per move in self-play."""
-    search: dict[str, Any] = field(default_factory=dict)
-    """Further :class:`maya_envs.bots.guided.GuidedConfig` settings of the search
-    (``selection``, ``max_considered``, ``gumbel_scale``, ``c_puct``, ...); the evaluation's
-    ``az:`` search uses them too, without root noise."""
-    sample_moves: int = 8
-    """Moves per seat at the start of each self-play game drawn from the search policy
-    (exploration); later moves take the search's own choice."""
-    opponents: dict[str, float] = field(default_factory=lambda: {"self": 0.75, "heuristic": 0.25})
-    """Kind of game -> weight (:data:`EXIT_OPPONENTS`); each game draws one kind."""
-    imitation: str = "heuristic"
-    """Iteration 0's teacher: ``"heuristic"`` (its action as a one-hot target), a search bot
-    (``"mcts:200:depth=2"``: its visit counts as the target) or ``"none"`` (no imitation)."""
-    imitation_games: int = 400
-    """Games the teacher plays against itself in iteration 0."""
-    imitation_epsilon: float = 0.1
-    """Share of the teacher's moves replaced by a random legal move in those games (the
-    target stays the teacher's choice), so the data covers positions it would not reach."""
-    imitation_epochs: int = 4
-    """Passes over the imitation data in iteration 0."""
-    replay_iterations: int = 4
-    """Iterations whose positions the replay buffer keeps (the imitation data counts as one)."""
-    hidden: int = 128
-    """Hidden width of the policy-value network."""
-    id_bias: bool = True
-    """A learned bias per action id on top of the feature-scored logits."""
-    weight_decay: float = 1e-4
-    value_weight: float = 1.0
-    """Weight of the value loss (mean squared error) beside the policy cross-entropy."""
-    gate_games: int = 100
-    """Games of each gating match (seats rotated)."""
-    gate_opponents: list[str] = field(default_factory=lambda: ["heuristic"])
-    """Bots the new network (raw, no search) plays at each gate for the learning curve; the
-    match against the last kept network decides."""
-    gate_threshold: float = 0.5
-    """The new network is kept when its score (wins + draws / 2) against the last kept one
-    reaches this."""
-    eval_simulations: int = 32
-    """The final evaluation plays the raw network (``policy:``) and, when > 0, the network
-    with this many guided simulations (``az:``) against ``eval_opponents``."""
-
-    def validate(self) -> None:
-        """Raise :class:`ConfigError` naming the ``exit.<key>`` and what is allowed."""
-        for name in ("iterations", "sample_moves", "gate_games", "eval_simulations", "imitation_games"):
-            _check_int(f"exit.{name}", getattr(self, name), minimum=0)
-        for name in ("actors", "games_per_iteration", "games_in_flight", "simulations", "replay_iterations",
-                     "hidden", "imitation_epochs"):  # fmt: skip
-            _check_int(f"exit.{name}", getattr(self, name), minimum=1)
-        for name in ("max_seconds", "weight_decay", "value_weight"):
-            value = getattr(self, name)
-            if not _is_number(value) or value < 0:
-                raise ConfigError(f"exit.{name}={value!r}; allowed: a number >= 0")
-        for name in ("imitation_epsilon", "gate_threshold"):
-            value = getattr(self, name)
-            if not _is_number(value) or not 0 <= value <= 1:
-                raise ConfigError(f"exit.{name}={value!r}; allowed: a number in [0, 1]")
-        if not isinstance(self.id_bias, bool):
-            raise ConfigError(f"exit.id_bias={self.id_bias!r}; allowed: true, false")
-        if not isinstance(self.search, dict):
-            raise ConfigError(f"exit.search={self.search!r}; allowed: a mapping of guided-search settings")
-        from maya_envs.bots.guided import GuidedConfig
-
-        known = sorted(f.name for f in fields(GuidedConfig) if f.name != "simulations")
-        unknown = sorted(set(self.search) - set(known))
-        if unknown:
-            raise ConfigError(f"exit.search: unknown setting(s) {unknown}; known: {known}")
-        try:
-            GuidedConfig(simulations=self.simulations, **self.search)
-        except ValueError as error:
-            raise ConfigError(f"exit.search: {error}") from None
-        mix = self.opponents
-        if (
-            not isinstance(mix, dict)
-            or not mix
-            or any(not _is_number(w) or w < 0 for w in mix.values())
-            or not sum(mix.values()) > 0
-        ):
-            raise ConfigError(
-                f"exit.opponents={mix!r}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> weight >= 0, not all 0"
-            )
-        unknown = sorted(set(mix) - set(EXIT_OPPONENTS))
-        if unknown:
-            raise ConfigError(f"exit.opponents: unknown kind(s) {unknown}; allowed: {', '.join(EXIT_OPPONENTS)}")
-        if self.imitation not in ("heuristic", "none") and not _is_search_spec(self.imitation):
-            raise ConfigError(
-                f"exit.imitation={self.imitation!r}; allowed: 'heuristic', 'none' or a search bot 'mcts:N[...]'"
-            )
-        if _is_search_spec(self.imitation):
-            _check_search_spec("exit.imitation", self.imitation)
-        if not isinstance(self.gate_opponents, list):
-            raise ConfigError(f"exit.gate_opponents={self.gate_opponents!r}; allowed: a list of bot names")
-        for name in self.gate_opponents:
-            if _is_search_spec(name):
-                _check_search_spec("exit.gate_opponents", name)
-            elif name not in ("random", "heuristic"):
-                raise ConfigError(f"exit.gate_opponents: {name!r}; allowed: 'random', 'heuristic', 'mcts:N[...]'")
-
 
 @dataclass
 class TrainConfig:
@@ -258,9 +135,7 @@ class TrainConfig:
             raise ConfigError(f"env_id={self.env_id!r}; allowed: {sorted(ENV_IDS)}")
         positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_games")
         for name in positive:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ConfigError(f"{name}={value!r}; allowed: a positive int")
+            check_int(name, getattr(self, name), minimum=1)
         if self.policy not in ("mlp", "action_features", "action_scoring"):
             raise ConfigError(f"policy={self.policy!r}; allowed: 'mlp', 'action_features', 'action_scoring'")
         if self.vec_env not in ("dummy", "subproc"):
@@ -278,8 +153,8 @@ class TrainConfig:
                 except ValueError as error:
                     raise ConfigError(f"opponent {name!r}: {error}") from None
                 continue
-            if _is_search_spec(name) and name not in self.opponents:
-                _check_search_spec("eval_opponents", name)
+            if is_search_spec(name) and name not in self.opponents:
+                check_search_spec("eval_opponents", name)
                 continue
             if name not in ("random", "heuristic") and not is_pretrained_spec(name):
                 raise ConfigError(
@@ -287,7 +162,7 @@ class TrainConfig:
                     "'policy:<model>', 'az:<model>[:SIMULATIONS][:KEY=VALUE...]'"
                     + (", 'mcts:N...' (evaluation only)" if name in self.eval_opponents else "")
                 )
-            if name.startswith("pretrained:") and name.partition(":")[2] not in list_pretrained():
+            if name.startswith("pretrained:") and name.partition(":")[2] not in ["raw", *list_pretrained()]:
                 raise ConfigError(f"opponent {name!r}: no such pretrained baseline; known: {list_pretrained()}")
         gain = self.action_feature_gain
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:
@@ -310,33 +185,17 @@ class TrainConfig:
             raise ConfigError(f"learning_rate={self.learning_rate!r}; allowed: a float in (0, 1)")
         if not 0 < self.gamma <= 1 or not 0 < self.gae_lambda <= 1:
             raise ConfigError("gamma and gae_lambda must be in (0, 1]")
-        if not isinstance(self.reward_shaping, (int, float)) or self.reward_shaping < 0:
-            raise ConfigError(f"reward_shaping={self.reward_shaping!r}; allowed: a number >= 0")
+        check_number("reward_shaping", self.reward_shaping)
         for name in ("checkpoint_every", "eval_every", "torch_threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ConfigError(f"{name}={value!r}; allowed: an int >= 0")
-        if (
-            isinstance(self.eval_curve_games, bool)
-            or not isinstance(self.eval_curve_games, int)
-            or (self.eval_curve_games <= 0)
-        ):
-            raise ConfigError(f"eval_curve_games={self.eval_curve_games!r}; allowed: a positive int")
+            check_int(name, getattr(self, name), minimum=0)
+        check_int("eval_curve_games", self.eval_curve_games, minimum=1)
         sp = self.self_play
         if not isinstance(sp, SelfPlayConfig):
             raise ConfigError(f"self_play={sp!r}; allowed: a mapping with keys {_field_names(SelfPlayConfig)}")
-        if not isinstance(sp.enabled, bool):
-            raise ConfigError(f"self_play.enabled={sp.enabled!r}; allowed: true, false")
+        check_bool("self_play.enabled", sp.enabled)
         for name in ("snapshot_every", "pool_size"):
-            value = getattr(sp, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ConfigError(f"self_play.{name}={value!r}; allowed: a positive int")
-        if (
-            isinstance(sp.snapshot_weight, bool)
-            or not isinstance(sp.snapshot_weight, (int, float))
-            or (sp.snapshot_weight < 0)
-        ):
-            raise ConfigError(f"self_play.snapshot_weight={sp.snapshot_weight!r}; allowed: a number >= 0")
+            check_int(f"self_play.{name}", getattr(sp, name), minimum=1)
+        check_number("self_play.snapshot_weight", sp.snapshot_weight)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as YAML writes it (``config.yaml`` of a run): only the keys ``algo``
@@ -402,29 +261,6 @@ def check_env(config: TrainConfig) -> None:
     except (TypeError, ValueError) as error:  # ConfigError is a ValueError
         raise ConfigError(f"{config.env_id} with game_options={config.game_options}: {error}") from None
     env.close()
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _check_int(key: str, value: Any, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        allowed = "a positive int" if minimum == 1 else f"an int >= {minimum}"
-        raise ConfigError(f"{key}={value!r}; allowed: {allowed}")
-
-
-def _is_search_spec(name: Any) -> bool:
-    return isinstance(name, str) and name.split(":", 1)[0] in ("mcts", "ismcts")
-
-
-def _check_search_spec(key: str, name: str) -> None:
-    from maya_envs.bots.mcts import parse_spec
-
-    try:
-        parse_spec(name)
-    except ValueError as error:
-        raise ConfigError(f"{key}: {error}") from None
 
 
 def _field_names(cls) -> list[str]:

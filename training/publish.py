@@ -139,6 +139,8 @@ def publish_network(run_dir: Path, name: str, config_name: str, package_dir: Pat
         "train_seconds": round(float(evaluation.get("train_seconds", 0.0)), 1),
         "results": _results(evaluation),
     }
+    if meta.get("leaf_value"):  # the leaf its az: search was trained and measured with
+        entry["leaf_value"] = meta["leaf_value"]
     return _write_entry(package_dir, name, entry)
 
 

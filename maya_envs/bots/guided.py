@@ -1,7 +1,7 @@
 """Guided tree search: a policy-value evaluator in place of rollouts (AlphaZero, Gumbel MuZero).
 
 The search runs over the same rules protocol and the same open-loop tree as
-:mod:`maya_envs.bots.mcts` (edges keyed by action ids; chance and hidden values are not part of
+the rollout search :mod:`maya_envs.bots.mcts` (edges keyed by action ids; chance and hidden values are not part of
 a node), but a leaf is not rolled out: an **evaluator** gives the leaf's prior over its legal
 actions and a value per seat::
 
@@ -11,7 +11,7 @@ actions and a value per seat::
 
 (:class:`maya_envs.nn.agent.NetworkEvaluator` is the network's; any callable of that shape
 works, e.g. an exact oracle in tests.) A finished game is scored by
-:func:`maya_envs.bots.mcts.terminal_values` (returns over the largest absolute reward) without
+:func:`maya_envs.bots.search_common.terminal_values` (returns over the largest absolute reward) without
 the evaluator. Each node's edge statistics are arrays over its actions: visits ``n(a)`` and value
 sums ``w(a)`` per seat; the seat that moves at a node reads its own entry (max-n backups, as in
 the rollout search).
@@ -65,7 +65,7 @@ from typing import Any
 
 import numpy as np
 
-from maya_envs.bots.mcts import _is_int, _is_number, determinizer, terminal_values, with_overrides
+from maya_envs.bots.search_common import determinizer, game_hook, is_int, is_number, terminal_values, with_overrides
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 
@@ -73,13 +73,20 @@ Evaluator = Callable[[Sequence[Any], Sequence[int]], tuple[Sequence[np.ndarray],
 """``evaluator(states, seats) -> (priors, values)``; see the module docstring."""
 
 SELECTIONS = ("gumbel", "puct")
+LEAVES = ("net", "hook", "mix")
+"""Leaf values (:attr:`GuidedConfig.leaf`, :class:`LeafValueEvaluator`): ``net`` the evaluator's
+own values, ``hook`` the game's ``leaf_values`` estimate, ``mix`` their mean."""
+MIX_WEIGHT = 0.5
+"""``mix``: ``MIX_WEIGHT * net + (1 - MIX_WEIGHT) * hook`` (design D1 of the strong-agents study)."""
 TIEBREAK = 1e-9
 """Scale of the random term that breaks exact ties among root actions (a flat prior)."""
 AZ_SYNTAX = (
     "az:<model>[:SIMULATIONS][:KEY=VALUE...] with <model> a .pt network checkpoint or a shipped network name, "
     "SIMULATIONS a positive int (default 32) and KEY one of select (gumbel|puct), m (considered actions, "
     "int >= 1), noise (Gumbel scale, >= 0; default 0: no root noise, as a match wants; self-play explores "
-    "with 1), c (PUCT constant, >= 0); e.g. 'az:runs/x/model.pt:64', 'az:maya2012_2p:32:noise=1'"
+    "with 1), c (PUCT constant, >= 0), leaf (net|hook|mix: the leaf value, the network's, the game's leaf_values "
+    "estimate or their mean; default: the leaf the network was trained with, else net); "
+    "e.g. 'az:runs/x/model.pt:64', 'az:maya2012_2p:32:noise=1', 'az:maya2012_2p_exit:32:leaf=hook'"
 )
 
 
@@ -97,6 +104,11 @@ class GuidedConfig:
             (``mctx`` defaults 50 and 0.1).
         determinize: sample the root's hidden information for the acting seat (``None``:
             exactly when ``rules.spec.information`` is not ``"perfect"``).
+        leaf: the value backed up from a new leaf (:data:`LEAVES`; :class:`LeafValueEvaluator`):
+            ``"net"`` the evaluator's, ``"hook"`` the game's ``leaf_values`` estimate, ``"mix"``
+            their mean; ``None``: the evaluator's (for an ``az:`` spec: the leaf recorded with
+            the network, :func:`maya_envs.nn.agent.make_network_bot`). The priors always come
+            from the evaluator.
     """
 
     simulations: int = 32
@@ -107,20 +119,53 @@ class GuidedConfig:
     c_visit: float = 50.0
     c_scale: float = 0.1
     determinize: bool | None = None
+    leaf: str | None = None
 
     def __post_init__(self) -> None:
-        if not _is_int(self.simulations) or self.simulations < 1:
+        if not is_int(self.simulations) or self.simulations < 1:
             raise ValueError(f"simulations={self.simulations!r}; allowed: an int >= 1")
         if self.selection not in SELECTIONS:
             raise ValueError(f"selection={self.selection!r}; allowed: {', '.join(SELECTIONS)}")
-        if not _is_int(self.max_considered) or self.max_considered < 1:
+        if not is_int(self.max_considered) or self.max_considered < 1:
             raise ValueError(f"max_considered={self.max_considered!r}; allowed: an int >= 1")
         for name in ("gumbel_scale", "c_puct", "c_visit", "c_scale"):
             value = getattr(self, name)
-            if not _is_number(value) or not 0 <= value < math.inf:
+            if not is_number(value) or not 0 <= value < math.inf:
                 raise ValueError(f"{name}={value!r}; allowed: a finite number >= 0")
         if self.determinize not in (None, True, False):
             raise ValueError(f"determinize={self.determinize!r}; allowed: None, True, False")
+        if self.leaf is not None and self.leaf not in LEAVES:
+            raise ValueError(f"leaf={self.leaf!r}; allowed: {', '.join(LEAVES)} (or None: the evaluator's)")
+
+
+class LeafValueEvaluator:
+    """An evaluator (module docstring) with ``base``'s priors and, as values, ``base``'s
+    (``"net"``), the game's ``leaf_values`` hook (``"hook"``; each game's
+    ``<game>/determinize.py``, about 0.005 ms per state) or ``MIX_WEIGHT * net + (1 -
+    MIX_WEIGHT) * hook`` (``"mix"``). Values: ``float32 (B, num_players)``, absolute seat
+    order, in [-1, 1]. Source: design D1 of the strong-agents study (the learned value is worse
+    than the hook on fresh games in Maya (2012) and Yaxha).
+
+    Raises:
+        ValueError: an unknown mode, or ``hook``/``mix`` for a game without the hook.
+    """
+
+    def __init__(self, base: Evaluator, rules: Rules, mode: str) -> None:
+        if mode not in LEAVES:
+            raise ValueError(f"leaf={mode!r}; allowed: {', '.join(LEAVES)}")
+        self.base, self.rules, self.mode = base, rules, mode
+        self.hook = game_hook(rules, "leaf_values") if mode != "net" else None
+        if mode != "net" and self.hook is None:
+            raise ValueError(f"leaf={mode!r}: {type(rules).__name__} has no leaf_values hook (maya_envs.games)")
+
+    def __call__(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[Sequence[np.ndarray], np.ndarray]:
+        priors, values = self.base(states, seats)
+        if self.mode == "net":
+            return priors, values
+        hooked = np.stack([np.asarray(self.hook(self.rules, state), np.float64) for state in states])
+        if self.mode == "mix":
+            hooked = MIX_WEIGHT * np.asarray(values, np.float64) + (1.0 - MIX_WEIGHT) * hooked
+        return priors, hooked.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -379,6 +424,8 @@ def search_many(
     """
     config = config or GuidedConfig()
     rng = make_rng(rng)
+    if config.leaf not in (None, "net"):
+        evaluator = LeafValueEvaluator(evaluator, rules, config.leaf)
     if len(roots) != len(seats):
         raise ValueError(f"search_many: {len(roots)} roots but {len(seats)} seats")
     determinize = determinizer(rules, config.determinize)
@@ -462,6 +509,8 @@ class AZBot:
     ) -> None:
         config = with_overrides(config or GuidedConfig(), overrides, "guided search")
         determinizer(rules, config.determinize)  # fail now, not in the middle of a game
+        if config.leaf not in (None, "net"):
+            LeafValueEvaluator(evaluator, rules, config.leaf)  # a game without the hook fails now
         self.rules, self.evaluator, self.config = rules, evaluator, config
         self.rng = make_rng(seed)
         self.last_result: SearchResult | None = None
@@ -504,13 +553,13 @@ def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
         if not text.isdigit() or int(text) < 1:
             raise ValueError(f"bot {name!r}: simulations {text!r} is not a positive int; syntax: {AZ_SYNTAX}")
         options["simulations"] = int(text)
-    keys = {"select": "selection", "m": "max_considered", "noise": "gumbel_scale", "c": "c_puct"}
+    keys = {"select": "selection", "m": "max_considered", "noise": "gumbel_scale", "c": "c_puct", "leaf": "leaf"}
     for part in keyed:
         key, _, text = part.partition("=")
         if key not in keys:
             raise ValueError(f"bot {name!r}: unknown option {key!r}; syntax: {AZ_SYNTAX}")
         try:
-            if key == "select":
+            if key in ("select", "leaf"):
                 value: Any = text
             elif key == "m":
                 value = int(text)

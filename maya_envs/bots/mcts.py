@@ -41,15 +41,23 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from maya_envs.bots.heuristic import heuristic_bot
+from maya_envs.bots.search_common import (  # noqa: F401  (relative_values: the old import path)
+    determinizer,
+    game_hook,
+    is_int,
+    is_number,
+    relative_values,
+    terminal_values,
+    with_overrides,
+)
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
-from maya_envs.games import game_of_rules
 
 ROLLOUTS = ("random", "heuristic")
 SEARCH_NAMES = ("mcts", "ismcts")
@@ -90,24 +98,16 @@ class MCTSConfig:
     def __post_init__(self) -> None:
         if self.simulations is None and self.time_limit is None:
             raise ValueError("MCTSConfig needs simulations or a time_limit (both are None)")
-        if self.simulations is not None and (not _is_int(self.simulations) or self.simulations < 1):
+        if self.simulations is not None and (not is_int(self.simulations) or self.simulations < 1):
             raise ValueError(f"simulations={self.simulations!r}; allowed: an int >= 1 or None")
-        if self.time_limit is not None and not (_is_number(self.time_limit) and self.time_limit > 0):
+        if self.time_limit is not None and not (is_number(self.time_limit) and self.time_limit > 0):
             raise ValueError(f"time_limit={self.time_limit!r}; allowed: seconds > 0 or None")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout={self.rollout!r}; allowed: {', '.join(ROLLOUTS)}")
-        if not _is_int(self.depth) or self.depth < 0:
+        if not is_int(self.depth) or self.depth < 0:
             raise ValueError(f"depth={self.depth!r}; allowed: an int >= 0")
-        if not _is_number(self.exploration) or self.exploration < 0:
+        if not is_number(self.exploration) or self.exploration < 0:
             raise ValueError(f"exploration={self.exploration!r}; allowed: a number >= 0")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
 def parse_spec(name: str) -> tuple[str, MCTSConfig]:
@@ -165,62 +165,6 @@ def parse_spec(name: str) -> tuple[str, MCTSConfig]:
     if kind == "ismcts":
         options["determinize"] = True
     return kind, MCTSConfig(**options)
-
-
-def game_hook(rules: Rules, name: str) -> Callable | None:
-    """The hook ``name`` (``"determinize"``, ``"leaf_values"``) of the game whose rules
-    ``rules`` are (:mod:`maya_envs.games`), or ``None`` when the game has none or ``rules``
-    belong to no game of the table (search then works without the hook)."""
-    try:
-        game = game_of_rules(rules)
-    except ValueError:
-        return None
-    return game.hook(name)
-
-
-def with_overrides(config: Any, overrides: dict[str, Any], label: str) -> Any:
-    """``config`` (a frozen dataclass) with the fields in ``overrides`` replaced.
-
-    Raises:
-        ValueError: an unknown field (the message names it and lists the known ones, as
-            ``label`` settings), or a bad value (the config's own check).
-    """
-    if not overrides:
-        return config
-    known = {f.name for f in fields(config)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ValueError(f"unknown {label} setting(s) {unknown}; known: {sorted(known)}")
-    return replace(config, **overrides)
-
-
-def determinizer(rules: Rules, wanted: bool | None) -> Callable | None:
-    """The game's ``determinize`` hook when the search should sample hidden information
-    (``wanted``; ``None``: exactly when ``rules.spec.information`` is not ``"perfect"``), else
-    ``None``.
-
-    Raises:
-        ValueError: determinization wanted for a game without the hook.
-    """
-    if wanted is None:
-        wanted = rules.spec.information != "perfect"
-    if not wanted:
-        return None
-    hook = game_hook(rules, "determinize")
-    if hook is None:
-        raise ValueError(
-            f"{type(rules).__name__} has no determinize hook (maya_envs.games), "
-            "so information-set search is not available for it"
-        )
-    return hook
-
-
-def terminal_values(rules: Rules, state: Any) -> np.ndarray:
-    """``float64 (num_players,)``: a finished game's ``rules.returns(state)`` divided by the
-    largest absolute reward of ``rules.spec.reward_range``, so in [-1, 1] in every game (zeros
-    after a truncation). The value scale of both searches and of the network's value head."""
-    low, high = rules.spec.reward_range
-    return np.asarray(rules.returns(state), np.float64) * (1.0 / max(abs(low), abs(high), 1e-12))
 
 
 class _Node:
@@ -381,13 +325,3 @@ def make_search_bot(name: str, rules: Rules, seed: int | np.random.Generator | N
     _, config = parse_spec(name)
     return MCTSBot(rules, seed, config)
 
-
-def relative_values(scores: list[float] | np.ndarray, scale: float) -> np.ndarray:
-    """Leaf values in (-1, 1) from per-seat scores: ``tanh((own - mean of the others) / scale)``.
-
-    A smooth stand-in for a win/loss outcome, for the games' ``leaf_values`` hooks.
-    """
-    scores = np.asarray(scores, np.float64)
-    n = len(scores)
-    others = (scores.sum() - scores) / (n - 1)
-    return np.tanh((scores - others) / scale)

@@ -1,4 +1,5 @@
-"""Maya (Abacusspiele 2003) search hooks for :mod:`maya_envs.bots.mcts`: ``determinize`` and
+"""Maya (Abacusspiele 2003) search hooks for both searches
+(:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and
 ``leaf_values``.
 
 Hidden information (rules file section 6 and the observation module's table): each other
@@ -24,14 +25,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.bots.mcts import relative_values
+from maya_envs.bots.search_common import relative_leads
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, MAX_BID, NUM_CARD_TYPES
 from maya_envs.maya_quarry.features import scored_now
 from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState
 from maya_envs.maya_quarry.rules.state import BID, NUM_ROUNDS
 
-#: Gold lead worth tanh(1) in the leaf value.
-GOLD_SCALE = 15.0
+#: Projected gold lead (:func:`leaf_leads`) worth tanh(1) in the leaf value, per player count
+#: (both variants). Fitted by least squares of ``tanh(lead / scale)`` against the acting seat's
+#: final result over 200 heuristic self-play games per variant (``python
+#: benchmarks/fit_leaf_scales.py --games 200``): 3p 15 -> 34 (fits 34.2 basic, 33.5 advanced;
+#: MSE 0.439 -> 0.382 basic, 0.436 -> 0.382 advanced; predicting 0: 0.52), 4p 15 -> 54 (fits
+#: 49.5, 58.5; 0.377 -> 0.266, 0.425 -> 0.286; 0: 0.35). Five players keep the hand-set 15 (not
+#: fitted yet).
+LEAF_SCALES = {3: 34.0, 4: 54.0, 5: 15.0}
 
 
 def hidden_slots(state: MayaQuarryState, seat: int) -> list[tuple[int, int]]:
@@ -74,13 +81,18 @@ def determinize(
     return out
 
 
-def leaf_values(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
-    """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of each seat's projected
-    gold lead over the others' mean, over :data:`GOLD_SCALE`. Projected gold = gold now +
-    what the board would pay now (every level, rules phase 3) once per scoring still to come
-    (this round's included), a rough stand-in for the remaining rounds."""
+def leaf_leads(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
+    """``float64 (num_players,)``: each seat's projected gold lead over the others' mean.
+    Projected gold = gold now + what the board would pay now (every level, rules phase 3) once
+    per scoring still to come (this round's included), a rough stand-in for the remaining
+    rounds."""
     n = state.num_players
     per_scoring = scored_now(rules, state)
     scorings_left = NUM_ROUNDS - state.round
-    projected = [state.gold[seat] + scorings_left * per_scoring[seat] for seat in range(n)]
-    return relative_values(projected, GOLD_SCALE)
+    return relative_leads([state.gold[seat] + scorings_left * per_scoring[seat] for seat in range(n)])
+
+
+def leaf_values(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
+    """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of :func:`leaf_leads` over
+    the player count's :data:`LEAF_SCALES`."""
+    return np.tanh(leaf_leads(rules, state) / LEAF_SCALES[state.num_players])

@@ -3,6 +3,8 @@
 * :class:`NetworkEvaluator`: the guided search's evaluator hook
   (:mod:`maya_envs.bots.guided`): priors over each state's legal actions and a value per seat,
   from ONE forward pass per call.
+* :class:`LeafValueEvaluator` (from :mod:`maya_envs.bots.guided`, numpy only): an evaluator
+  whose values are the network's, the game's ``leaf_values`` estimate or their mix.
 * :class:`NetworkBot`: the raw network with no search (the ``policy:`` bot): the legal action of
   highest prior (or one sampled from the prior).
 * :func:`make_network_bot`: the bot specs ``policy:<model>`` and
@@ -16,19 +18,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import torch
 
-from maya_envs.bots.guided import AZBot
+from maya_envs.bots.guided import LEAVES, AZBot, LeafValueEvaluator
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.games import find_game
 from maya_envs.nn.inputs import NetworkInputs, collate, to_absolute
 from maya_envs.nn.model import PolicyValueNet, load_network
 from maya_envs.nn.specs import model_path, parse_network_spec
+from maya_envs.pretrained import network_names, pretrained_info
+
+__all__ = ["LeafValueEvaluator", "NetworkBot", "NetworkEvaluator", "load_model", "make_network_bot", "recorded_leaf"]
 
 
 class NetworkEvaluator:
@@ -161,8 +167,29 @@ def load_model(model: str, rules: Rules) -> PolicyValueNet:
     return net
 
 
+def recorded_leaf(model: str) -> str:
+    """The leaf value (:data:`maya_envs.bots.guided.LEAVES`) network ``<model>`` was trained
+    and measured with: a shipped network's registry entry (``leaf_value``), else the file's
+    ``meta["leaf_value"]`` (written by the trainer, :mod:`training.exit.loop`), else ``"net"``
+    (networks saved before the choice existed).
+
+    Raises:
+        ValueError: no such model, or a recorded value that is not a known leaf.
+    """
+    leaf = pretrained_info(model).leaf_value if model in network_names() else None
+    if leaf is None:
+        path = model_path(model)
+        leaf = _load_cached(str(path.resolve()), path.stat().st_mtime)[1].get("leaf_value")
+    leaf = leaf or "net"
+    if leaf not in LEAVES:
+        raise ValueError(f"network {model!r} records leaf_value={leaf!r}; allowed: {', '.join(LEAVES)}")
+    return leaf
+
+
 def make_network_bot(name: str, rules: Rules, seed: int | np.random.Generator | None = None) -> Any:
-    """The bot of a ``policy:<model>`` or ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` spec.
+    """The bot of a ``policy:<model>`` or ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` spec; an
+    ``az:`` spec without ``leaf=`` searches with the leaf the network records
+    (:func:`recorded_leaf`).
 
     Raises:
         ValueError: a malformed spec, an unknown model, or a network that does not fit ``rules``.
@@ -171,4 +198,6 @@ def make_network_bot(name: str, rules: Rules, seed: int | np.random.Generator | 
     net = load_model(model, rules)
     if kind == "policy":
         return NetworkBot(rules, net, seed)
+    if config.leaf is None:
+        config = replace(config, leaf=recorded_leaf(model))
     return AZBot(rules, NetworkEvaluator(net, NetworkInputs(rules)), config, seed)

@@ -13,7 +13,7 @@ similar features, where a head with one output per id has to learn each id on it
 optional per-id bias (``id_bias``, zero at the start) still lets it learn what the features miss.
 Logits are ``-inf`` where the batch is padding (``valid`` False). The value entries are
 seat-relative (entry ``k`` = seat ``(seat + k) % num_players``; see :mod:`maya_envs.nn.inputs`)
-on the scale of :func:`maya_envs.bots.mcts.terminal_values` (a finished game's
+on the scale of :func:`maya_envs.bots.search_common.terminal_values` (a finished game's
 ``rules.returns`` divided by the largest absolute reward); teammates get the same target.
 
 Checkpoints (:func:`save_network`, :func:`load_network`) are one ``torch.save`` file (``.pt``)

@@ -11,8 +11,13 @@ with ``model.zip`` gives an ``sb3`` entry, one with ``model.pt`` a ``network`` e
 Use one as an opponent anywhere a spec is taken (``gym.make(..., opponents="pretrained")``,
 ``maya-arena --agents pretrained:maya2012_2p``, ``maya-play --seats human,pretrained``):
 
-* ``"pretrained"``: the default baseline of the game being played (the first registry entry
-  whose game, player count, action space and observation shape match);
+* ``"pretrained"``: the default agent of the game being played: the ``default_spec`` of the
+  registry entry that has one and whose game, player count, action space and observation shape
+  match (the strongest shipped agent whose move costs at most about 50 ms on one core, with the
+  search settings it was measured with, e.g. ``"az:maya2012_2p_exit:32:leaf=hook"``; its
+  ``results`` hold those measurements); where no entry has one, the first matching entry;
+* ``"pretrained:raw"``: that default entry's network without search (``policy:<name>``), or its
+  MaskablePPO model;
 * ``"pretrained:<name>"``: that baseline (refused if it was trained on another game or size).
 
 A ``network`` entry plays as a bot with ``act(state)`` (the raw network,
@@ -34,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 PREFIX = "pretrained"
+RAW = "pretrained:raw"
+"""The default entry of the game without its search (module docstring)."""
 KINDS = ("sb3", "network")
 
 
@@ -52,6 +59,12 @@ class PretrainedInfo:
         results: its evaluation (one dict per opponent bot: games, wins, draws, losses,
             win_rate, win_rate_ci95).
         kind: ``"sb3"`` or ``"network"`` (see the module docstring).
+        leaf_value: ``network`` entries: the leaf value its ``az:`` search plays with
+            (``net``, ``hook``, ``mix``; :func:`maya_envs.nn.agent.recorded_leaf`); ``None``:
+            the file's own record, else ``net``.
+        default_spec: the spec ``pretrained`` plays for this entry's game, player count and
+            variant (``"az:<name>:32:leaf=hook"``, ``"policy:<name>"``; ``None``: this entry is
+            not the default). Its ``results`` hold what that spec measured.
     """
 
     name: str
@@ -68,6 +81,8 @@ class PretrainedInfo:
     game_options: dict[str, Any] = field(default_factory=dict)
     results: list[dict[str, Any]] = field(default_factory=list)
     kind: str = "sb3"
+    leaf_value: str | None = None
+    default_spec: str | None = None
 
     def fits(self, spec) -> bool:
         """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`):
@@ -132,14 +147,18 @@ def pretrained_info(name: str) -> PretrainedInfo:
 
 
 def pretrained_for(spec) -> str:
-    """The name of the default baseline for the game of ``spec`` (first matching entry).
+    """The name of the default baseline for the game of ``spec``: the matching entry with a
+    ``default_spec``, else the first matching entry.
 
     Raises:
         ValueError: no shipped baseline plays this game at this size (the message lists them).
     """
-    for info in _registry().values():
-        if info.fits(spec):
+    fitting = [info for info in _registry().values() if info.fits(spec)]
+    for info in fitting:
+        if info.default_spec is not None:
             return info.name
+    for info in fitting:
+        return info.name
     shipped = [
         f"{i.name} ({i.game}, {i.num_players}p, {i.num_actions} actions, observation {i.observation_shape})"
         for i in _registry().values()
@@ -150,13 +169,26 @@ def pretrained_for(spec) -> str:
     )
 
 
+def default_agent(name: str) -> str:
+    """What the spec ``pretrained`` plays for entry ``name``: its ``default_spec``, else the raw
+    agent (:func:`raw_agent`)."""
+    return pretrained_info(name).default_spec or raw_agent(name)
+
+
+def raw_agent(name: str) -> str:
+    """Entry ``name`` without search: ``"policy:<name>"`` for a network, the name itself (the
+    MaskablePPO model, :func:`load_pretrained`) for an ``sb3`` entry."""
+    return f"policy:{name}" if pretrained_info(name).kind == "network" else name
+
+
 def resolve_pretrained_spec(text: str, spec) -> str:
-    """The baseline name an opponent spec ``"pretrained"`` / ``"pretrained:<name>"`` means for ``spec``.
+    """The baseline name an opponent spec ``"pretrained"`` / ``"pretrained:raw"`` /
+    ``"pretrained:<name>"`` means for ``spec``.
 
     Raises:
         ValueError: an unknown name, or a baseline trained on another game or size.
     """
-    if text == PREFIX:
+    if text in (PREFIX, RAW):
         return pretrained_for(spec)
     name = text.removeprefix(PREFIX + ":")
     info = pretrained_info(name)

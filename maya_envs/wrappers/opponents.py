@@ -13,9 +13,11 @@ Accepted specs:
 * any other callable: ``f(observation_dict) -> int`` where the dict is the agent's
   ``{"observation", "action_mask"}``;
 * a dict ``{spec: weight}``: an :class:`OpponentPool` that draws one member per episode;
-* ``"pretrained"`` / ``"pretrained:<name>"``: a baseline shipped in :mod:`maya_envs.pretrained`
-  (the game's default one, or that one; needs the ``train`` extra); a MaskablePPO baseline
-  plays as a model, a shipped network as the bot ``"policy:<name>"``;
+* ``"pretrained"`` / ``"pretrained:raw"`` / ``"pretrained:<name>"``: an agent shipped in
+  :mod:`maya_envs.pretrained` (needs the ``train`` extra): the game's default agent (its
+  registry ``default_spec``, e.g. ``"az:maya2012_2p_exit:32:leaf=hook"``), that default's
+  network without search, or that entry; a MaskablePPO baseline plays as a model, a shipped
+  network as the bot ``"policy:<name>"``;
 * ``"policy:<model>"``, ``"az:<model>[:SIMULATIONS][...]"``: a policy-value network, raw or
   guiding a search (bot names of :func:`maya_envs.bots.make_bot`; need torch);
 * ``"<prefix>:<text>"`` for a registered prefix: the resolver of that prefix turns the spec
@@ -38,7 +40,15 @@ import numpy as np
 
 from maya_envs.bots.base import BOT_NAMES, make_bot
 from maya_envs.games import game_of_rules
-from maya_envs.pretrained import is_pretrained_spec, load_pretrained, pretrained_info, resolve_pretrained_spec
+from maya_envs.pretrained import (
+    PREFIX,
+    default_agent,
+    is_pretrained_spec,
+    load_pretrained,
+    pretrained_info,
+    raw_agent,
+    resolve_pretrained_spec,
+)
 
 Resolver = Callable[[str, Any], Any]
 """``resolver(spec, rules) -> opponent object`` for the specs ``"<prefix>:..."`` of one prefix."""
@@ -68,16 +78,18 @@ def _entry_points() -> dict[str, Any]:
 
 
 def _pretrained(spec: str, rules, observation_shape: tuple[int, ...] | None = None) -> Any:
-    """The shipped baseline ``spec`` names, matched against the game of ``rules`` as a seat
-    observing ``observation_shape`` sees it (default: the game's default observer): an ``sb3``
-    entry's MaskablePPO model, or a ``network`` entry's bot ``"policy:<name>"``."""
+    """The shipped agent ``spec`` names, matched against the game of ``rules`` as a seat
+    observing ``observation_shape`` sees it (default: the game's default observer): for
+    ``"pretrained"`` the default entry's ``default_spec`` (a bot spec), else an ``sb3``
+    entry's MaskablePPO model or a ``network`` entry's bot ``"policy:<name>"``."""
     if not is_pretrained_spec(spec):
         raise ValueError(f"a pretrained spec looks like 'pretrained' or 'pretrained:<name>', got {spec!r}")
     shape = default_observation_shape(rules) if observation_shape is None else tuple(observation_shape)
     name = resolve_pretrained_spec(spec, replace(rules.spec, observation_shape=shape))
-    if pretrained_info(name).kind == "network":
-        return f"policy:{name}"
-    return load_pretrained(name)
+    agent = default_agent(name) if spec == PREFIX else raw_agent(name)
+    if pretrained_info(name).kind == "sb3" and agent == name:
+        return load_pretrained(name)
+    return agent
 
 
 register_resolver("pretrained", _pretrained)

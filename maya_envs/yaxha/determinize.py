@@ -1,4 +1,5 @@
-"""Yaxha search hooks for :mod:`maya_envs.bots.mcts`: ``determinize`` and ``leaf_values``.
+"""Yaxha search hooks for both searches
+(:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and ``leaf_values``.
 
 Hidden information (decision 11, :mod:`maya_envs.yaxha.observation`):
 
@@ -23,11 +24,14 @@ import dataclasses
 
 import numpy as np
 
-from maya_envs.bots.mcts import relative_values
+from maya_envs.bots.search_common import relative_leads
 from maya_envs.yaxha.rules import BUILD, SELECT, YaxhaRules, YaxhaState
 
-#: Score lead worth tanh(1) in the leaf value.
-SCORE_SCALE = 10.0
+#: Score lead (:func:`leaf_leads`) worth tanh(1) in the leaf value, per player count. Fitted by
+#: least squares of ``tanh(lead / scale)`` against the acting seat's final result over heuristic
+#: self-play games (``python benchmarks/fit_leaf_scales.py``, the numbers in its docstring); the
+#: hand-set scale before the fit was 10.0.
+LEAF_SCALES = {2: 10.0, 3: 10.0, 4: 10.0}
 
 
 def steps_done(rules: YaxhaRules, state: YaxhaState, seat: int) -> int:
@@ -100,9 +104,13 @@ def _replay(
     return tuple(placed), discards, pyramid
 
 
+def leaf_leads(rules: YaxhaRules, state: YaxhaState) -> np.ndarray:
+    """``float64 (num_players,)``: each seat's current total score (colour points and bonus
+    cards, :meth:`YaxhaRules.scores`) minus the others' mean."""
+    return relative_leads(rules.totals(state))
+
+
 def leaf_values(rules: YaxhaRules, state: YaxhaState) -> np.ndarray:
-    """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of each seat's current total
-    score (colour points and bonus cards, :meth:`YaxhaRules.scores`) over the others' mean,
-    divided by :data:`SCORE_SCALE`."""
-    totals = rules.totals(state)
-    return relative_values(totals, SCORE_SCALE)
+    """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of :func:`leaf_leads` over
+    the player count's :data:`LEAF_SCALES`."""
+    return np.tanh(leaf_leads(rules, state) / LEAF_SCALES[rules.num_players])

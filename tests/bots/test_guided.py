@@ -17,7 +17,7 @@ from maya_envs.bots.guided import (
     parse_az_spec,
     search_many,
 )
-from maya_envs.bots.mcts import terminal_values
+from maya_envs.bots.search_common import terminal_values
 from maya_envs.games import GAMES
 
 from .test_mcts import COMPLETE_T0, _completion_position

@@ -9,9 +9,9 @@ each forward pass):
 =====================  ==============================================================
 ``learner``            the network ``"best"`` with guided search, recording the search
                        policy; its first ``sample_moves`` moves per game drawn from it
-``search:<net>``       network ``<net>`` with guided search (``simulations``)
-``az:<net>``           network ``<net>`` with guided search (``eval_simulations``, no root
-                       noise: what the ``az:`` bot spec plays)
+``search:<net>``       network ``<net>`` with guided search (``search``)
+``az:<net>``           network ``<net>`` with guided search (``eval_search``: no root
+                       noise, what the ``az:`` bot spec plays)
 ``policy:<net>``       network ``<net>`` raw: its most probable legal action
 ``teacher:<bot>``      a bot (``heuristic``, ``mcts:...``) recording its choice as the target,
                        with ``imitation_epsilon`` random moves
@@ -23,24 +23,27 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from training.exit.play import Played, Positions, play_games
+from training.exit.data import Positions
+from training.exit.play import Played, play_games
 
 
 @dataclass(frozen=True)
 class ActorSettings:
-    """What every actor needs to build its game, networks and agents."""
+    """What every actor needs to build its game, networks and agents: ``search`` is the
+    self-play search (``learner``, ``search:``), ``eval_search`` the match search (``az:``),
+    each one :class:`maya_envs.bots.guided.GuidedConfig` built by the caller
+    (:meth:`training.exit.config.ExitConfig.search_config`)."""
 
     game: str
     game_options: dict[str, Any]
     net_kwargs: dict[str, Any]
-    simulations: int
-    eval_simulations: int
-    search: dict[str, Any] = field(default_factory=dict)
+    search: Any
+    eval_search: Any
     sample_moves: int = 0
     imitation_epsilon: float = 0.0
     in_flight: int = 32
@@ -50,11 +53,13 @@ class ActorSettings:
 @dataclass
 class Games:
     """One batch of games for one actor: ``lineups[g][seat]`` agent specs, ``seeds[g]`` and the
-    weights (``{name: state dict of numpy arrays}``) of the networks they name."""
+    weights (``{name: state dict of numpy arrays}``) of the networks they name; ``leaf`` the
+    searches' leaf value in these games (``None``: the settings' own)."""
 
     lineups: list[list[str]]
     seeds: list[int]
     weights: dict[str, dict[str, np.ndarray]]
+    leaf: str | None = None
 
 
 class _Actor:
@@ -76,12 +81,14 @@ class _Actor:
         import torch
 
         from maya_envs.bots.base import make_bot
-        from maya_envs.bots.guided import GuidedConfig
         from maya_envs.nn.agent import NetworkEvaluator
         from maya_envs.nn.model import PolicyValueNet
         from training.exit.play import BotAgent, PolicyAgent, SearchAgent
 
         s, rules = self.settings, self.rules
+        search, eval_search = s.search, s.eval_search
+        if games.leaf is not None:
+            search, eval_search = replace(search, leaf=games.leaf), replace(eval_search, leaf=games.leaf)
         rng = np.random.default_rng(seed)
         evaluators = {}
         for name, weights in games.weights.items():
@@ -96,15 +103,11 @@ class _Actor:
                 return agents[spec]
             kind, _, rest = spec.partition(":")
             if kind == "learner":
-                config = GuidedConfig(simulations=s.simulations, **s.search)
-                made = SearchAgent(rules, evaluators["best"], config, True, s.sample_moves, rng)
+                made = SearchAgent(rules, evaluators["best"], search, True, s.sample_moves, rng)
             elif kind == "search":
-                made = SearchAgent(
-                    rules, evaluators[rest], GuidedConfig(simulations=s.simulations, **s.search), rng=rng
-                )
+                made = SearchAgent(rules, evaluators[rest], search, rng=rng)
             elif kind == "az":  # a match: no root noise, as the az: bot spec plays
-                config = GuidedConfig(**{**s.search, "simulations": s.eval_simulations, "gumbel_scale": 0.0})
-                made = SearchAgent(rules, evaluators[rest], config, rng=rng)
+                made = SearchAgent(rules, evaluators[rest], eval_search, rng=rng)
             elif kind == "policy":
                 made = PolicyAgent(rules, evaluators[rest], deterministic=True, rng=rng)
             elif kind == "teacher":
@@ -149,7 +152,12 @@ class Actors:
             self._pool = context.Pool(count, initializer=_init, initargs=(settings,))
 
     def play(
-        self, lineups: Sequence[Sequence[str]], seeds: Sequence[int], weights: dict[str, Any], seed: int
+        self,
+        lineups: Sequence[Sequence[str]],
+        seeds: Sequence[int],
+        weights: dict[str, Any],
+        seed: int,
+        leaf: str | None = None,
     ) -> Played:
         """Play one game per lineup, split over the actors; the results in ``lineups`` order.
 
@@ -158,13 +166,14 @@ class Actors:
             seeds: one game seed per lineup.
             weights: ``{name: state dict}`` of the networks the specs name (tensors or arrays).
             seed: seeds the actors' own generators (search, sampling, bots).
+            leaf: the searches' leaf value (``net``, ``hook``, ``mix``; ``None``: the settings').
         """
         arrays = {name: {k: np.asarray(v.detach().cpu() if hasattr(v, "detach") else v) for k, v in sd.items()}
                   for name, sd in weights.items()}  # fmt: skip
         parts = min(self.count, len(lineups)) or 1
         bounds = np.linspace(0, len(lineups), parts + 1).astype(int)
         jobs = [
-            (Games([list(x) for x in lineups[a:b]], [int(x) for x in seeds[a:b]], arrays), seed + i)
+            (Games([list(x) for x in lineups[a:b]], [int(x) for x in seeds[a:b]], arrays, leaf), seed + i)
             for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
         ]
         if self._pool is None:

@@ -3,7 +3,7 @@
 Loss per position: the cross-entropy of the network's policy over the legal actions against
 the target policy (the search policy, or the teacher's in iteration 0), plus
 ``value_weight`` times the mean squared error of the value head against every seat's final
-value (:func:`maya_envs.bots.mcts.terminal_values`).
+value (:func:`maya_envs.bots.search_common.terminal_values`).
 """
 
 from __future__ import annotations
@@ -13,17 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from maya_envs.nn.inputs import to_seat_relative
-from training.exit.play import Positions
+from training.exit.data import Positions, mixed_value_targets, value_targets  # noqa: F401 (value_targets: API)
 from training.exit.replay import Batch, ReplayBuffer, minibatches
-
-
-def value_targets(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """The value head's target for positions seen by ``seats``: every seat's final value
-    (``values (B, num_players)``, absolute seat order) turned seat-relative (entry ``k`` =
-    seat ``(seat + k) % n``, :func:`maya_envs.nn.inputs.to_seat_relative`), as the head
-    outputs them."""
-    return np.stack([to_seat_relative(row, seat) for row, seat in zip(values, seats, strict=True)])
 
 
 @dataclass
@@ -45,19 +36,29 @@ class Learner:
     Args:
         net: a :class:`maya_envs.nn.model.PolicyValueNet`.
         learning_rate, weight_decay, value_weight: the optimiser and the loss mix.
+        value_target_hook: the weight of the game's leaf estimate in the value target
+            (:func:`training.exit.data.mixed_value_targets`; 0: the final result alone).
         batch_size: positions per minibatch.
     """
 
     def __init__(
-        self, net: torch.nn.Module, learning_rate: float, weight_decay: float, value_weight: float, batch_size: int
+        self,
+        net: torch.nn.Module,
+        learning_rate: float,
+        weight_decay: float,
+        value_weight: float,
+        batch_size: int,
+        value_target_hook: float = 0.0,
     ) -> None:
         self.net = net
+        self.value_target_hook = value_target_hook
         self.optimizer = torch.optim.AdamW(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
         self.value_weight = value_weight
         self.batch_size = batch_size
 
-    def loss(self, batch: Batch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """``(total, policy_loss, value_loss, agreement)`` of one batch (means over its rows)."""
+    def loss(self, batch: Batch, with_values: bool = False) -> tuple[torch.Tensor, ...]:
+        """``(total, policy_loss, value_loss, agreement)`` of one batch (means over its rows),
+        and the value head's output ``(B, num_players)`` (seat-relative) with ``with_values``."""
         valid = torch.from_numpy(batch.valid)
         logits, values = self.net(
             torch.from_numpy(batch.board),
@@ -68,10 +69,13 @@ class Learner:
         log_p = torch.log_softmax(logits, dim=-1).masked_fill(~valid, 0.0)
         target = torch.from_numpy(batch.policy)
         policy_loss = -(target * log_p).sum(-1).mean()
-        wanted = torch.from_numpy(value_targets(batch.values, batch.seats))
+        wanted = torch.from_numpy(
+            mixed_value_targets(batch.values, batch.seats, batch.hooks, self.value_target_hook)
+        )
         value_loss = ((values - wanted) ** 2).mean()
         agreement = (logits.argmax(-1) == target.argmax(-1)).float().mean()
-        return policy_loss + self.value_weight * value_loss, policy_loss, value_loss, agreement
+        out = (policy_loss + self.value_weight * value_loss, policy_loss, value_loss, agreement)
+        return (*out, values) if with_values else out
 
     def train(self, buffer: ReplayBuffer, epochs: int, rng: np.random.Generator) -> EpochStats:
         """``epochs`` shuffled passes over ``buffer``; the mean losses of the passes."""
@@ -96,11 +100,33 @@ class Learner:
         them. On an iteration's new games, before they enter the replay buffer, these are the
         losses on games the network has not fitted: a value loss far above the training one
         means the value head memorises its games (the trainer logs both)."""
+        policy_loss, value_loss, _ = self.measure_values(positions)
+        return policy_loss, value_loss
+
+    def measure_values(self, positions: Positions) -> tuple[float, float, dict[str, float]]:
+        """:meth:`measure` and the own-seat value error of each leaf value on ``positions``:
+        ``{"net": ..., "hook": ..., "mix": ...}``, the mean squared error against the acting
+        seat's final value of the network's value, the game's ``leaf_values`` estimate
+        (``positions.hooks``) and their mix (:data:`maya_envs.bots.guided.MIX_WEIGHT`); the
+        dict is empty when the rows hold no estimate. What ``exit.leaf_value: auto`` reads."""
+        from maya_envs.bots.guided import MIX_WEIGHT
+
         self.net.eval()
         sums = np.zeros(2)
+        own_net, own_hook, own_z = [], [], []
         with torch.no_grad():
             for batch in minibatches(positions, np.arange(len(positions)), self.batch_size):
-                _, policy_loss, value_loss, _ = self.loss(batch)
+                _, policy_loss, value_loss, _, values = self.loss(batch, with_values=True)
                 sums += len(batch.seats) * np.array([policy_loss.item(), value_loss.item()])
+                rows = np.arange(len(batch.seats))
+                own_net.append(values[:, 0].numpy())  # seat-relative: entry 0 is the acting seat
+                own_z.append(batch.values[rows, batch.seats])
+                if batch.hooks is not None:
+                    own_hook.append(batch.hooks[rows, batch.seats])
         means = sums / max(len(positions), 1)
-        return float(means[0]), float(means[1])
+        errors: dict[str, float] = {}
+        if own_z and len(own_hook) == len(own_z):
+            z, net, hook = (np.concatenate(x).astype(np.float64) for x in (own_z, own_net, own_hook))
+            mix = MIX_WEIGHT * net + (1 - MIX_WEIGHT) * hook
+            errors = {name: float(np.mean((v - z) ** 2)) for name, v in (("net", net), ("hook", hook), ("mix", mix))}
+        return float(means[0]), float(means[1]), errors

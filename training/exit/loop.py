@@ -20,7 +20,9 @@ final returns. Each later iteration:
 
 The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``history.json``
 (one row per iteration; from iteration 1 with ``new_games_policy_loss``/``new_games_value_loss``,
-the losses on the iteration's new games before the learner sees them), the learning curve
+the losses on the iteration's new games before the learner sees them, and
+``new_games_value_mse_{net,hook,mix}``, the own-seat error of each leaf value on them, with
+``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``), the learning curve
 (``learning_curve.json``/``.png``: the gate matches against the bots),
 ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
 (everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
@@ -95,7 +97,9 @@ class ExitTrainer:
             "id_bias": ex.id_bias,
         }
         self.net = PolicyValueNet(**self.net_kwargs)
-        self.learner = Learner(self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size)
+        self.learner = Learner(
+            self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size, ex.value_target_hook
+        )
         self.replay = ReplayBuffer(ex.replay_iterations)
         self.rng = np.random.default_rng(config.seed)
         self.iteration = -1  # the last finished iteration (0: the imitation start)
@@ -105,6 +109,8 @@ class ExitTrainer:
         self.elapsed = 0.0
         self.gate_cpu = 0.0
         self.resumed_from = None
+        self.leaf = ex.first_leaf()  # the searches' leaf value now (exit.leaf_value)
+        self.leaf_errors: dict[str, float] | None = None  # the last iteration's, for auto
         if resume is not None:
             self._load(Path(resume))
 
@@ -126,6 +132,8 @@ class ExitTrainer:
             "elapsed": self.elapsed,
             "rng": self.rng.bit_generator.state,
             "replay": [vars(chunk) for chunk in self.replay.chunks],
+            "leaf": self.leaf,
+            "leaf_errors": self.leaf_errors,
         }
         torch.save(data, path.with_suffix(".tmp"))
         path.with_suffix(".tmp").replace(path)
@@ -133,7 +141,7 @@ class ExitTrainer:
     def _load(self, path: Path) -> None:
         import torch
 
-        from training.exit.play import Positions
+        from training.exit.data import Positions
 
         data = torch.load(path, map_location="cpu", weights_only=False)
         if not isinstance(data, dict) or data.get("format") != "maya_envs.exit_checkpoint/1":
@@ -147,6 +155,8 @@ class ExitTrainer:
         self.best, self.older = data["best"], data["older"]
         self.iteration, self.history, self.elapsed = data["iteration"], data["history"], data["elapsed"]
         self.rng.bit_generator.state = data["rng"]
+        self.leaf = data.get("leaf", self.leaf)
+        self.leaf_errors = data.get("leaf_errors")
         for chunk in data["replay"]:
             self.replay.add(Positions(**chunk))
         self.resumed_from = str(path)
@@ -157,7 +167,12 @@ class ExitTrainer:
 
         net = PolicyValueNet(**self.net_kwargs)
         net.load_state_dict(self.best)
-        meta = {**self.inputs.meta(self.config.game_options), "trainer": "exit", "iteration": self.iteration}
+        meta = {
+            **self.inputs.meta(self.config.game_options),
+            "trainer": "exit",
+            "iteration": self.iteration,
+            "leaf_value": self.leaf,  # what az:<this network> searches with (maya_envs.nn.agent.recorded_leaf)
+        }
         save_network(net, path, meta)
         return path
 
@@ -183,15 +198,24 @@ class ExitTrainer:
         older = [f"older{i}" for i in range(len(self.older))]
         lineups = opponent_lineups(drawn, self.num_players, older)
         nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
-        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
-        unseen = self.learner.measure(played.positions)
+        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0], self.leaf)
+        policy_loss, value_loss, errors = self.learner.measure_values(played.positions)
+        leaf_played = self.leaf
+        if ex.leaf_value == "auto" and errors:
+            from training.exit.config import choose_leaf
+
+            self.leaf = choose_leaf(errors, self.leaf_errors)
+        self.leaf_errors = errors or None
         self.replay.add(played.positions)
         learn_cpu = time.process_time()
         stats = self.learner.train(self.replay, self.config.n_epochs, self.rng)
         return {
             **_learned(played, stats, time.process_time() - learn_cpu),
-            "new_games_policy_loss": unseen[0],
-            "new_games_value_loss": unseen[1],
+            "new_games_policy_loss": policy_loss,
+            "new_games_value_loss": value_loss,
+            **{f"new_games_value_mse_{name}": error for name, error in errors.items()},
+            "leaf_played": leaf_played,
+            "leaf_value": self.leaf,
         }
 
     def match(self, actors, candidate: str, opponent: str, games: int, nets: dict[str, Any]):
@@ -202,7 +226,7 @@ class ExitTrainer:
 
         fair = fair_share(self.num_players, self.game.teams(self.num_players))
         lineups = match_lineups(candidate, opponent, games, self.num_players)
-        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0])
+        played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0], self.leaf)
         self.gate_cpu += played.cpu_seconds
         return score_match(opponent.partition(":")[2], played.values, fair), played.values
 
@@ -229,7 +253,7 @@ class ExitTrainer:
         config, sims = self.config, self.config.exit.eval_simulations
         candidates = [(f"{label} (raw)", "policy:best")]
         if sims:
-            candidates.append((f"{label} (+{sims} sims)", "az:best"))
+            candidates.append((f"{label} (+{sims} sims, leaf={self.leaf})", "az:best"))
         results = []
         for name, spec in candidates:
             for opponent in config.eval_opponents:
@@ -253,9 +277,8 @@ class ExitTrainer:
             game=self.game.key,
             game_options=dict(config.game_options),
             net_kwargs=self.net_kwargs,
-            simulations=ex.simulations,
-            eval_simulations=ex.eval_simulations,
-            search=dict(ex.search),
+            search=ex.search_config(),
+            eval_search=ex.eval_search_config(),
             sample_moves=ex.sample_moves,
             imitation_epsilon=ex.imitation_epsilon,
             in_flight=ex.games_in_flight,
@@ -327,7 +350,8 @@ class ExitTrainer:
         step = row["iteration"]
         for key in ("policy_loss", "value_loss", "agreement", "positions", "replay_positions", "seconds"):
             writer.add_scalar(f"exit/{key}", row[key], step)
-        for key in ("new_games_policy_loss", "new_games_value_loss"):  # not in iteration 0
+        mse = [key for key in row if key.startswith("new_games_value_mse_")]
+        for key in ("new_games_policy_loss", "new_games_value_loss", *mse):  # not in iteration 0
             if key in row:
                 writer.add_scalar(f"exit/{key}", row[key], step)
         writer.add_scalar("exit/kept", float(row["kept"]), step)
@@ -368,7 +392,9 @@ def _postfix(row: dict[str, Any]) -> str:
     return ", ".join(parts) + ("" if row["kept"] else " (not kept)")
 
 
-def _terminate(signum, frame) -> None:
+def exit_on_signal(signum, frame) -> None:
+    """A signal handler that unwinds like Ctrl-C (``SystemExit(128 + signum)``), so that
+    context managers (the actor pool) clean up."""
     raise SystemExit(128 + signum)
 
 
@@ -393,7 +419,7 @@ def train_exit(config: TrainConfig, resume: str | Path | None = None) -> Path:
     print(f"run directory: {run_dir}")
     # SIGTERM (kill, a job scheduler) unwinds like Ctrl-C, so the actor processes end with the run
     previous = (
-        signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
+        signal.signal(signal.SIGTERM, exit_on_signal) if threading.current_thread() is threading.main_thread() else None
     )
     try:
         summary = trainer.run(run_dir)

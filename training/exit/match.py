@@ -8,7 +8,8 @@ trainer's evaluation, :mod:`training.exit.gating`), with Wilson intervals.
 ``NETWORK`` is a ``.pt`` file written by ``algo: exit`` (``model.pt``, ``networks/iter_*.pt``)
 or a shipped network's name; its game and game options come from the file. ``--simulations 0``
 is the raw network (``policy:``), ``N > 0`` the network with ``N`` guided simulations per move
-and no root noise (what ``az:<network>:N`` plays). Game ``g`` seats the network at seat
+and no root noise (what ``az:<network>:N`` plays), with the leaf value ``--leaf`` (default: the
+one the network records). Game ``g`` seats the network at seat
 ``g % n`` and the opponent bot in every other seat; with ``--pair`` (team games: Maya (2012)
 four players) the network plays every seat of the team of seat ``g % n`` instead. A win is a
 positive final value for the network's seat; ``win_rate`` counts a draw (value 0) as half a win
@@ -65,16 +66,21 @@ def measure(
     actors: int = 1,
     pair: bool = False,
     seed: int = 0,
+    leaf: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the matches (module docstring) and return one row per (simulations, opponent).
+    """Play the matches (module docstring) and return one row per (simulations, opponent);
+    the search's leaf value is ``leaf`` (``net``, ``hook``, ``mix``; ``None``: the one the
+    network records, :func:`maya_envs.nn.agent.recorded_leaf`).
 
     Raises:
         ValueError: a bad network, opponent spec, count or ``--pair`` on a game without teams
             (the message names the value and what is allowed).
     """
     from maya_envs.bots.base import make_bot
+    from maya_envs.bots.guided import GuidedConfig
     from maya_envs.evaluation.stats import wilson_interval
     from maya_envs.games import find_game
+    from maya_envs.nn.agent import recorded_leaf
     from maya_envs.nn.model import load_network
     from maya_envs.nn.specs import model_path
     from training.exit.actors import Actors, ActorSettings
@@ -87,6 +93,7 @@ def measure(
     if bad or not simulations:
         raise ValueError(f"simulations={list(simulations)}; allowed: ints >= 0 (0 = the raw network)")
     net, meta = load_network(model_path(network))
+    leaf = leaf or recorded_leaf(network)
     game = find_game(meta["game"])
     options = {**meta["game_options"], "num_players": meta["num_players"]}
     rules = game.make_rules(options)
@@ -100,10 +107,10 @@ def measure(
     rng = np.random.default_rng(seed)
     rows = []
     for sims in simulations:
+        search = GuidedConfig(simulations=max(sims, 1), gumbel_scale=0.0, leaf=leaf)  # what az:<network>:N plays
         settings = ActorSettings(
-            game=game.key, game_options=options, net_kwargs=dict(net.config), simulations=max(sims, 1),
-            eval_simulations=max(sims, 1),
-        )  # fmt: skip
+            game=game.key, game_options=options, net_kwargs=dict(net.config), search=search, eval_search=search
+        )
         candidate = "az:net" if sims else "policy:net"
         with Actors(settings, actors) as pool:
             for opponent in opponents:
@@ -117,7 +124,8 @@ def measure(
                 played = pool.play(lineups, seeds, weights, int(rng.integers(0, 2**31 - 1)))
                 match = score_match(opponent, played.values, fair)
                 rows.append({
-                    "network": network, "simulations": sims, "pair": pair, **match.to_dict(),
+                    "network": network, "simulations": sims, "leaf": leaf if sims else None, "pair": pair,
+                    **match.to_dict(),
                     "wins_only_rate": match.wins / games, "wins_only_ci95": list(wilson_interval(match.wins, games)),
                     "seconds": time.perf_counter() - started, "cpu_seconds": played.cpu_seconds,
                 })  # fmt: skip
@@ -133,7 +141,7 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
     ]
     for r in rows:
         low, high = r["win_rate_ci95"]
-        search = f"+{r['simulations']} sims" if r["simulations"] else "raw"
+        search = f"+{r['simulations']} sims, leaf={r.get('leaf') or 'net'}" if r["simulations"] else "raw"
         who = f"{r['network']} (pair)" if r["pair"] else r["network"]
         lines.append(
             f"| {who} | {search} | {r['opponent']} | {r['games']} | {r['wins']} | {r['draws']} | "
@@ -156,12 +164,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--simulations", type=int, nargs="+", default=[0], help="0 = raw network; N = N guided simulations per move"
     )
     parser.add_argument("--actors", type=int, default=1, help="actor processes (default 1)")
+    parser.add_argument(
+        "--leaf", choices=("net", "hook", "mix"), help="the search's leaf value (default: the one the network records)"
+    )
     parser.add_argument("--pair", action="store_true", help="team games: the network plays a whole team")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
     args = parser.parse_args(argv)
+    import signal
+
+    from training.exit.loop import exit_on_signal
+
+    # SIGTERM unwinds like Ctrl-C, so the actor processes end with the match (not orphaned)
+    signal.signal(signal.SIGTERM, exit_on_signal)
     try:
-        rows = measure(args.network, args.opponents, args.games, args.simulations, args.actors, args.pair, args.seed)
+        rows = measure(
+            args.network, args.opponents, args.games, args.simulations, args.actors, args.pair, args.seed, args.leaf
+        )
     except ValueError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     print(markdown(rows))

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from maya_envs.bots.mcts import terminal_values
+from maya_envs.bots.search_common import terminal_values
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
+from training.exit.data import Positions, Recorder
 
 
 class Agent:
@@ -120,81 +121,9 @@ class SearchAgent(Agent):
 
 
 @dataclass
-class Positions:
-    """Recorded decisions, one row per position (ragged over the legal actions).
-
-    Attributes:
-        boards: ``float16 (N, D)`` board inputs from the acting seat's observation.
-        actions: ``int64`` legal action ids of all rows, concatenated.
-        features: ``float16 (sum A, F)`` per-action features, concatenated like ``actions``.
-        policies: ``float32 (sum A,)`` policy targets, concatenated like ``actions``.
-        offsets: ``int64 (N + 1,)``: row ``i``'s actions are ``offsets[i]:offsets[i+1]``.
-        seats: ``int64 (N,)`` the acting seat.
-        values: ``float32 (N, num_players)`` every seat's final value (:func:`maya_envs.bots.mcts.terminal_values`).
-    """
-
-    boards: np.ndarray
-    actions: np.ndarray
-    features: np.ndarray
-    policies: np.ndarray
-    offsets: np.ndarray
-    seats: np.ndarray
-    values: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.seats)
-
-    @staticmethod
-    def concat(parts: Sequence[Positions]) -> Positions:
-        """The rows of ``parts`` in order (an empty ``parts`` is an error)."""
-        parts = [p for p in parts if len(p)] or list(parts[:1])
-        starts = np.cumsum([0] + [len(p.actions) for p in parts[:-1]])
-        offsets = np.concatenate(
-            [parts[0].offsets[:1]] + [p.offsets[1:] + s for p, s in zip(parts, starts, strict=True)]
-        )
-        return Positions(
-            boards=np.concatenate([p.boards for p in parts]),
-            actions=np.concatenate([p.actions for p in parts]),
-            features=np.concatenate([p.features for p in parts]),
-            policies=np.concatenate([p.policies for p in parts]),
-            offsets=offsets,
-            seats=np.concatenate([p.seats for p in parts]),
-            values=np.concatenate([p.values for p in parts]),
-        )
-
-
-@dataclass
-class _Recorder:
-    inputs: Any
-    num_players: int
-    feature_dim: int
-    board_dim: int
-    rows: list[tuple] = field(default_factory=list)
-
-    def add(self, game: int, state: Any, seat: int, target: np.ndarray) -> None:
-        board, actions, features = self.inputs.encode(state, seat)
-        self.rows.append((game, board, np.asarray(actions, np.int64), features, target, seat))
-
-    def positions(self, values_by_game: dict[int, np.ndarray]) -> Positions:
-        rows = self.rows
-        lengths = [len(r[2]) for r in rows]
-        return Positions(
-            boards=np.array([r[1] for r in rows], np.float16).reshape(len(rows), self.board_dim),
-            actions=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0, np.int64),
-            features=(np.concatenate([r[3] for r in rows]) if rows else np.zeros((0, self.feature_dim))).astype(
-                np.float16
-            ),
-            policies=np.concatenate([r[4] for r in rows]).astype(np.float32) if rows else np.zeros(0, np.float32),
-            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-            seats=np.array([r[5] for r in rows], np.int64),
-            values=np.array([values_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), self.num_players),
-        )
-
-
-@dataclass
 class Played:
     """What :func:`play_games` returns: ``values[g]`` the final values of game ``g`` (its
-    ``lineups`` order; :func:`maya_envs.bots.mcts.terminal_values`), ``positions`` the recorded
+    ``lineups`` order; :func:`maya_envs.bots.search_common.terminal_values`), ``positions`` the recorded
     decisions, ``decisions`` the number of decisions taken in all and ``cpu_seconds`` the CPU
     time the playing processes spent (what the games cost on dedicated cores)."""
 
@@ -237,7 +166,7 @@ def play_games(
     if any(agent.record for lineup in lineups for agent in lineup):
         if inputs is None:
             raise ValueError("an agent records positions: pass the NetworkInputs as inputs=")
-        recorder = _Recorder(inputs, n, inputs.feature_dim, inputs.board_dim)
+        recorder = Recorder(inputs, n, inputs.feature_dim, inputs.board_dim)
     values = np.zeros((len(lineups), n), np.float32)
     running: dict[int, list] = {}  # game -> [state, rng, plies per seat]
     upcoming = iter(range(len(lineups)))

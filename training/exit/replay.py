@@ -10,14 +10,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from training.exit.play import Positions
+from training.exit.data import Positions
 
 
 @dataclass
 class Batch:
     """One minibatch: ``board float32 (B, D)``, ``actions int64 (B, Amax)``, ``features
     float32 (B, Amax, F)``, ``valid bool (B, Amax)``, ``policy float32 (B, Amax)`` (0 where
-    not valid), ``values float32 (B, num_players)`` and ``seats int64 (B,)``."""
+    not valid), ``values float32 (B, num_players)``, ``seats int64 (B,)`` and ``hooks float32
+    (B, num_players)``, the game's leaf estimate of each row (absolute seat order; ``None``
+    where the rows have none)."""
 
     board: np.ndarray
     actions: np.ndarray
@@ -26,6 +28,7 @@ class Batch:
     policy: np.ndarray
     values: np.ndarray
     seats: np.ndarray
+    hooks: np.ndarray | None = None
 
 
 class ReplayBuffer:
@@ -81,4 +84,5 @@ def gather(data: Positions, rows: np.ndarray) -> Batch:
         policy=np.where(valid, data.policies[index], 0).astype(np.float32),
         values=data.values[rows],
         seats=data.seats[rows],
+        hooks=None if data.hooks is None else data.hooks[rows],
     )

@@ -1,0 +1,99 @@
+"""The search toolkit both searches share (the rollout search :mod:`maya_envs.bots.mcts` and
+the guided search :mod:`maya_envs.bots.guided`), the games' search hooks
+(``<game>/determinize.py``) and the trainer (:mod:`training.exit`) use: the value scale of a
+finished game, the leaf estimate from per-seat scores, the game's search hooks and the
+settings helpers. It imports no search algorithm, so a game's hooks and the trainer do not
+depend on one (issue 31, item 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields, replace
+from typing import Any
+
+import numpy as np
+
+from maya_envs.core.protocol import Rules
+from maya_envs.games import game_of_rules
+
+
+def is_int(value: Any) -> bool:
+    """An int (numpy ints too), not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    """An int or float (numpy ones too), not a bool."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def game_hook(rules: Rules, name: str) -> Callable | None:
+    """The hook ``name`` (``"determinize"``, ``"leaf_values"``) of the game whose rules
+    ``rules`` are (:mod:`maya_envs.games`), or ``None`` when the game has none or ``rules``
+    belong to no game of the table (search then works without the hook)."""
+    try:
+        game = game_of_rules(rules)
+    except ValueError:
+        return None
+    return game.hook(name)
+
+
+def with_overrides(config: Any, overrides: dict[str, Any], label: str) -> Any:
+    """``config`` (a frozen dataclass) with the fields in ``overrides`` replaced.
+
+    Raises:
+        ValueError: an unknown field (the message names it and lists the known ones, as
+            ``label`` settings), or a bad value (the config's own check).
+    """
+    if not overrides:
+        return config
+    known = {f.name for f in fields(config)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(f"unknown {label} setting(s) {unknown}; known: {sorted(known)}")
+    return replace(config, **overrides)
+
+
+def determinizer(rules: Rules, wanted: bool | None) -> Callable | None:
+    """The game's ``determinize`` hook when the search should sample hidden information
+    (``wanted``; ``None``: exactly when ``rules.spec.information`` is not ``"perfect"``), else
+    ``None``.
+
+    Raises:
+        ValueError: determinization wanted for a game without the hook.
+    """
+    if wanted is None:
+        wanted = rules.spec.information != "perfect"
+    if not wanted:
+        return None
+    hook = game_hook(rules, "determinize")
+    if hook is None:
+        raise ValueError(
+            f"{type(rules).__name__} has no determinize hook (maya_envs.games), "
+            "so information-set search is not available for it"
+        )
+    return hook
+
+
+def terminal_values(rules: Rules, state: Any) -> np.ndarray:
+    """``float64 (num_players,)``: a finished game's ``rules.returns(state)`` divided by the
+    largest absolute reward of ``rules.spec.reward_range``, so in [-1, 1] in every game (zeros
+    after a truncation). The value scale of both searches and of the network's value head."""
+    low, high = rules.spec.reward_range
+    return np.asarray(rules.returns(state), np.float64) * (1.0 / max(abs(low), abs(high), 1e-12))
+
+
+def relative_leads(scores: list[float] | np.ndarray) -> np.ndarray:
+    """``float64 (n,)``: each seat's score minus the mean of the others' (n >= 2)."""
+    scores = np.asarray(scores, np.float64)
+    n = len(scores)
+    return scores - (scores.sum() - scores) / (n - 1)
+
+
+def relative_values(scores: list[float] | np.ndarray, scale: float) -> np.ndarray:
+    """Leaf values in (-1, 1) from per-seat scores: ``tanh((own - mean of the others) / scale)``.
+
+    A smooth stand-in for a win/loss outcome, for the games' ``leaf_values`` hooks.
+    """
+    return np.tanh(relative_leads(scores) / scale)

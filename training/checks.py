@@ -1,0 +1,50 @@
+"""The option checks the training configs share (:mod:`training.config`,
+:mod:`training.exit.config`): each bad value is a :class:`~maya_envs.core.errors.ConfigError`
+naming the key, the value and what is allowed."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from maya_envs.core.errors import ConfigError
+
+
+def is_number(value: Any) -> bool:
+    """An int or a float, not a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def check_int(key: str, value: Any, minimum: int) -> None:
+    """Raise unless ``value`` is an int (not a bool) >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        allowed = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+        raise ConfigError(f"{key}={value!r}; allowed: {allowed}")
+
+
+def check_number(key: str, value: Any, low: float = 0.0, high: float = math.inf) -> None:
+    """Raise unless ``value`` is a number (not a bool) in ``[low, high]``."""
+    if not is_number(value) or not low <= value <= high:
+        allowed = f"a number >= {low:g}" if high == math.inf else f"a number in [{low:g}, {high:g}]"
+        raise ConfigError(f"{key}={value!r}; allowed: {allowed}")
+
+
+def check_bool(key: str, value: Any) -> None:
+    """Raise unless ``value`` is a bool."""
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key}={value!r}; allowed: true, false")
+
+
+def is_search_spec(name: Any) -> bool:
+    """Whether ``name`` names a rollout search bot (``mcts...``, ``ismcts...``)."""
+    return isinstance(name, str) and name.split(":", 1)[0] in ("mcts", "ismcts")
+
+
+def check_search_spec(key: str, name: str) -> None:
+    """Raise unless ``name`` is a well-formed rollout search bot spec."""
+    from maya_envs.bots.mcts import parse_spec
+
+    try:
+        parse_spec(name)
+    except ValueError as error:
+        raise ConfigError(f"{key}: {error}") from None
