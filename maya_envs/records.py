@@ -165,7 +165,9 @@ class RecordingWrapper(BaseWrapper):
     def step(self, action: Any) -> None:
         env = self.env.unwrapped
         agent = env.agent_selection
-        live = not (env.terminations[agent] or env.truncations[agent]) and action is not None
+        # after the end the env has no agents left: its own step says to reset (not a KeyError here)
+        live = agent in env.terminations and not (env.terminations[agent] or env.truncations[agent])
+        live = live and action is not None
         try:
             action = check_action_id(action, env.rules.spec.num_actions) if live else action
         except ValueError:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from maya_envs.cli import replay as replay_cli
+from maya_envs.core.errors import ResetNeededError
 
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.records import (
@@ -76,6 +77,22 @@ def test_reset_without_seed_records_the_seed_it_drew_and_episode_paths(tmp_path)
     first = play_recorded(env, None, np.random.default_rng(0))
     second = play_recorded(env, None, np.random.default_rng(1))
     assert replay(tmp_path / "g0.jsonl") == first and replay(tmp_path / "g1.jsonl") == second
+
+
+def test_a_recorded_env_stepped_after_the_end_says_to_reset(tmp_path):
+    """Through the wrapper as on the env: the env's ResetNeededError, not a KeyError of the
+    wrapper's own bookkeeping; the record keeps its one end line."""
+    path = tmp_path / "g.jsonl"
+    env = record_env("maya2012", path, max_turns=4)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        _obs, _reward, terminated, truncated, _info = env.last()
+        mask = env.observe(agent)["action_mask"]
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(mask))))
+    with pytest.raises(ResetNeededError, match="reset"):
+        env.step(0)
+    assert sum('"end"' in line for line in path.read_text().splitlines()) == 1
 
 
 def test_yaxha_parallel_env_records_through_its_aec_env(tmp_path):
