@@ -35,20 +35,10 @@ from maya_envs.games import GAMES
 
 
 def configs(only: Sequence[str] = ()) -> list[tuple[str, dict]]:
-    """``(game key, game options)`` of every game, player count and variant of the game table
-    (variants: the game's ``variants`` hook, where it has one)."""
-    out = []
-    for key, game in GAMES.items():
-        if only and key not in only:
-            continue
-        variants = game.hook("variants") if key == "maya_quarry" else None
-        for n in game.player_counts:
-            for variant in variants or (None,):
-                options = {"num_players": n}
-                if variant is not None:
-                    options[game.variant_option] = variant
-                out.append((key, options))
-    return out
+    """``(game key, game options)`` of every game and player count of the game table, in the
+    game's default variant: the fitted ``LEAF_SCALES`` are per player count."""
+    chosen = [(key, game) for key, game in GAMES.items() if not only or key in only]
+    return [(key, {"num_players": n}) for key, game in chosen for n in game.player_counts]
 
 
 def leads_and_results(key: str, options: dict, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
