@@ -10,8 +10,14 @@ bash scripts/setup_env.sh train,test,openspiel,browser,jax
 echo "test.sh: .venv ready at $((SECONDS - start)) s"
 # worksteal: a worker that runs out of tests takes some of the other's, so one long sweep near the
 # end does not leave a core idle
-.venv/bin/python -m pytest -n 2 --dist worksteal -q -m "not extended" "$@"
+.venv/bin/python -m pytest -n 2 --dist worksteal -q -m "not extended" --ignore=tests/jax "$@"
 echo "test.sh: pytest done at $((SECONDS - start)) s"
+# The JAX engine's tests in a run of their own: JAX is multithreaded, and a pytest worker that has
+# imported it warns (and may deadlock) when a later test forks (the stats workers, SB3's vector envs).
+if [ "$#" -eq 0 ]; then
+  .venv/bin/python -m pytest -n 2 -q tests/jax
+  echo "test.sh: JAX tests done at $((SECONDS - start)) s"
+fi
 # Branch coverage of the three rules engines over the rules tests: one figure per engine and
 # every uncovered branch, printed in the CI log (skipped when pytest was given arguments).
 if [ "$#" -eq 0 ]; then

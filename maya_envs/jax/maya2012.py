@@ -37,7 +37,7 @@ Randomness             ``init(key)`` draws an exactly uniform board (:func:`samp
 Equality               :func:`state_from_rules` / :func:`state_to_rules` convert a rules
                        state both ways: from one board and one action sequence the two
                        engines give the same states, masks, observations, rewards and
-                       endings (``tests/test_jax_maya2012.py``); the chance outcomes of
+                       endings (``tests/jax/test_maya2012.py``); the chance outcomes of
                        the draft (blocks, cards) come from different generators
 =====================  ===============================================================
 

@@ -16,7 +16,7 @@ pytest.importorskip("mctx")
 pytest.importorskip("flax")
 pytest.importorskip("optax")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_tiny_alphazero_run_trains_saves_and_plays_the_heuristic(tmp_path):
