@@ -234,6 +234,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
                 print(f"{agent} ({seats[actor]}) plays {text}", file=out)
             env.step(action)
     except QuitGame:
+        env.flush()  # a hidden-information game's record is held until now
         print(f"\ngame abandoned (seed {seed}); the moves so far are in {env.path}", file=out)
         return 0
     raw.render_observer = None
