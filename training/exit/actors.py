@@ -178,11 +178,15 @@ class ProcessActors:
     queue's lock, and ``Pool.terminate`` then waited for it for ever, so that SIGTERM, the
     signal ``timeout`` and job schedulers send to the group, hung the run). An actor that dies
     raises :class:`ActorError` in :meth:`map`.
+
+    Attributes:
+        processes: the actor processes (:class:`multiprocessing.Process`; none for ``count == 1``).
     """
 
     def __init__(self, settings: ActorSettings, count: int) -> None:
         self._local = _Actor(settings) if count == 1 else None
-        self._processes, self._pipes = [], []
+        self.processes: list = []
+        self._pipes: list = []
         if count == 1:
             return
         context = multiprocessing.get_context("spawn")  # no fork after torch's threads start
@@ -192,7 +196,7 @@ class ProcessActors:
                 process = context.Process(target=_serve, args=(theirs, settings), name=f"actor-{i}", daemon=True)
                 process.start()
                 theirs.close()
-                self._processes.append(process)
+                self.processes.append(process)
                 self._pipes.append(mine)
         except BaseException:
             self.close(abort=True)
@@ -216,7 +220,7 @@ class ProcessActors:
                 raise self._ended(i) from error
         answers = {}
         for i in range(len(jobs)):
-            pipe, process = self._pipes[i], self._processes[i]
+            pipe, process = self._pipes[i], self.processes[i]
             while i not in answers:
                 ready = wait([pipe, process.sentinel])
                 if pipe in ready:
@@ -233,7 +237,7 @@ class ProcessActors:
         return results
 
     def _ended(self, i: int) -> ActorError:
-        process = self._processes[i]
+        process = self.processes[i]
         process.join(timeout=1)
         return ActorError(f"actor process {i} (pid {process.pid}) ended with exit code {process.exitcode}")
 
@@ -246,14 +250,14 @@ class ProcessActors:
                 except OSError:  # already gone
                     pass
             pipe.close()
-        for process in self._processes:
+        for process in self.processes:
             if abort:
                 process.terminate()
             process.join(timeout=10)
             if process.is_alive():
                 process.kill()
                 process.join()
-        self._processes, self._pipes = [], []
+        self.processes, self._pipes = [], []
 
 
 def import_ray():
@@ -266,8 +270,8 @@ def import_ray():
         import ray
     except ImportError as error:
         raise ImportError(
-            "exit.actor_backend: ray needs Ray, which is not installed: pip install 'maya-envs[ray]' "
-            f"(or pip install 'ray>=2.40'); or use exit.actor_backend: process ({error})"
+            f"exit.actor_backend='ray' needs Ray, which cannot be imported ({error}): pip install "
+            "'maya-envs[ray]' (or 'ray>=2.40'); allowed without it: exit.actor_backend: process"
         ) from error
     return ray
 
@@ -279,6 +283,8 @@ class _RayActor:
         self.actor = _Actor(settings)
 
     def play(self, games: Games, weights: dict[str, dict[str, np.ndarray]], seed: int) -> Played:
+        # the object store's arrays are read-only; torch wants its own (writable) copy
+        weights = {name: {k: np.array(v) for k, v in sd.items()} for name, sd in weights.items()}
         return self.actor.play(replace(games, weights=weights), seed)
 
 
@@ -353,6 +359,9 @@ class Actors:
 
     Use as a context manager, or call :meth:`close`.
 
+    Attributes:
+        backend: the :data:`BACKENDS` object that runs the actors (``None`` once closed).
+
     Raises:
         ValueError: an unknown ``backend``, or an ``address`` for the process backend.
         ImportError: ``backend="ray"`` without Ray installed.
@@ -364,7 +373,7 @@ class Actors:
         if address is not None and backend != "ray":
             raise ValueError(f"a Ray address ({address!r}) needs the ray actor backend, not {backend!r}")
         self.count = count
-        self._backend = RayActors(settings, count, address) if backend == "ray" else ProcessActors(settings, count)
+        self.backend = RayActors(settings, count, address) if backend == "ray" else ProcessActors(settings, count)
 
     def play(
         self,
@@ -394,7 +403,7 @@ class Actors:
             (Games([list(x) for x in lineups[a:b]], [int(x) for x in seeds[a:b]], arrays, leaf), seed + i)
             for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
         ]
-        results = self._backend.map(jobs)
+        results = self.backend.map(jobs)
         values = np.concatenate([r.values for r in results])
         recorded = [r.positions for r in results if r.positions is not None]
         positions = Positions.concat(recorded) if recorded else None
@@ -402,9 +411,9 @@ class Actors:
 
     def close(self, abort: bool = False) -> None:
         """End the actors (``abort``: at once, without letting them finish their games)."""
-        if self._backend is not None:
-            self._backend.close(abort)
-            self._backend = None
+        if self.backend is not None:
+            self.backend.close(abort)
+            self.backend = None
 
     def __enter__(self) -> Actors:
         return self
