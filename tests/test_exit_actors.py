@@ -81,6 +81,8 @@ def test_a_tiny_run_with_ray_actors_equals_one_with_process_actors(local_ray, tm
         a, b = (json.loads((run / name).read_text()) for run in (by_process, by_ray))
         assert _without_times(a) == _without_times(b), name
     assert json.loads((by_ray / "history.json").read_text())[1]["positions"] > 0
+    with pytest.raises(ValueError, match=r"exit.actors=3; allowed: at most the Ray cluster's 2 CPUs"):
+        Actors(SETTINGS, 3, "ray")  # a third actor would wait for a CPU for ever
     net_a, _ = load_network(by_process / "model.pt")
     net_b, _ = load_network(by_ray / "model.pt")
     for (name, a), b in zip(net_a.state_dict().items(), net_b.state_dict().values(), strict=True):
@@ -104,8 +106,8 @@ def test_bad_actor_backend_settings_are_clear_errors(overrides, message, monkeyp
 
 def test_the_ray_backend_without_ray_names_the_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # where Ray is installed, its import fails as if it were not
-    install = r"exit.actor_backend='ray' needs Ray, which cannot be imported .*pip install 'maya-envs\[ray\]'"
-    with pytest.raises(ConfigError, match=install):
+    install = r"the ray actor backend needs Ray, which cannot be imported .*pip install 'maya-envs\[ray\]'"
+    with pytest.raises(ConfigError, match=rf"exit.actor_backend='ray': {install}"):
         load_config("maya2012/2p_exit", ["exit.actor_backend=ray"])
     with pytest.raises(ImportError, match=install):
         Actors(SETTINGS, 2, "ray")

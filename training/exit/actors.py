@@ -270,8 +270,8 @@ def import_ray():
         import ray
     except ImportError as error:
         raise ImportError(
-            f"exit.actor_backend='ray' needs Ray, which cannot be imported ({error}): pip install "
-            "'maya-envs[ray]' (or 'ray>=2.40'); allowed without it: exit.actor_backend: process"
+            f"the ray actor backend needs Ray, which cannot be imported ({error}): pip install "
+            "'maya-envs[ray]' (or 'ray>=2.40'); allowed without it: the process backend"
         ) from error
     return ray
 
@@ -306,10 +306,12 @@ class RayActors:
 
     Raises:
         ImportError: Ray is not installed.
+        ValueError: ``count`` is above the cluster's CPUs (one actor needs one).
     """
 
     def __init__(self, settings: ActorSettings, count: int, address: str | None = None) -> None:
         ray = self._ray = import_ray()
+        self._actors: list = []
         self._started = not ray.is_initialized()
         if self._started:
             runtime_env = None
@@ -319,6 +321,10 @@ class RayActors:
                 root = Path(__file__).resolve().parents[2]
                 runtime_env = {"py_modules": [str(root / name) for name in SHIPPED_PACKAGES]}
             ray.init(address=address, include_dashboard=False, runtime_env=runtime_env)
+        cpus = ray.cluster_resources().get("CPU", 0)
+        if count > cpus:  # the actors beyond the cluster's CPUs would wait for one for ever
+            self.close()
+            raise ValueError(f"exit.actors={count}; allowed: at most the Ray cluster's {cpus:g} CPUs")
         remote = ray.remote(num_cpus=1)(_RayActor)
         self._actors = [remote.remote(settings) for _ in range(count)]
 

@@ -177,7 +177,7 @@ class ExitConfig:
             try:
                 import_ray()
             except ImportError as error:
-                raise ConfigError(str(error)) from None
+                raise ConfigError(f"exit.actor_backend='ray': {error}") from None
 
     def search_config(self):
         """The self-play search: a :class:`maya_envs.bots.guided.GuidedConfig` of
