@@ -117,10 +117,12 @@ def test_the_ray_backend_without_ray_names_the_install(monkeypatch):
         Actors(SETTINGS, 1, "process", "auto")
 
 
-def test_an_actor_process_that_dies_raises_instead_of_waiting_for_ever():
+def test_an_actors_error_is_raised_and_a_dead_actor_raises_instead_of_waiting_for_ever():
     with Actors(SETTINGS, 2) as actors:
         played = actors.play(RANDOM_GAMES, [1, 2], {}, 0)
         assert len(played.values) == 2
+        with pytest.raises(ValueError, match="unknown agent spec 'nonsense'"):  # an actor's error, raised here
+            actors.play([["nonsense", "bot:random"]] * 2, [1, 2], {}, 0)
         victim = actors.backend.processes[1]
         os.kill(victim.pid, signal.SIGKILL)
         victim.join(timeout=30)

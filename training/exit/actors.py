@@ -177,7 +177,7 @@ class ProcessActors:
     is: a worker that a signal to the process group ended while it waited for work held the
     queue's lock, and ``Pool.terminate`` then waited for it for ever, so that SIGTERM, the
     signal ``timeout`` and job schedulers send to the group, hung the run). An actor that dies
-    raises :class:`ActorError` in :meth:`map`.
+    raises :class:`ActorError` in :meth:`map` (then the actors are spent: :meth:`close` them).
 
     Attributes:
         processes: the actor processes (:class:`multiprocessing.Process`; none for ``count == 1``).
@@ -373,7 +373,9 @@ class Actors:
         ImportError: ``backend="ray"`` without Ray installed.
     """
 
-    def __init__(self, settings: ActorSettings, count: int, backend: str = "process", address: str | None = None) -> None:
+    def __init__(
+        self, settings: ActorSettings, count: int, backend: str = "process", address: str | None = None
+    ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"actor backend {backend!r}; allowed: {', '.join(BACKENDS)}")
         if address is not None and backend != "ray":
