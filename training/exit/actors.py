@@ -320,7 +320,15 @@ class RayActors:
 
                 root = Path(__file__).resolve().parents[2]
                 runtime_env = {"py_modules": [str(root / name) for name in SHIPPED_PACKAGES]}
+            import signal
+            import threading
+
+            previous = signal.getsignal(signal.SIGTERM)
             ray.init(address=address, include_dashboard=False, runtime_env=runtime_env)
+            if callable(previous) and threading.current_thread() is threading.main_thread():
+                # ray.init puts its own SIGTERM handler in (it aborts the process): keep the
+                # caller's (train_exit's unwinds, so that close() ends the actors and this Ray)
+                signal.signal(signal.SIGTERM, previous)
         cpus = ray.cluster_resources().get("CPU", 0)
         if count > cpus:  # the actors beyond the cluster's CPUs would wait for one for ever
             self.close()
