@@ -315,11 +315,10 @@ class RayActors:
         self._started = not ray.is_initialized()
         if self._started:
             runtime_env = None
-            if address is not None:
-                from pathlib import Path
+            if address is not None:  # the packages as imported here (a checkout or site-packages)
+                import importlib
 
-                root = Path(__file__).resolve().parents[2]
-                runtime_env = {"py_modules": [str(root / name) for name in SHIPPED_PACKAGES]}
+                runtime_env = {"py_modules": [importlib.import_module(name) for name in SHIPPED_PACKAGES]}
             import signal
             import threading
 
