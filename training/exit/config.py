@@ -35,7 +35,17 @@ class ExitConfig:
     """Stop after the first iteration that ends past this many seconds of training (0: no
     limit); the final evaluation is not counted."""
     actors: int = 2
-    """Actor processes that play the self-play and gating games (one core each)."""
+    """Actors that play the self-play and gating games (one core each)."""
+    actor_backend: str = "process"
+    """Where the actors run (:data:`training.exit.actors.BACKENDS`): ``process`` (spawned
+    processes on this machine) or ``ray`` (Ray actors, one CPU each; needs Ray installed:
+    ``pip install 'maya-envs[ray]'``). The learner stays in this process; both backends play
+    the same games for the same seeds."""
+    ray_address: str | None = None
+    """``actor_backend: ray`` only: the cluster to join (``"auto"``: the one ``ray start
+    --head`` runs on this machine; ``"ray://<head>:10001"``: Ray Client), whose actors get
+    this checkout's ``maya_envs`` and ``training`` shipped; ``null``: start a local Ray
+    (:class:`training.exit.actors.RayActors`)."""
     games_per_iteration: int = 64
     """Self-play games per iteration (over all actors)."""
     games_in_flight: int = 32
@@ -106,6 +116,7 @@ class ExitConfig:
         for name in ("imitation_epsilon", "gate_threshold", "value_target_hook"):
             check_number(f"exit.{name}", getattr(self, name), 0, 1)
         check_bool("exit.id_bias", self.id_bias)
+        self._check_backend()
         if self.leaf_value not in LEAF_VALUES:
             raise ConfigError(f"exit.leaf_value={self.leaf_value!r}; allowed: {', '.join(LEAF_VALUES)}")
         if not isinstance(self.search, dict):
@@ -146,6 +157,27 @@ class ExitConfig:
                 check_search_spec("exit.gate_opponents", name)
             elif name not in ("random", "heuristic"):
                 raise ConfigError(f"exit.gate_opponents: {name!r}; allowed: 'random', 'heuristic', 'mcts:N[...]'")
+
+    def _check_backend(self) -> None:
+        from training.exit.actors import BACKENDS, import_ray
+
+        if self.actor_backend not in BACKENDS:
+            raise ConfigError(f"exit.actor_backend={self.actor_backend!r}; allowed: {', '.join(BACKENDS)}")
+        address = self.ray_address
+        if address is not None and (not isinstance(address, str) or not address.strip()):
+            raise ConfigError(
+                f"exit.ray_address={address!r}; allowed: null, 'auto', 'host:port' or 'ray://host:port'"
+            )
+        if address is not None and self.actor_backend != "ray":
+            raise ConfigError(
+                f"exit.ray_address={address!r} is only read with exit.actor_backend: ray (it is "
+                f"{self.actor_backend!r}); allowed: null here"
+            )
+        if self.actor_backend == "ray":
+            try:
+                import_ray()
+            except ImportError as error:
+                raise ConfigError(f"exit.actor_backend='ray': {error}") from None
 
     def search_config(self):
         """The self-play search: a :class:`maya_envs.bots.guided.GuidedConfig` of

@@ -289,7 +289,7 @@ class ExitTrainer:
         start_iteration = self.iteration + 1
         started = time.perf_counter() - self.elapsed
         first = 0 if ex.imitation != "none" else 1
-        with Actors(settings, ex.actors) as actors, tqdm(
+        with Actors(settings, ex.actors, ex.actor_backend, ex.ray_address) as actors, tqdm(
             total=ex.iterations + 1, initial=max(start_iteration, first), desc="expert iteration", unit="it",
             disable=not (config.progress_bar and is_terminal()), dynamic_ncols=True,  # a log: the lines below
         ) as bar:  # fmt: skip
