@@ -99,7 +99,10 @@ class Learner:
         value_loss = _weighted_mean(value_rows, batch.value_weights)
         agreement = _weighted_mean((logits.argmax(-1) == target.argmax(-1)).float(), batch.policy_weights)
         weight = self.value_weight if value_weight is None else value_weight
-        out = (policy_loss + weight * value_loss, policy_loss, value_loss, agreement)
+        # weight 0: the value loss leaves the graph, so the value head gets no gradient and Adam
+        # (which skips parameters without one) neither moves it by momentum nor decays it
+        total = policy_loss if weight == 0 else policy_loss + weight * value_loss
+        out = (total, policy_loss, value_loss, agreement)
         return (*out, values) if with_values else out
 
     def train(
