@@ -65,7 +65,8 @@ def test_value_target_mixes_outcome_and_search_value_seat_relative():
     # with the hook too: (1 - a - b) z + a h + b q; a row without q takes the hook as its q
     both = mixed_value_targets(values, seats, hooks, 0.25, q, 0.5)
     assert both[0].tolist() == pytest.approx([0.25 * 1 + 0.25 * 0.5 + 0.5 * 0.2, -0.25 + 0.2, -0.25 - 0.125 - 0.3])
-    assert both[2].tolist() == pytest.approx((0.25 * value_targets(values, seats) + 0.75 * value_targets(hooks, seats))[2])
+    no_q = 0.25 * value_targets(values, seats) + 0.75 * value_targets(hooks, seats)
+    assert both[2].tolist() == pytest.approx(no_q[2])
     assert np.array_equal(mixed_value_targets(values, seats, hooks, 0.0, q, 0.0), value_targets(values, seats))
     with pytest.raises(ValueError, match=r"value target weights 0.6 \(hook\) and 0.6 \(q\)"):
         mixed_value_targets(values, seats, hooks, 0.6, q, 0.6)

@@ -212,7 +212,8 @@ class ExitConfig:
         missing = [k for k in keys[:2] if k not in cap]
         if unknown or missing:
             raise ConfigError(
-                f"exit.playout_cap={cap!r}: unknown key(s) {unknown}, missing {missing}; allowed: p, small, value_weight"
+                f"exit.playout_cap={cap!r}: unknown key(s) {unknown}, missing {missing}; "
+                "allowed: p, small, value_weight"
             )
         check_number("exit.playout_cap.p", cap["p"], 0, 1)
         small = cap["small"]

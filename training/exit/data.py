@@ -158,8 +158,8 @@ class Recorder:
         board, actions, features = self.inputs.encode(state, seat)
         hooked = self.hook(self.inputs.rules, state) if self.hook is not None else np.zeros(self.num_players)
         q = np.full(self.num_players, np.nan) if root_value is None else np.asarray(root_value, np.float64)
-        row = (game, board, np.asarray(actions, np.int64), features, target, seat, hooked, q, policy_weight, value_weight)
-        self.rows.append(row)
+        actions = np.asarray(actions, np.int64)
+        self.rows.append((game, board, actions, features, target, seat, hooked, q, policy_weight, value_weight))
 
     def positions(self, values_by_game: dict[int, np.ndarray]) -> Positions:
         rows = self.rows
