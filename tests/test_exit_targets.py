@@ -250,25 +250,6 @@ def test_playout_caps_record_only_the_full_searches(rules, monkeypatch):
     assert {s for s, _ in searched} == {4} and len(played.positions) == played.decisions
 
 
-@pytest.mark.parametrize(
-    ("overrides", "message"),
-    [
-        (["exit.playout_cap={p: 0.25}"], r"exit.playout_cap=\{'p': 0.25\}: unknown key\(s\) \[\], missing \['small'\]"),
-        (["exit.playout_cap={p: 2, small: 4}"], r"exit.playout_cap.p=2; allowed: a number in \[0, 1\]"),
-        (["exit.playout_cap={p: 0.5, small: 64}"], r"exit.playout_cap.small=64; allowed: an int in \[1, 16\]"),
-        (["exit.playout_cap={p: 0.5, small: 4, cheap: 1}"], r"unknown key\(s\) \['cheap'\]"),
-        (["exit.playout_cap=[1]"], r"exit.playout_cap=\[1\]; allowed: a mapping"),
-        (["exit.window_games=-1"], r"exit.window_games=-1; allowed: an int >= 0"),
-        (["exit.max_reuse=0"], r"exit.max_reuse=0; allowed: a positive int"),
-        (["exit.holdout_fraction=0.9"], r"exit.holdout_fraction=0.9; allowed: a number in \[0, 0.5\]"),
-        (["exit.keep_forced=1"], r"exit.keep_forced=1; allowed: true, false"),
-    ],
-)
-def test_bad_target_and_data_settings_are_clear_errors(overrides, message):
-    with pytest.raises(ConfigError, match=message):
-        load_config("maya2012/2p_exit", overrides)
-
-
 NEW = [
     "--set", "exit.window_games=6", "--set", "exit.max_reuse=2", "--set", "exit.holdout_fraction=0.25",
     "--set", "exit.value_target_q=0.5", "--set", "exit.playout_cap={p: 0.5, small: 2}",
