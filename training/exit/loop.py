@@ -26,7 +26,9 @@ The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``his
 (one row per iteration; from iteration 1 with ``new_games_policy_loss``/``new_games_value_loss``,
 the losses on the iteration's new games before the learner sees them, and
 ``new_games_value_mse_{net,hook,mix}``, the own-seat error of each leaf value on them, with
-``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``), the learning curve
+``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``; every row with
+``forced_rows_dropped``, ``holdout_rows``, ``rows_trained`` and, with held-out games,
+``holdout_value_losses`` and ``value_stopped_after``), the learning curve
 (``learning_curve.json``/``.png``: the gate matches against the bots),
 ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
 (everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
@@ -405,6 +407,8 @@ class ExitTrainer:
         for key in ("new_games_policy_loss", "new_games_value_loss", *mse):  # not in iteration 0
             if key in row:
                 writer.add_scalar(f"exit/{key}", row[key], step)
+        if row.get("holdout_value_losses"):  # the held-out games' value loss after training
+            writer.add_scalar("exit/holdout_value_loss", row["holdout_value_losses"][-1], step)
         writer.add_scalar("exit/kept", float(row["kept"]), step)
         for name, match in row["gates"].items():
             writer.add_scalar(f"gate/win_rate_vs_{name.replace(' ', '_')}", match["win_rate"], step)
