@@ -228,6 +228,7 @@ def test_every_game_player_count_and_variant_has_an_exit_config():
         (["exit.max_reuse=0"], r"exit.max_reuse=0; allowed: a positive int"),
         (["exit.holdout_fraction=0.9"], r"exit.holdout_fraction=0.9; allowed: a number in \[0, 0.5\]"),
         (["exit.keep_forced=1"], r"exit.keep_forced=1; allowed: true, false"),
+        (["exit.holdout_stop=heads"], r"exit.holdout_stop='heads'; allowed: value, all"),
     ],
 )
 def test_bad_exit_settings_are_clear_errors(overrides, message):

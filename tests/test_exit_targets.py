@@ -183,7 +183,7 @@ def test_held_out_value_loss_that_stops_improving_stops_the_value_head():
     twin = copy.deepcopy(net)
     learner = Learner(net, 1e-2, 1e-4, 1.0, batch_size=8)
     order = np.random.default_rng(0).permutation(64)
-    stats = learner.fit(train, [order, order], held, checks=4)  # 16 batches: checks after 4, 8, 12, 16
+    stats = learner.fit(train, [order, order], held, checks=4, stop="value")  # checks after batches 4, 8, 12, 16
     assert stats.value_stopped_after == 32 and stats.rows_trained == 128
     assert len(stats.holdout_value_losses) == 2 and stats.holdout_value_losses[1] > stats.holdout_value_losses[0]
     Learner(twin, 1e-2, 1e-4, 1.0, batch_size=8).fit(train, [order[:32]])
@@ -195,6 +195,24 @@ def test_held_out_value_loss_that_stops_improving_stops_the_value_head():
     agree.seats[:] = 0
     again = Learner(copy.deepcopy(twin), 1e-2, 0.0, 1.0, batch_size=8).fit(train, [order], agree, checks=2)
     assert again.value_stopped_after is None and len(again.holdout_value_losses) == 3
+
+
+def test_held_out_stop_all_ends_the_training_at_the_best_weights():
+    """``stop="all"`` (the default): the first check is worse than the start, so training ends
+    there and the network is back at its starting weights (the best measurement)."""
+    train = _positions(list(range(64)), values=(1.0, -1.0))
+    train.seats[:] = 0
+    held = _positions(list(range(16)), values=(-1.0, 1.0))
+    held.seats[:] = 0
+    torch.manual_seed(0)
+    net = PolicyValueNet(board_dim=2, feature_dim=1, num_actions=2, num_values=2, hidden=8)
+    start = copy.deepcopy(net.state_dict())
+    order = np.random.default_rng(0).permutation(64)
+    stats = Learner(net, 1e-2, 1e-4, 1.0, batch_size=8).fit(train, [order, order], held, checks=4)
+    assert stats.value_stopped_after == stats.rows_trained == 32 and len(stats.holdout_value_losses) == 2
+    assert all(torch.equal(v, start[k]) for k, v in net.state_dict().items())
+    with pytest.raises(ValueError, match=r"stop='heads'; allowed: value, all"):
+        Learner(net, 1e-2, 0.0, 1.0, batch_size=8).fit(train, [order], held, stop="heads")
 
 
 # -- forced moves and playout caps ---------------------------------------------------------------

@@ -10,18 +10,20 @@ game's leaf estimate and the search's value by ``value_target_hook`` / ``value_t
 
 Held-out early stopping (:meth:`Learner.fit` with ``holdout``): the value loss on held-out
 games is measured before training and at ``checks`` points of it; at the first point where it
-is not below its best so far, the value loss leaves the objective for the rest of the call (the
-policy keeps learning). Design D3 of the strong-agents study: the value head memorised its
-games while its error on fresh games rose.
+is not below its best so far, training ends with the weights of the best point (``stop``
+``all``), or only the value loss leaves the objective (``value``). Design D3 of the
+strong-agents study: the value head memorised its games while its error on fresh games rose.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
+from training.exit.config import HOLDOUT_STOPS
 from training.exit.data import Positions, mixed_value_targets, value_targets  # noqa: F401 (value_targets: API)
 from training.exit.replay import Batch, ReplayBuffer, gather, minibatches
 
@@ -107,28 +109,41 @@ class Learner:
 
     def train(
         self, buffer: ReplayBuffer, epochs: int, rng: np.random.Generator, holdout: Positions | None = None,
-        checks: int = 4,
+        checks: int = 4, stop: str = "all",
     ) -> EpochStats:  # fmt: skip
         """``epochs`` shuffled passes over ``buffer`` (:meth:`fit`); the mean losses of the passes."""
-        return self.fit(buffer.positions, [buffer.draw(rng) for _ in range(epochs)], holdout, checks)
+        return self.fit(buffer.positions, [buffer.draw(rng) for _ in range(epochs)], holdout, checks, stop)
 
     def fit(
-        self, data: Positions, orders: list[np.ndarray], holdout: Positions | None = None, checks: int = 4
+        self,
+        data: Positions,
+        orders: list[np.ndarray],
+        holdout: Positions | None = None,
+        checks: int = 4,
+        stop: str = "all",
     ) -> EpochStats:
         """Train on the rows ``orders`` of ``data`` (each an index array, one pass, cut into
         minibatches of ``batch_size``; the passes in turn); the mean losses of the rows trained.
 
         With ``holdout`` rows (games the call does not train on), their value loss is measured
-        before training and after each of ``checks`` equal shares of the minibatches; at the
-        first that is not below the best so far the value loss leaves the objective
-        (``value_weight`` 0) for the rest of the call. Both are in the returned stats.
+        before training and after each of ``checks`` equal shares of the minibatches. At the
+        first that is not below the best so far, ``stop`` ``"value"``: the value loss leaves the
+        objective (``value_weight`` 0) for the rest of the call (the shared trunk keeps learning
+        the policy); ``"all"``: training ends and the network goes back to its weights at the
+        best measurement. Both are in the returned stats.
+
+        Raises:
+            ValueError: an unknown ``stop``.
         """
+        if stop not in HOLDOUT_STOPS:
+            raise ValueError(f"stop={stop!r}; allowed: {', '.join(HOLDOUT_STOPS)}")
         batches = [order[i : i + self.batch_size] for order in orders for i in range(0, len(order), self.batch_size)]
         check_at: set[int] = set()
-        losses = None
+        losses = best = None
         if holdout is not None and len(holdout) and batches:
             check_at = {int(round(k * len(batches) / checks)) for k in range(1, checks + 1)} - {0}
             losses = [self.measure(holdout)[1]]
+            best = copy.deepcopy(self.net.state_dict()) if stop == "all" else None
         value_weight, stopped = self.value_weight, None
         self.net.train()
         sums = np.zeros(3)
@@ -143,8 +158,14 @@ class Learner:
             if step in check_at and stopped is None:
                 losses.append(self.measure(holdout)[1])
                 self.net.train()
-                if losses[-1] >= min(losses[:-1]):
-                    value_weight, stopped = 0.0, seen
+                if losses[-1] < min(losses[:-1]):
+                    best = copy.deepcopy(self.net.state_dict()) if stop == "all" else None
+                    continue
+                stopped = seen
+                if stop == "all":
+                    self.net.load_state_dict(best)
+                    break
+                value_weight = 0.0
         self.net.eval()
         means = sums / max(seen, 1)
         return EpochStats(float(means[0]), float(means[1]), float(means[2]), seen, losses, stopped)

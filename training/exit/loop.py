@@ -235,7 +235,7 @@ class ExitTrainer:
             orders = [self.replay.draw(self.rng, count) for _ in range(passes)]
         else:
             orders = [self.replay.draw(self.rng) for _ in range(passes)]
-        stats = self.learner.fit(self.replay.positions, orders, held, ex.holdout_checks)
+        stats = self.learner.fit(self.replay.positions, orders, held, ex.holdout_checks, ex.holdout_stop)
         if held is not None:
             self.replay.extend(held)
         return {
