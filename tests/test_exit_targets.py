@@ -169,17 +169,22 @@ def test_positions_keep_games_apart_when_joined_and_select_rows():
 # -- held-out early stopping ---------------------------------------------------------------------
 
 
+def _disagreeing_held_out() -> tuple[Positions, Positions, PolicyValueNet]:
+    """64 training rows where seat 0 wins, 16 held-out rows (the same boards) where it loses,
+    and a small seeded network."""
+    train = _positions(list(range(64)), values=(1.0, -1.0))
+    held = _positions(list(range(16)), values=(-1.0, 1.0))
+    train.seats[:] = held.seats[:] = 0
+    torch.manual_seed(0)
+    return train, held, PolicyValueNet(board_dim=2, feature_dim=1, num_actions=2, num_values=2, hidden=8)
+
+
 def test_held_out_value_loss_that_stops_improving_stops_the_value_head():
     """The training rows say seat 0 wins, the held-out rows (same boards) say it loses: learning
     the training rows raises the held-out value loss, so at the first check the value loss
     leaves the objective; from there the value head stays exactly where it was (a twin trained
     on the first quarter alone has the same value head), while the policy keeps learning."""
-    train = _positions(list(range(64)), values=(1.0, -1.0))
-    train.seats[:] = 0
-    held = _positions(list(range(16)), values=(-1.0, 1.0))
-    held.seats[:] = 0
-    torch.manual_seed(0)
-    net = PolicyValueNet(board_dim=2, feature_dim=1, num_actions=2, num_values=2, hidden=8)
+    train, held, net = _disagreeing_held_out()
     twin = copy.deepcopy(net)
     learner = Learner(net, 1e-2, 1e-4, 1.0, batch_size=8)
     order = np.random.default_rng(0).permutation(64)
@@ -200,12 +205,7 @@ def test_held_out_value_loss_that_stops_improving_stops_the_value_head():
 def test_held_out_stop_all_ends_the_training_at_the_best_weights():
     """``stop="all"`` (the default): the first check is worse than the start, so training ends
     there and the network is back at its starting weights (the best measurement)."""
-    train = _positions(list(range(64)), values=(1.0, -1.0))
-    train.seats[:] = 0
-    held = _positions(list(range(16)), values=(-1.0, 1.0))
-    held.seats[:] = 0
-    torch.manual_seed(0)
-    net = PolicyValueNet(board_dim=2, feature_dim=1, num_actions=2, num_values=2, hidden=8)
+    train, held, net = _disagreeing_held_out()
     start = copy.deepcopy(net.state_dict())
     order = np.random.default_rng(0).permutation(64)
     stats = Learner(net, 1e-2, 1e-4, 1.0, batch_size=8).fit(train, [order, order], held, checks=4)
