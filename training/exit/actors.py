@@ -50,6 +50,7 @@ class ActorSettings:
     imitation_epsilon: float = 0.0
     in_flight: int = 32
     torch_threads: int = 1
+    playout_cap: tuple[float, int, float] | None = None  # the learner's (p, small, value_weight)
 
 
 @dataclass
@@ -105,7 +106,7 @@ class _Actor:
                 return agents[spec]
             kind, _, rest = spec.partition(":")
             if kind == "learner":
-                made = SearchAgent(rules, evaluators["best"], search, True, s.sample_moves, rng)
+                made = SearchAgent(rules, evaluators["best"], search, True, s.sample_moves, rng, s.playout_cap)
             elif kind == "search":
                 made = SearchAgent(rules, evaluators[rest], search, rng=rng)
             elif kind == "az":  # a match: no root noise, as the az: bot spec plays
