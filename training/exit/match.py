@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.bots.guided import LEAVES
 from training.exit.gating import fair_share, match_lineups, score_match
 
 
@@ -69,7 +70,7 @@ def measure(
     leaf: str | None = None,
 ) -> list[dict[str, Any]]:
     """Play the matches (module docstring) and return one row per (simulations, opponent);
-    the search's leaf value is ``leaf`` (``net``, ``hook``, ``mix``; ``None``: the one the
+    the search's leaf value is ``leaf`` (:data:`maya_envs.bots.guided.LEAVES`; ``None``: the one the
     network records, :func:`maya_envs.nn.agent.recorded_leaf`).
 
     Raises:
@@ -165,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--actors", type=int, default=1, help="actor processes (default 1)")
     parser.add_argument(
-        "--leaf", choices=("net", "hook", "mix"), help="the search's leaf value (default: the one the network records)"
+        "--leaf", choices=LEAVES, help="the search's leaf value (default: the one the network records)"
     )
     parser.add_argument("--pair", action="store_true", help="team games: the network plays a whole team")
     parser.add_argument("--seed", type=int, default=0)
