@@ -73,7 +73,7 @@ class Learner:
             ValueError: a residual network and rows without the leaf estimate (``hooks``).
         """
         valid = torch.from_numpy(batch.valid)
-        inputs = [torch.from_numpy(batch.board), torch.from_numpy(batch.actions), torch.from_numpy(batch.features), valid]
+        inputs = [torch.from_numpy(x) for x in (batch.board, batch.actions, batch.features)] + [valid]
         residual = getattr(self.net, "has_residual", False)
         if residual:
             if batch.hooks is None:
@@ -111,8 +111,8 @@ class Learner:
                 total.backward()
                 self.optimizer.step()
                 rows = len(batch.seats)
-                losses = [policy_loss.item(), value_loss.item(), agreement.item(), 0.0 if residual is None else residual.item()]
-                sums += rows * np.array(losses)
+                residual_item = 0.0 if residual is None else residual.item()
+                sums += rows * np.array([policy_loss.item(), value_loss.item(), agreement.item(), residual_item])
                 seen += rows
         self.net.eval()
         means = sums / max(seen, 1)
