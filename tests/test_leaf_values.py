@@ -302,3 +302,27 @@ def test_each_fitted_leaf_scale_pins_its_error_below_the_hand_set_one(case, pinn
     hook = game_hook(rules, "leaf_values")(rules, state)
     lead = importlib.import_module(f"maya_envs.{key}.determinize").leaf_leads(rules, state)
     assert np.allclose(hook, np.tanh(lead / scale))
+
+
+@pytest.mark.parametrize(("key", "n"), [("maya2012", 3), ("maya2012", 4), ("yaxha", 3)])
+def test_the_roots_leaf_estimate_reads_no_hidden_information(key, n):
+    """Resampling: two roots the acting seat cannot tell apart (the true state and a
+    determinization of it; these games' estimates differ between them) search alike with the
+    same seed, whatever the leaf (the root is evaluated in a sampled world, as every leaf is)."""
+    rules = GAMES[key].make_rules({"num_players": n})
+    _, base = _untrained(rules, residual=True)
+    determinize, hook = game_hook(rules, "determinize"), game_hook(rules, "leaf_values")
+    compared = 0
+    for root in _states(rules, 60)[10::10]:
+        if compared == 2:
+            break
+        seat = rules.current_player(root)
+        other = determinize(rules, root, seat, np.random.default_rng(5))
+        if np.allclose(hook(rules, root), hook(rules, other)) or len(rules.legal_actions(root)) < 2:
+            continue
+        compared += 1
+        for leaf in ("hook", "mix", "residual"):
+            config = GuidedConfig(simulations=3, leaf=leaf)
+            a, b = (search_many(rules, [s], [seat], base, config, rng=3)[0] for s in (root, other))
+            assert a.action == b.action and np.array_equal(a.policy, b.policy) and np.array_equal(a.value, b.value)
+    assert compared == 2

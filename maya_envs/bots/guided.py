@@ -43,7 +43,8 @@ evaluates many self-play games' leaves in one forward pass. The first call evalu
 **Hidden information**: as in the rollout search, every simulation starts from a
 determinization of the root for the acting seat (the game's ``determinize`` hook), so the
 evaluator is only ever asked about a state for the seat that moves there, and in a sampled world
-that seat's observation holds only what it may see there.
+that seat's observation holds only what it may see there. The root itself is evaluated in one
+such sample too (its value, e.g. a ``leaf_values`` estimate, must not read the hidden cards).
 
 Open loop: where a node's legal actions differ between samples (chance, determinization), a new
 action joins the node with the prior ``1 / len(legal)`` and selection renormalises the prior over
@@ -456,7 +457,11 @@ def search_many(
     if not searches:
         return []
     num_players = rules.spec.num_players
-    priors, values = _evaluate(evaluator, [s.state for s in searches], [s.seat for s in searches], num_players)
+    # A hidden-information root is evaluated in one sampled world for its seat, like every leaf:
+    # the estimate (leaf hook, mix, residual) of the true state would pass the hidden cards into
+    # the root's value and from there into the completed Q-values and the policy target.
+    seen = [s.state if determinize is None else determinize(rules, s.state, s.seat, s.rng) for s in searches]
+    priors, values = _evaluate(evaluator, seen, [s.seat for s in searches], num_players)
     for search, prior, value in zip(searches, priors, values, strict=True):
         if len(prior) != len(search.legal):
             raise ValueError(f"evaluator gave {len(prior)} priors for a state with {len(search.legal)} legal actions")

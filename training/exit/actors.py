@@ -166,7 +166,7 @@ class Actors:
             seeds: one game seed per lineup.
             weights: ``{name: state dict}`` of the networks the specs name (tensors or arrays).
             seed: seeds the actors' own generators (search, sampling, bots).
-            leaf: the searches' leaf value (``net``, ``hook``, ``mix``; ``None``: the settings').
+            leaf: the searches' leaf value (:data:`maya_envs.bots.guided.LEAVES`; ``None``: the settings').
         """
         arrays = {name: {k: np.asarray(v.detach().cpu() if hasattr(v, "detach") else v) for k, v in sd.items()}
                   for name, sd in weights.items()}  # fmt: skip
