@@ -326,3 +326,18 @@ def test_the_roots_leaf_estimate_reads_no_hidden_information(key, n):
             a, b = (search_many(rules, [s], [seat], base, config, rng=3)[0] for s in (root, other))
             assert a.action == b.action and np.array_equal(a.policy, b.policy) and np.array_equal(a.value, b.value)
     assert compared == 2
+
+
+def test_the_leaf_error_benchmark_prints_each_leafs_error_on_fresh_games(capsys, one_thread):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "leaf_errors.py"
+    spec = importlib.util.spec_from_file_location("leaf_errors", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--train", "2", "--fresh", "2", "--epochs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "| positions | net | hook | mix | residual | 0 |"
+    fresh = lines[-1].split("|")[2:-1]
+    assert lines[-1].startswith("| fresh games") and len(fresh) == 5 and all(0 <= float(x) <= 4 for x in fresh)
