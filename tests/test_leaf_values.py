@@ -341,3 +341,24 @@ def test_the_leaf_error_benchmark_prints_each_leafs_error_on_fresh_games(capsys,
     assert lines[1] == "| positions | net | hook | mix | residual | 0 |"
     fresh = lines[-1].split("|")[2:-1]
     assert lines[-1].startswith("| fresh games") and len(fresh) == 5 and all(0 <= float(x) <= 4 for x in fresh)
+
+
+def test_the_residual_head_leaves_the_rest_of_the_networks_training_unchanged(one_thread):
+    from training.exit.learner import Learner
+    from training.exit.play import BotAgent, play_games
+    from training.exit.replay import ReplayBuffer
+
+    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    inputs = NetworkInputs(rules)
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    buffer = ReplayBuffer(1)
+    buffer.add(play_games(rules, [[teacher, teacher]] * 2, [7, 8], inputs, in_flight=2).positions)
+    trained = {}
+    for residual in (False, True):
+        net, _ = _untrained(rules, residual=residual)  # the same seed: the shared layers start equal
+        Learner(net, 1e-2, 1e-4, 1.0, batch_size=64).train(buffer, 1, np.random.default_rng(0))
+        trained[residual] = net.state_dict()
+    assert set(trained[True]) - set(trained[False]) == {k for k in trained[True] if k.startswith("residual.")}
+    for key, value in trained[False].items():
+        assert torch.allclose(value, trained[True][key], atol=1e-6), key
+    assert not torch.equal(trained[True]["residual.2.weight"], torch.zeros_like(trained[True]["residual.2.weight"]))
