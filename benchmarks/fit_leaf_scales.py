@@ -13,6 +13,7 @@ Usage::
 
     python benchmarks/fit_leaf_scales.py --games 300            # every game and player count
     python benchmarks/fit_leaf_scales.py --only maya2012 --games 100
+    python benchmarks/fit_leaf_scales.py --only maya_quarry --players 5 --variant advanced
 
 Measured (``--games 300 --seed 0``, 2026-12-01; MSE of the acting seat's leaf value against its
 final result; a constant 0 scores the mean of z^2, near 1 in two-player games):
@@ -34,11 +35,22 @@ from maya_envs.bots.search_common import terminal_values
 from maya_envs.games import GAMES
 
 
-def configs(only: Sequence[str] = ()) -> list[tuple[str, dict]]:
-    """``(game key, game options)`` of every game and player count of the game table, in the
-    game's default variant: the fitted ``LEAF_SCALES`` are per player count."""
+def configs(
+    only: Sequence[str] = (), players: Sequence[int] = (), variant: str | None = None
+) -> list[tuple[str, dict]]:
+    """``(game key, game options)`` of every game and player count of the game table (or only
+    the games ``only`` and the player counts ``players``), in the game's default variant or in
+    ``variant`` (a value of the game's ``variant_option``; games without it are skipped): the
+    fitted ``LEAF_SCALES`` are per player count, a variant is fitted to check that one scale
+    serves both."""
     chosen = [(key, game) for key, game in GAMES.items() if not only or key in only]
-    return [(key, {"num_players": n}) for key, game in chosen for n in game.player_counts]
+    out = []
+    for key, game in chosen:
+        if variant is not None and variant not in (game.hook("variants") or ()):
+            continue
+        extra = {} if variant is None else {game.variant_option: variant}
+        out += [(key, {"num_players": n, **extra}) for n in game.player_counts if not players or n in players]
+    return out
 
 
 def leads_and_results(key: str, options: dict, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -88,10 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=300, help="heuristic games per config (default 300)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=(), help="game keys (default: all)")
+    parser.add_argument("--players", nargs="*", type=int, default=(), help="player counts (default: all)")
+    parser.add_argument("--variant", default=None, help="a variant of the game's variant option (default: its default)")
     args = parser.parse_args(argv)
     print("| game | options | positions | scale now | MSE now | fitted scale | MSE fitted | MSE of 0 |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for key, options in configs(args.only):
+    for key, options in configs(args.only, args.players, args.variant):
         leads, results = leads_and_results(key, options, args.games, args.seed)
         scales = importlib.import_module(f"maya_envs.{key}.determinize").LEAF_SCALES
         now = scales[options["num_players"]]

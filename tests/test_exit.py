@@ -161,7 +161,8 @@ def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
     assert meta["game"] == "maya2012" and meta["num_players"] == 2 and meta["trainer"] == "exit"
     # exit.leaf_value auto: the leaf is chosen on the new games' own-seat errors and recorded
     assert {"new_games_value_mse_net", "new_games_value_mse_hook", "new_games_value_mse_mix"} <= set(history[1])
-    assert meta["leaf_value"] == history[1]["leaf_value"] in ("net", "hook", "mix")
+    assert meta["leaf_value"] == history[1]["leaf_value"] in ("net", "hook", "mix", "residual")
+    assert "new_games_value_mse_residual" in history[1] and net.has_residual  # auto measures the residual head
     game = find_game("maya2012")
     for spec in (f"policy:{run_dir / 'model.pt'}", f"az:{run_dir / 'model.pt'}:4"):
         result = play_match(lambda: game.make_aec_env(num_players=2, max_turns=16), spec, "random", 2, seed=3)

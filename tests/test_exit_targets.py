@@ -105,7 +105,7 @@ def test_the_search_records_its_value_and_the_learner_fits_it_seat_relative(rule
     assert set(data.seats[searched]) == {0, 1}  # the search played both seats
     net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, num_values=2, hidden=8)
     learner = Learner(net, 1e-3, 0.0, 1.0, batch_size=64, value_target_q=1.0)
-    _, _, value_loss, _, out = learner.loss(gather(data, searched), with_values=True)
+    _, _, value_loss, _, out, _residual = learner.loss(gather(data, searched), with_values=True)
     wanted = np.where(data.seats[searched, None] == 0, q, q[:, ::-1])  # (me, the other)
     assert value_loss.item() == pytest.approx(float(((out.detach().numpy() - wanted) ** 2).mean()), rel=1e-5)
 

@@ -1,8 +1,11 @@
-"""Leaf values of the guided search chosen by measurement (issue 28 item 1, design D1): the
-``LeafValueEvaluator`` modes, the ``leaf=`` option of ``az:`` specs, the choice recorded with a
-network (save/load, the registry) and played by ``az:<network>``, and ``leaf_value: auto``."""
+"""Leaf values of the guided search chosen by measurement (issue 28 item 1, designs D1/D2): the
+``LeafValueEvaluator`` modes, the residual value head (an untrained one is the game's estimate),
+the ``leaf=`` option of ``az:`` specs, the choice recorded with a network (save/load, the
+registry) and played by ``az:<network>``, ``leaf_value: auto``, and the fitted scales' errors."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
@@ -31,11 +34,84 @@ def _states(rules, count, seed=0):
     return states
 
 
-def _untrained(rules, seed=0):
+def _untrained(rules, seed=0, residual=False):
     inputs = NetworkInputs(rules)
     torch.manual_seed(seed)
-    net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, inputs.num_players, hidden=16)
+    net = PolicyValueNet(
+        inputs.board_dim, inputs.feature_dim, inputs.num_actions, inputs.num_players, hidden=16, residual=residual
+    )
     return net, NetworkEvaluator(net, inputs)
+
+
+@pytest.mark.parametrize(("key", "n"), [(key, n) for key, game in GAMES.items() for n in game.player_counts])
+def test_an_untrained_residual_network_returns_the_estimate_exactly(key, n):
+    rules = GAMES[key].make_rules({"num_players": n})
+    net, base = _untrained(rules, residual=True)
+    states = _states(rules, 12)
+    seats = [rules.current_player(s) for s in states]
+    hook = game_hook(rules, "leaf_values")
+    wanted = np.stack([hook(rules, s) for s in states]).astype(np.float32)
+    plain_priors, plain = base(states, seats)
+    priors, values = LeafValueEvaluator(base, rules, "residual")(states, seats)
+    assert values.dtype == np.float32 and values.shape == (len(states), n)
+    assert np.array_equal(values, wanted)  # exactly, in the evaluator's float32
+    assert not np.allclose(plain, wanted, atol=1e-3)  # the plain value head is something else
+    assert all(np.allclose(a, b, atol=1e-7) for a, b in zip(priors, plain_priors, strict=True))
+    # and the search backs it up: one simulation's chosen child has the estimate of the state it reaches
+    root, seat = states[-1], seats[-1]
+    result = search_many(rules, [root], [seat], base, GuidedConfig(simulations=1, leaf="residual"), rng=1)[0]
+    child = rules.apply_action(root, result.action, np.random.default_rng(0))
+    if rules.current_player(child) >= 0 and rules.spec.information == "perfect" and len(result.policy.nonzero()[0]) > 1:
+        assert np.allclose(result.value, hook(rules, child), atol=1e-6)
+
+
+def test_the_residual_combination_is_tanh_of_the_pre_tanh_sum_and_stays_in_range():
+    from maya_envs.nn.model import combine
+
+    e = torch.tensor([-1.0, -0.999, -0.5, 0.0, 0.3, 0.999, 1.0], dtype=torch.float64)
+    assert torch.equal(combine(e, torch.zeros_like(e)), e)  # r = 0: the estimate, even at +-1
+    r = torch.tensor([0.7, -2.0, 1.5, -0.4, 3.0, -1.0, -0.2], dtype=torch.float64)
+    inner = e.abs() < 1
+    assert torch.allclose(combine(e, r)[inner], torch.tanh(torch.atanh(e[inner]) + r[inner]), atol=1e-12)
+    assert torch.equal(combine(e, r)[~inner], e[~inner])  # a certain estimate stays certain
+    huge = combine(torch.tensor([1.0, -1.0, 0.2]), torch.tensor([-50.0, 50.0, 50.0]))
+    assert torch.isfinite(huge).all() and (huge.abs() <= 1).all()
+
+
+@pytest.fixture
+def one_thread():
+    """torch on one thread (on a loaded 2-core machine two threads make a tiny net 15x slower)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def test_the_residual_head_learns_target_minus_estimate_where_the_data_says_so(one_thread):
+    from training.exit.learner import Learner
+    from training.exit.play import BotAgent, play_games
+    from training.exit.replay import ReplayBuffer
+
+    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    inputs = NetworkInputs(rules)
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    data = play_games(rules, [[teacher, teacher]] * 3, [4, 5, 6], inputs, in_flight=3).positions
+    net, _ = _untrained(rules, residual=True)
+    learner = Learner(net, 1e-2, 0.0, 1.0, batch_size=128)
+    _, _, before = learner.measure_values(data)
+    assert set(before) == {"net", "hook", "mix", "residual"}
+    assert before["residual"] == pytest.approx(before["hook"], abs=1e-6)  # untrained: the estimate
+    buffer = ReplayBuffer(1)
+    buffer.add(data)
+    stats = learner.train(buffer, 3, np.random.default_rng(0))
+    _, _, after = learner.measure_values(data)
+    assert stats.residual_value_loss is not None
+    assert after["residual"] < before["residual"] - 0.05, (before, after)  # it fits its games' results
+    rows = learner.loss(next(iter(buffer.batches(8, np.random.default_rng(1)))), with_values=True)
+    assert rows[-1] is not None and rows[-1].shape == (8, 2)
+    data.hooks = None
+    with pytest.raises(ValueError, match="needs rows with the leaf estimate"):
+        learner.measure_values(data)
 
 
 @pytest.mark.parametrize(("key", "n"), [(key, n) for key, game in GAMES.items() for n in game.player_counts[:2]])
@@ -92,6 +168,46 @@ def test_bad_leaf_values_are_clear_errors(name):
         GuidedConfig(leaf="x")
 
 
+def test_residual_needs_a_residual_head_and_survives_save_load_and_the_registry(tmp_path, monkeypatch):
+    from maya_envs import pretrained
+    from maya_envs.nn.model import load_network
+    from training.publish import publish
+
+    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    net, base = _untrained(rules, residual=True)
+    _, plain = _untrained(rules)
+    with pytest.raises(ValueError, match="leaf='residual': the evaluator has no residual value head"):
+        LeafValueEvaluator(plain, rules, "residual")
+    inputs = NetworkInputs(rules)
+    meta = {**inputs.meta({"num_players": 2}), "leaf_value": "residual"}
+    path = save_network(net, tmp_path / "run" / "model.pt", meta)
+    loaded, meta = load_network(path)
+    assert loaded.has_residual and meta["leaf_value"] == "residual"
+    assert all(torch.equal(v, loaded.state_dict()[k]) for k, v in net.state_dict().items())
+    assert recorded_leaf(str(path)) == "residual"
+    bot = make_bot(f"az:{path}:4", rules, 0)
+    assert bot.config.leaf == "residual"
+    state = _states(rules, 5)[-1]
+    assert bot.act(state) in rules.legal_actions(state)
+    assert bot.last_result.simulations == 4
+    plain_path = save_network(_untrained(rules)[0], tmp_path / "plain.pt", inputs.meta({"num_players": 2}))
+    with pytest.raises(ValueError, match="no residual value head"):
+        make_bot(f"az:{plain_path}:4:leaf=residual", rules, 0)
+    # published: the registry entry records the leaf, and az:<name> plays it
+    run_dir, package = path.parent, tmp_path / "package"
+    package.mkdir()
+    config = {"env_id": GAMES["maya2012"].gym_id, "game_options": {"num_players": 2}}
+    (run_dir / "config.yaml").write_text(json.dumps(config))
+    (run_dir / "evaluation.json").write_text('{"results": [], "positions": 1}')
+    entry = publish(run_dir, "tiny_residual", "maya2012/2p_exit", package_dir=package)
+    assert entry["leaf_value"] == "residual"
+    fields = {**entry, "file": str(package / entry["file"]), "observation_shape": tuple(entry["observation_shape"])}
+    registry = {**pretrained._registry(), "tiny_residual": pretrained.PretrainedInfo(name="tiny_residual", **fields)}
+    monkeypatch.setattr(pretrained, "_registry", lambda: registry)
+    assert recorded_leaf("tiny_residual") == "residual"
+    assert make_bot("az:tiny_residual:4", rules, 0).config.leaf == "residual"
+
+
 def test_the_leaf_survives_save_and_load_and_az_plays_it(tmp_path):
     rules = GAMES["maya2012"].make_rules({"num_players": 2})
     net, _ = _untrained(rules)
@@ -127,6 +243,25 @@ def test_auto_picks_the_lowest_error_and_net_only_after_two_clear_wins():
     assert choose_leaf(narrow, clear) == "hook"
 
 
+def test_auto_picks_the_residual_head_when_its_error_is_the_lowest():
+    assert choose_leaf({"net": 0.9, "hook": 0.70, "mix": 0.75, "residual": 0.66}, None) == "residual"
+    assert choose_leaf({"net": 0.9, "hook": 0.70, "mix": 0.75, "residual": 0.72}, None) == "hook"
+    # net wins one iteration only: the best of the others, here the residual head
+    assert choose_leaf({"net": 0.60, "hook": 0.70, "mix": 0.66, "residual": 0.64}, None) == "residual"
+    clear = {"net": 0.5, "hook": 0.5 + 2 * AUTO_NET_MARGIN, "mix": 0.6, "residual": 0.51}
+    assert choose_leaf(clear, clear) == "net"
+
+
+def test_exit_leaf_value_residual_validates_and_gives_the_network_the_head():
+    from training.exit.config import LEAF_VALUES, ExitConfig
+
+    assert set(LEAF_VALUES) == {*("net", "hook", "mix", "residual"), "auto"}
+    for leaf, head in (("residual", True), ("auto", True), ("hook", False), ("net", False)):
+        config = ExitConfig(leaf_value=leaf)
+        config.validate()
+        assert config.residual_head() is head
+
+
 #: (game, options, seeded games) -> (hand-set scale before the fit, the MSE measured with the
 #: fitted LEAF_SCALES on these games + a small margin). Seeds 100.. of
 #: benchmarks/fit_leaf_scales.py's heuristic self-play (the fit used seeds 0..199).
@@ -135,6 +270,11 @@ PINNED = {
     ("maya2012", (("num_players", 4),), 8): (5.0, 0.426),
     ("maya_quarry", (("num_players", 3), ("variant", "basic")), 3): (15.0, 0.506),
     ("maya_quarry", (("num_players", 4), ("variant", "basic")), 3): (15.0, 0.200),
+    ("maya_quarry", (("num_players", 5), ("variant", "basic")), 3): (15.0, 0.232),
+    ("maya_quarry", (("num_players", 5), ("variant", "advanced")), 3): (15.0, 0.240),
+    ("yaxha", (("num_players", 2),), 8): (10.0, 1.078),  # a constant 0 scores 1.000 on these 8 games
+    ("yaxha", (("num_players", 3),), 6): (10.0, 0.473),
+    ("yaxha", (("num_players", 4),), 4): (10.0, 0.322),
 }
 
 
@@ -162,3 +302,63 @@ def test_each_fitted_leaf_scale_pins_its_error_below_the_hand_set_one(case, pinn
     hook = game_hook(rules, "leaf_values")(rules, state)
     lead = importlib.import_module(f"maya_envs.{key}.determinize").leaf_leads(rules, state)
     assert np.allclose(hook, np.tanh(lead / scale))
+
+
+@pytest.mark.parametrize(("key", "n"), [("maya2012", 3), ("maya2012", 4), ("yaxha", 3)])
+def test_the_roots_leaf_estimate_reads_no_hidden_information(key, n):
+    """Resampling: two roots the acting seat cannot tell apart (the true state and a
+    determinization of it; these games' estimates differ between them) search alike with the
+    same seed, whatever the leaf (the root is evaluated in a sampled world, as every leaf is)."""
+    rules = GAMES[key].make_rules({"num_players": n})
+    _, base = _untrained(rules, residual=True)
+    determinize, hook = game_hook(rules, "determinize"), game_hook(rules, "leaf_values")
+    compared = 0
+    for root in _states(rules, 60)[10::10]:
+        if compared == 2:
+            break
+        seat = rules.current_player(root)
+        other = determinize(rules, root, seat, np.random.default_rng(5))
+        if np.allclose(hook(rules, root), hook(rules, other)) or len(rules.legal_actions(root)) < 2:
+            continue
+        compared += 1
+        for leaf in ("hook", "mix", "residual"):
+            config = GuidedConfig(simulations=3, leaf=leaf)
+            a, b = (search_many(rules, [s], [seat], base, config, rng=3)[0] for s in (root, other))
+            assert a.action == b.action and np.array_equal(a.policy, b.policy) and np.array_equal(a.value, b.value)
+    assert compared == 2
+
+
+def test_the_leaf_error_benchmark_prints_each_leafs_error_on_fresh_games(capsys, one_thread):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "leaf_errors.py"
+    spec = importlib.util.spec_from_file_location("leaf_errors", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--train", "2", "--fresh", "2", "--epochs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "| positions | net | hook | mix | residual | 0 |"
+    fresh = lines[-1].split("|")[2:-1]
+    assert lines[-1].startswith("| fresh games") and len(fresh) == 5 and all(0 <= float(x) <= 4 for x in fresh)
+
+
+def test_the_residual_head_leaves_the_rest_of_the_networks_training_unchanged(one_thread):
+    from training.exit.learner import Learner
+    from training.exit.play import BotAgent, play_games
+    from training.exit.replay import ReplayBuffer
+
+    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    inputs = NetworkInputs(rules)
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    buffer = ReplayBuffer(1)
+    buffer.add(play_games(rules, [[teacher, teacher]] * 2, [7, 8], inputs, in_flight=2).positions)
+    trained = {}
+    for residual in (False, True):
+        net, _ = _untrained(rules, residual=residual)  # the same seed: the shared layers start equal
+        Learner(net, 1e-2, 1e-4, 1.0, batch_size=64).train(buffer, 1, np.random.default_rng(0))
+        trained[residual] = net.state_dict()
+    assert set(trained[True]) - set(trained[False]) == {k for k in trained[True] if k.startswith("residual.")}
+    for key, value in trained[False].items():
+        assert torch.allclose(value, trained[True][key], atol=1e-6), key
+    assert not torch.equal(trained[True]["residual.2.weight"], torch.zeros_like(trained[True]["residual.2.weight"]))

@@ -43,7 +43,8 @@ evaluates many self-play games' leaves in one forward pass. The first call evalu
 **Hidden information**: as in the rollout search, every simulation starts from a
 determinization of the root for the acting seat (the game's ``determinize`` hook), so the
 evaluator is only ever asked about a state for the seat that moves there, and in a sampled world
-that seat's observation holds only what it may see there.
+that seat's observation holds only what it may see there. The root itself is evaluated in one
+such sample too (its value, e.g. a ``leaf_values`` estimate, must not read the hidden cards).
 
 Open loop: where a node's legal actions differ between samples (chance, determinization), a new
 action joins the node with the prior ``1 / len(legal)`` and selection renormalises the prior over
@@ -73,9 +74,11 @@ Evaluator = Callable[[Sequence[Any], Sequence[int]], tuple[Sequence[np.ndarray],
 """``evaluator(states, seats) -> (priors, values)``; see the module docstring."""
 
 SELECTIONS = ("gumbel", "puct")
-LEAVES = ("net", "hook", "mix")
+LEAVES = ("net", "hook", "mix", "residual")
 """Leaf values (:attr:`GuidedConfig.leaf`, :class:`LeafValueEvaluator`): ``net`` the evaluator's
-own values, ``hook`` the game's ``leaf_values`` estimate, ``mix`` their mean."""
+own values, ``hook`` the game's ``leaf_values`` estimate, ``mix`` their mean, ``residual`` the
+estimate plus the network's learned correction (its residual value head,
+:class:`maya_envs.nn.model.PolicyValueNet`; design D2)."""
 MIX_WEIGHT = 0.5
 """``mix``: ``MIX_WEIGHT * net + (1 - MIX_WEIGHT) * hook`` (design D1 of the strong-agents study)."""
 TIEBREAK = 1e-9
@@ -84,8 +87,9 @@ AZ_SYNTAX = (
     "az:<model>[:SIMULATIONS][:KEY=VALUE...] with <model> a .pt network checkpoint or a shipped network name, "
     "SIMULATIONS a positive int (default 32) and KEY one of select (gumbel|puct), m (considered actions, "
     "int >= 1), noise (Gumbel scale, >= 0; default 0: no root noise, as a match wants; self-play explores "
-    "with 1), c (PUCT constant, >= 0), leaf (net|hook|mix: the leaf value, the network's, the game's leaf_values "
-    "estimate or their mean; default: the leaf the network was trained with, else net); "
+    "with 1), c (PUCT constant, >= 0), leaf (net|hook|mix|residual: the leaf value, the network's, the game's "
+    "leaf_values estimate, their mean, or the estimate plus the network's residual head; default: the leaf the "
+    "network was trained with, else net); "
     "e.g. 'az:runs/x/model.pt:64', 'az:maya2012_2p:32:noise=1', 'az:maya2012_2p_exit:32:leaf=hook'"
 )
 
@@ -106,7 +110,8 @@ class GuidedConfig:
             exactly when ``rules.spec.information`` is not ``"perfect"``).
         leaf: the value backed up from a new leaf (:data:`LEAVES`; :class:`LeafValueEvaluator`):
             ``"net"`` the evaluator's, ``"hook"`` the game's ``leaf_values`` estimate, ``"mix"``
-            their mean; ``None``: the evaluator's (for an ``az:`` spec: the leaf recorded with
+            their mean, ``"residual"`` the evaluator's residual values (a network with a
+            residual value head); ``None``: the evaluator's (for an ``az:`` spec: the leaf recorded with
             the network, :func:`maya_envs.nn.agent.make_network_bot`). The priors always come
             from the evaluator.
     """
@@ -141,13 +146,17 @@ class GuidedConfig:
 class LeafValueEvaluator:
     """An evaluator (module docstring) with ``base``'s priors and, as values, ``base``'s
     (``"net"``), the game's ``leaf_values`` hook (``"hook"``; each game's
-    ``<game>/determinize.py``, about 0.005 ms per state) or ``MIX_WEIGHT * net + (1 -
-    MIX_WEIGHT) * hook`` (``"mix"``). Values: ``float32 (B, num_players)``, absolute seat
-    order, in [-1, 1]. Source: design D1 of the strong-agents study (the learned value is worse
-    than the hook on fresh games in Maya (2012) and Yaxha).
+    ``<game>/determinize.py``, about 0.005 ms per state), ``MIX_WEIGHT * net + (1 -
+    MIX_WEIGHT) * hook`` (``"mix"``) or ``base.residual_values(states, seats)`` (``"residual"``:
+    the hook plus the learned correction of a network's residual value head,
+    :meth:`maya_envs.nn.agent.NetworkEvaluator.residual_values`; the priors then come from that
+    same call). Values: ``float32 (B, num_players)``, absolute seat order, in [-1, 1]. Source:
+    designs D1 and D2 of the strong-agents study (the learned value is worse than the hook on
+    fresh games in Maya (2012) and Yaxha).
 
     Raises:
-        ValueError: an unknown mode, or ``hook``/``mix`` for a game without the hook.
+        ValueError: an unknown mode, ``hook``/``mix``/``residual`` for a game without the hook,
+            or ``residual`` with a ``base`` that has no residual values (``has_residual``).
     """
 
     def __init__(self, base: Evaluator, rules: Rules, mode: str) -> None:
@@ -157,8 +166,15 @@ class LeafValueEvaluator:
         self.hook = game_hook(rules, "leaf_values") if mode != "net" else None
         if mode != "net" and self.hook is None:
             raise ValueError(f"leaf={mode!r}: {type(rules).__name__} has no leaf_values hook (maya_envs.games)")
+        if mode == "residual" and not getattr(base, "has_residual", False):
+            raise ValueError(
+                "leaf='residual': the evaluator has no residual value head (a network built with residual=True, "
+                "trained with exit.leaf_value residual or auto)"
+            )
 
     def __call__(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[Sequence[np.ndarray], np.ndarray]:
+        if self.mode == "residual":
+            return self.base.residual_values(states, seats)
         priors, values = self.base(states, seats)
         if self.mode == "net":
             return priors, values
@@ -441,7 +457,11 @@ def search_many(
     if not searches:
         return []
     num_players = rules.spec.num_players
-    priors, values = _evaluate(evaluator, [s.state for s in searches], [s.seat for s in searches], num_players)
+    # A hidden-information root is evaluated in one sampled world for its seat, like every leaf:
+    # the estimate (leaf hook, mix, residual) of the true state would pass the hidden cards into
+    # the root's value and from there into the completed Q-values and the policy target.
+    seen = [s.state if determinize is None else determinize(rules, s.state, s.seat, s.rng) for s in searches]
+    priors, values = _evaluate(evaluator, seen, [s.seat for s in searches], num_players)
     for search, prior, value in zip(searches, priors, values, strict=True):
         if len(prior) != len(search.legal):
             raise ValueError(f"evaluator gave {len(prior)} priors for a state with {len(search.legal)} legal actions")

@@ -36,9 +36,10 @@ from maya_envs.maya_quarry.rules.state import BID, NUM_ROUNDS
 #: final result over 200 heuristic self-play games per variant (``python
 #: benchmarks/fit_leaf_scales.py --games 200``): 3p 15 -> 34 (fits 34.2 basic, 33.5 advanced;
 #: MSE 0.439 -> 0.382 basic, 0.436 -> 0.382 advanced; predicting 0: 0.52), 4p 15 -> 54 (fits
-#: 49.5, 58.5; 0.377 -> 0.266, 0.425 -> 0.286; 0: 0.35). Five players keep the hand-set 15 (not
-#: fitted yet).
-LEAF_SCALES = {3: 34.0, 4: 54.0, 5: 15.0}
+#: 49.5, 58.5; 0.377 -> 0.266, 0.425 -> 0.286; 0: 0.35), 5p 15 -> 63 (fits 62.7 basic, 64.3
+#: advanced; 0.364 -> 0.214 basic, 0.364 -> 0.213 advanced; 0: 0.266, 0.268; ``--players 5
+#: [--variant advanced]``, 2026-12-02).
+LEAF_SCALES = {3: 34.0, 4: 54.0, 5: 63.0}
 
 
 def hidden_slots(state: MayaQuarryState, seat: int) -> list[tuple[int, int]]:

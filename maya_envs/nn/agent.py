@@ -4,7 +4,8 @@
   (:mod:`maya_envs.bots.guided`): priors over each state's legal actions and a value per seat,
   from ONE forward pass per call.
 * :class:`LeafValueEvaluator` (from :mod:`maya_envs.bots.guided`, numpy only): an evaluator
-  whose values are the network's, the game's ``leaf_values`` estimate or their mix.
+  whose values are the network's, the game's ``leaf_values`` estimate, their mix, or the
+  network's residual head on the estimate (:meth:`NetworkEvaluator.residual_values`).
 * :class:`NetworkBot`: the raw network with no search (the ``policy:`` bot): the legal action of
   highest prior (or one sampled from the prior).
 * :func:`make_network_bot`: the bot specs ``policy:<model>`` and
@@ -26,10 +27,11 @@ import numpy as np
 import torch
 
 from maya_envs.bots.guided import LEAVES, AZBot, LeafValueEvaluator
+from maya_envs.bots.search_common import game_hook
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.games import find_game
-from maya_envs.nn.inputs import NetworkInputs, collate, to_absolute
+from maya_envs.nn.inputs import NetworkInputs, collate, to_absolute, to_seat_relative
 from maya_envs.nn.model import PolicyValueNet, load_network
 from maya_envs.nn.specs import model_path, parse_network_spec
 from maya_envs.pretrained import network_names, pretrained_info
@@ -47,10 +49,14 @@ class NetworkEvaluator:
 
     Attributes:
         calls: forward passes so far; ``positions``: states evaluated so far.
+        has_residual: the network has the residual value head
+            (:class:`~maya_envs.nn.model.PolicyValueNet`, ``residual=True``): then
+            :meth:`residual_values` serves the search's ``leaf="residual"``.
 
     Raises:
         ValueError: the network does not fit the inputs (board or feature size, action count, or
-            value entries other than one per seat).
+            value entries other than one per seat), or has a residual head for a game without
+            a ``leaf_values`` hook.
     """
 
     def __init__(self, net: PolicyValueNet, inputs: NetworkInputs, device: str | torch.device = "cpu") -> None:
@@ -66,6 +72,10 @@ class NetworkEvaluator:
         self.net, self.inputs, self.device = net, inputs, torch.device(device)
         self.calls = 0
         self.positions = 0
+        self.has_residual = bool(getattr(net, "has_residual", False))
+        self.hook = game_hook(inputs.rules, "leaf_values") if self.has_residual else None
+        if self.has_residual and self.hook is None:
+            raise ValueError(f"a residual value head needs the game's leaf_values hook; {inputs.game} has none")
 
     def __call__(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[list[np.ndarray], np.ndarray]:
         """Priors (``float32``, over each state's ``rules.legal_actions`` in that order) and
@@ -75,17 +85,39 @@ class NetworkEvaluator:
         Raises:
             ValueError: an empty batch, or a finished state.
         """
+        return self._evaluate(states, seats, residual=False)
+
+    def residual_values(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[list[np.ndarray], np.ndarray]:
+        """As :meth:`__call__`, with the residual head's values: the game's ``leaf_values``
+        estimate of each state plus the learned correction (:func:`maya_envs.nn.model.combine`;
+        an untrained head returns the estimate). One forward pass.
+
+        Raises:
+            ValueError: the network has no residual head, an empty batch, or a finished state.
+        """
+        if not self.has_residual:
+            raise ValueError("residual_values: the network has no residual value head (PolicyValueNet(residual=True))")
+        return self._evaluate(states, seats, residual=True)
+
+    def _evaluate(self, states, seats, residual: bool) -> tuple[list[np.ndarray], np.ndarray]:
         items = [self.inputs.encode(state, seat) for state, seat in zip(states, seats, strict=True)]
         board, actions, features, valid = collate(items)
+        arrays = [board, actions, features, valid]
+        if residual:  # the estimate, seat-relative like the network's values
+            rules = self.inputs.rules
+            arrays.append(
+                np.stack([to_seat_relative(self.hook(rules, s), seat) for s, seat in zip(states, seats, strict=True)])
+                .astype(np.float32)
+            )
         self.calls += 1
         self.positions += len(items)
         # PolicyValueNet has no dropout or normalisation layer: train/eval mode does not change
         # its output, so the mode is left as the caller (a trainer) has it.
         with torch.inference_mode():
-            tensors = [torch.from_numpy(x).to(self.device) for x in (board, actions, features, valid)]
-            logits, values = self.net(*tensors)
+            tensors = [torch.from_numpy(x).to(self.device) for x in arrays]
+            logits, *outputs = self.net(*tensors)
             probs = torch.softmax(logits, dim=-1).cpu().numpy()
-            values = values.float().cpu().numpy()
+            values = outputs[-1].float().cpu().numpy()
         priors = [probs[i, : len(ids)].astype(np.float32) for i, (_, ids, _) in enumerate(items)]
         absolute = np.stack([to_absolute(v, seat) for v, seat in zip(values, seats, strict=True)])
         return priors, absolute.astype(np.float32)

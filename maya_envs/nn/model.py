@@ -7,6 +7,7 @@ list of candidate actions, each with an id ``a`` and a feature row ``f(a)``
     h         = MLP_board(b)                                  # (B, H) board embedding
     logit(a)  = MLP_action([h, f(a)]) + bias[a]               # one shared MLP for every action
     value     = tanh(MLP_value(h))                            # (B, num_values), in [-1, 1]
+    residual  = combine(e, MLP_residual(stop_gradient(h)))    # optional: (B, num_values), in [-1, 1]
 
 Sharing ``MLP_action`` over actions lets one update teach the network about every action with
 similar features, where a head with one output per id has to learn each id on its own; the
@@ -15,6 +16,23 @@ Logits are ``-inf`` where the batch is padding (``valid`` False). The value entr
 seat-relative (entry ``k`` = seat ``(seat + k) % num_players``; see :mod:`maya_envs.nn.inputs`)
 on the scale of :func:`maya_envs.bots.search_common.terminal_values` (a finished game's
 ``rules.returns`` divided by the largest absolute reward); teammates get the same target.
+
+**Residual value head** (``residual=True``; design D2 of the strong-agents study): a second
+value head that starts at the game's calibrated ``leaf_values`` estimate ``e`` (seat-relative
+like the values, in [-1, 1]; the caller passes it) and learns only a correction ``r``::
+
+    combine(e, r) = (e + tanh r) / (1 + e * tanh r)     # = tanh(atanh(e) + r), with no atanh
+
+the tanh addition formula, so ``r`` is the correction in the pre-tanh space, written without
+``atanh`` so that ``e = +-1`` needs no clipping (such an estimate stays where it is: its
+gradient in ``r`` is 0). The last layer of ``MLP_residual`` is zero-initialised: an untrained
+residual head returns ``e`` exactly, and training moves it only where the value loss on
+``combine(e, r)`` says so (:mod:`training.exit.learner`: the head learns target minus estimate
+in the pre-tanh space). It reads the board embedding ``h`` detached: its loss trains only
+``MLP_residual``, so the policy and the plain value head learn as without it, and a trainer can
+compare the two value heads on new games (``exit.leaf_value: auto``). Measured (Maya (2012) 2p,
+200 heuristic games, 4 epochs, own-seat MSE on 100 fresh games): 0.854 detached, 0.875 through
+the trunk; the hook 0.535 (``benchmarks/leaf_errors.py``).
 
 Checkpoints (:func:`save_network`, :func:`load_network`) are one ``torch.save`` file (``.pt``)
 holding the constructor arguments, the weights and a JSON-able ``meta`` dict (game key, game
@@ -44,6 +62,8 @@ class PolicyValueNet(nn.Module):
         num_values: value entries (one per seat: ``num_players``).
         hidden: ``H``, the width of every hidden layer.
         id_bias: add a learnt bias per action id (initialised to 0).
+        residual: add the residual value head (module docstring); ``forward`` then takes the
+            estimate. Checkpoints written before it existed load without it.
 
     Attributes:
         config: the constructor arguments (saved with the weights).
@@ -57,6 +77,7 @@ class PolicyValueNet(nn.Module):
         num_values: int,
         hidden: int = 128,
         id_bias: bool = True,
+        residual: bool = False,
     ) -> None:
         super().__init__()
         for name, value in (("board_dim", board_dim), ("feature_dim", feature_dim), ("num_actions", num_actions)):
@@ -66,6 +87,8 @@ class PolicyValueNet(nn.Module):
             raise ValueError(f"num_values={num_values!r}; allowed: an int >= 1")
         if not isinstance(hidden, int) or hidden < 1:
             raise ValueError(f"hidden={hidden!r}; allowed: an int >= 1")
+        if not isinstance(residual, bool):
+            raise ValueError(f"residual={residual!r}; allowed: True or False")
         self.config = {
             "board_dim": board_dim,
             "feature_dim": feature_dim,
@@ -73,6 +96,7 @@ class PolicyValueNet(nn.Module):
             "num_values": num_values,
             "hidden": hidden,
             "id_bias": bool(id_bias),
+            "residual": residual,
         }
         self.board = nn.Sequential(nn.Linear(board_dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
         # The action MLP's first layer on [h, f(a)] is split so that the board part is
@@ -84,10 +108,26 @@ class PolicyValueNet(nn.Module):
         if self.bias is not None:
             nn.init.zeros_(self.bias.weight)
         self.value = nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, num_values), nn.Tanh())
+        self.residual = (
+            nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, num_values)) if residual else None
+        )
+        if self.residual is not None:  # zero correction: an untrained head returns the estimate
+            nn.init.zeros_(self.residual[-1].weight)
+            nn.init.zeros_(self.residual[-1].bias)
+
+    @property
+    def has_residual(self) -> bool:
+        """Whether the network has the residual value head (module docstring)."""
+        return self.residual is not None
 
     def forward(
-        self, board: torch.Tensor, actions: torch.Tensor, features: torch.Tensor, valid: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor]:
+        self,
+        board: torch.Tensor,
+        actions: torch.Tensor,
+        features: torch.Tensor,
+        valid: torch.Tensor,
+        estimate: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, ...]:
         """Score a padded batch (:func:`maya_envs.nn.inputs.collate`).
 
         Args:
@@ -95,9 +135,17 @@ class PolicyValueNet(nn.Module):
             actions: int64 ``(B, A)`` action ids (any id in range where not valid).
             features: float ``(B, A, F)``.
             valid: bool ``(B, A)``.
+            estimate: float ``(B, num_values)`` in [-1, 1], seat-relative: the game's
+                ``leaf_values`` estimate of each position, for the residual head (only with
+                ``residual=True``).
 
         Returns:
-            ``logits (B, A)`` (``-inf`` where not valid) and ``values (B, num_values)`` in [-1, 1].
+            ``logits (B, A)`` (``-inf`` where not valid) and ``values (B, num_values)`` in [-1, 1];
+            with ``estimate``, also the residual head's ``(B, num_values)`` in [-1, 1].
+
+        Raises:
+            ValueError: ``estimate`` for a network without the residual head, or of another shape
+                than ``(B, num_values)``.
         """
         h = self.board(board)
         x = self.action_board(h).unsqueeze(1) + self.action_features(features)
@@ -105,7 +153,27 @@ class PolicyValueNet(nn.Module):
         if self.bias is not None:
             logits = logits + self.bias(actions).squeeze(-1)
         logits = logits.masked_fill(~valid, float("-inf"))
-        return logits, self.value(h)
+        if estimate is None:
+            return logits, self.value(h)
+        if self.residual is None:
+            raise ValueError("an estimate was given, but this network has no residual value head (residual=False)")
+        if tuple(estimate.shape) != (board.shape[0], self.config["num_values"]):
+            raise ValueError(
+                f"estimate of shape {tuple(estimate.shape)}; expected {(board.shape[0], self.config['num_values'])}"
+            )
+        # the residual head reads the board embedding without training it: adding the head leaves
+        # the policy's and the plain value's training as they were
+        return logits, self.value(h), combine(estimate, self.residual(h.detach()))
+
+
+def combine(estimate: torch.Tensor, correction: torch.Tensor) -> torch.Tensor:
+    """The residual head's value ``tanh(atanh(e) + r) = (e + tanh r) / (1 + e tanh r)`` (module
+    docstring), elementwise, in [-1, 1]; ``r = 0`` returns ``e`` exactly. ``estimate`` is
+    clamped to [-1, 1]; where ``e = -+1`` meets ``tanh r = +-1`` (``|r|`` > ~9 in float32) the
+    undefined limit gives 0."""
+    e = estimate.clamp(-1.0, 1.0)
+    t = torch.tanh(correction)
+    return (e + t) / (1.0 + e * t).clamp_min(1e-6)
 
 
 def save_network(net: PolicyValueNet, path: str | Path, meta: dict[str, Any]) -> Path:

@@ -60,7 +60,7 @@ class PretrainedInfo:
             win_rate, win_rate_ci95).
         kind: ``"sb3"`` or ``"network"`` (see the module docstring).
         leaf_value: ``network`` entries: the leaf value its ``az:`` search plays with
-            (``net``, ``hook``, ``mix``; :func:`maya_envs.nn.agent.recorded_leaf`); ``None``:
+            (``net``, ``hook``, ``mix``, ``residual``; :func:`maya_envs.nn.agent.recorded_leaf`); ``None``:
             the file's own record, else ``net``.
         default_spec: the spec ``pretrained`` plays for this entry's game, player count and
             variant (``"az:<name>:32:leaf=hook"``, ``"policy:<name>"``; ``None``: this entry is

@@ -28,10 +28,13 @@ from maya_envs.bots.search_common import relative_leads
 from maya_envs.yaxha.rules import BUILD, SELECT, YaxhaRules, YaxhaState
 
 #: Score lead (:func:`leaf_leads`) worth tanh(1) in the leaf value, per player count. Fitted by
-#: least squares of ``tanh(lead / scale)`` against the acting seat's final result over heuristic
-#: self-play games (``python benchmarks/fit_leaf_scales.py``, the numbers in its docstring); the
-#: hand-set scale before the fit was 10.0.
-LEAF_SCALES = {2: 10.0, 3: 10.0, 4: 10.0}
+#: least squares of ``tanh(lead / scale)`` against the acting seat's final result over 200
+#: heuristic self-play games per player count (``python benchmarks/fit_leaf_scales.py --games
+#: 200 --only yaxha``, default footprint, 2026-12-02); the hand-set scale before the fit was 10:
+#: 2p 10 -> 31 (fit 30.95; MSE 1.038 -> 0.944; predicting 0: 0.995), 3p 10 -> 33 (33.05; 0.554
+#: -> 0.465; 0: 0.500), 4p 10 -> 41 (41.11; 0.408 -> 0.305; 0: 0.326). Even fitted, the estimate
+#: is only a little better than a constant in Yaxha (the strong-agents study, D1).
+LEAF_SCALES = {2: 31.0, 3: 33.0, 4: 41.0}
 
 
 def steps_done(rules: YaxhaRules, state: YaxhaState, seat: int) -> int:

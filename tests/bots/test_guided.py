@@ -249,7 +249,7 @@ def test_every_simulation_starts_from_a_determinization_for_the_acting_seat(key,
     roots = _positions(rules, 2, seed=6)
     seats = [rules.current_player(s) for s in roots]
     search_many(rules, roots, seats, _uniform(rules), GuidedConfig(simulations=5), rng=0)
-    assert len(calls) == 2 * 5
+    assert len(calls) == 2 * (5 + 1)  # one per simulation, and one to evaluate each root
     assert all(any(state is root and seat == s for root, s in zip(roots, seats, strict=True)) for state, seat in calls)
 
 

@@ -406,7 +406,7 @@ class Actors:
             seeds: one game seed per lineup.
             weights: ``{name: state dict}`` of the networks the specs name (tensors or arrays).
             seed: seeds the actors' own generators (search, sampling, bots).
-            leaf: the searches' leaf value (``net``, ``hook``, ``mix``; ``None``: the settings').
+            leaf: the searches' leaf value (:data:`maya_envs.bots.guided.LEAVES`; ``None``: the settings').
 
         Raises:
             ActorError: an actor process ended before it answered (process backend).

@@ -9,8 +9,8 @@ from typing import Any
 from maya_envs.core.errors import ConfigError
 from training.checks import check_bool, check_int, check_number, check_search_spec, is_number, is_search_spec
 
-LEAF_VALUES = ("net", "hook", "mix", "auto")
-""":attr:`ExitConfig.leaf_value` values (the first three: :data:`maya_envs.bots.guided.LEAVES`)."""
+LEAF_VALUES = ("net", "hook", "mix", "residual", "auto")
+""":attr:`ExitConfig.leaf_value` values (all but ``auto``: :data:`maya_envs.bots.guided.LEAVES`)."""
 AUTO_NET_MARGIN = 0.01
 """``leaf_value: auto`` switches to ``net`` only when its error is below the hook's by this much."""
 
@@ -148,12 +148,15 @@ class ExitConfig:
     leaf_value: str = "auto"
     """The search's leaf value in self-play, the evaluation and the saved network's record
     (:data:`LEAF_VALUES`): ``net`` (the value head), ``hook`` (the game's ``leaf_values``
-    estimate), ``mix`` (their mean) or ``auto``: each iteration, the one of the three with the
-    lowest own-seat mean squared error on the iteration's new games before learning (logged as
-    ``new_games_value_mse_{net,hook,mix}`` in ``history.json``), ``net`` only once it beats the
-    hook by :data:`AUTO_NET_MARGIN` on two iterations in a row; ``hook`` until the first
-    measurement. Design D1 of the strong-agents study: the learned value was worse than the hook
-    on fresh games in Maya (2012) and Yaxha, better in the quarry game."""
+    estimate), ``mix`` (their mean), ``residual`` (the estimate plus the network's residual
+    value head, design D2: an untrained one returns the estimate) or ``auto``: each iteration,
+    the one of the four with the lowest own-seat mean squared error on the iteration's new games
+    before learning (logged as ``new_games_value_mse_{net,hook,mix,residual}`` in
+    ``history.json``), ``net`` only once it beats the hook by :data:`AUTO_NET_MARGIN` on two
+    iterations in a row; ``hook`` until the first measurement. With ``residual`` and ``auto``
+    the network has the residual head (:meth:`residual_head`). Design D1 of the strong-agents
+    study: the learned value was worse than the hook on fresh games in Maya (2012) and Yaxha,
+    better in the quarry game."""
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the ``exit.<key>`` and what is allowed."""
@@ -281,6 +284,11 @@ class ExitConfig:
 
         return GuidedConfig(simulations=self.simulations, **self.search)
 
+    def residual_head(self) -> bool:
+        """Whether the network gets the residual value head: ``leaf_value`` ``residual`` or
+        ``auto`` (which then measures it)."""
+        return self.leaf_value in ("residual", "auto")
+
     def first_leaf(self) -> str:
         """The leaf value before any measurement: ``leaf_value``, ``hook`` for ``auto``."""
         return "hook" if self.leaf_value == "auto" else self.leaf_value
@@ -295,13 +303,14 @@ class ExitConfig:
 
 def choose_leaf(errors: dict[str, float], previous: dict[str, float] | None) -> str:
     """``leaf_value: auto``'s choice from one iteration's own-seat errors (``{"net", "hook",
-    "mix"}`` -> mean squared error on its new games) and the previous iteration's (``None``:
-    none): the lowest of the three, except that ``net`` needs to beat the hook by
-    :data:`AUTO_NET_MARGIN` in both iterations (else the better of ``hook`` and ``mix``)."""
+    "mix"}`` and, for a network with the residual head, ``"residual"`` -> mean squared error on
+    its new games) and the previous iteration's (``None``: none): the lowest, except that
+    ``net`` needs to beat the hook by :data:`AUTO_NET_MARGIN` in both iterations (else the best
+    of the others)."""
     best = min(errors, key=errors.get)
     if best != "net":
         return best
     beats = [e["hook"] - e["net"] >= AUTO_NET_MARGIN for e in (errors, previous) if e]
     if len(beats) == 2 and all(beats):
         return "net"
-    return min(("hook", "mix"), key=errors.get)
+    return min((name for name in errors if name != "net"), key=errors.get)

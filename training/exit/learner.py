@@ -6,7 +6,11 @@ the target policy (the search policy, or the teacher's in iteration 0), plus
 seat's final value (:func:`maya_envs.bots.search_common.terminal_values`), mixed with the
 game's leaf estimate and the search's value by ``value_target_hook`` / ``value_target_q``
 (:func:`training.exit.data.mixed_value_targets`). Rows carrying loss weights
-(``Positions.policy_weights`` / ``value_weights``) count by them (weighted means).
+(``Positions.policy_weights`` / ``value_weights``) count by them (weighted means). A network
+with the residual value head (:class:`maya_envs.nn.model.PolicyValueNet`, ``residual=True``) gets
+the same value loss a second time on that head's output ``combine(e, r)``, ``e`` the rows'
+recorded ``leaf_values`` estimate (``Positions.hooks``): its correction ``r`` learns target minus
+estimate in the pre-tanh space (design D2).
 
 Held-out early stopping (:meth:`Learner.fit` with ``holdout``): the value loss on held-out
 games is measured before training and at ``checks`` points of it; at the first point where it
@@ -24,7 +28,7 @@ import numpy as np
 import torch
 
 from training.exit.config import HOLDOUT_STOPS
-from training.exit.data import Positions, mixed_value_targets, value_targets  # noqa: F401 (value_targets: API)
+from training.exit.data import Positions, mixed_value_targets, value_targets
 from training.exit.replay import Batch, ReplayBuffer, gather, minibatches
 
 
@@ -32,8 +36,9 @@ from training.exit.replay import Batch, ReplayBuffer, gather, minibatches
 class EpochStats:
     """Means over one :meth:`Learner.train` call: ``policy_loss`` (cross-entropy, nats),
     ``value_loss`` (mean squared error), ``agreement`` (share of positions where the network's
-    most probable action is the target's) and ``rows_trained`` (positions seen, over all
-    epochs)."""
+    most probable action is the target's), ``rows_trained`` (positions seen, over all
+    epochs) and ``residual_value_loss`` (the residual head's mean squared error; ``None``
+    without that head)."""
 
     policy_loss: float
     value_loss: float
@@ -44,6 +49,7 @@ class EpochStats:
     value_stopped_after: int | None = None
     """With held-out rows: the rows trained when the value loss left the objective (``None``:
     it improved at every check)."""
+    residual_value_loss: float | None = None
 
 
 class Learner:
@@ -73,21 +79,28 @@ class Learner:
         self.optimizer = torch.optim.AdamW(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
         self.value_weight = value_weight
         self.batch_size = batch_size
+        self.last_residual_loss: torch.Tensor | None = None  # the latest loss() call's
 
     def loss(
         self, batch: Batch, with_values: bool = False, value_weight: float | None = None
     ) -> tuple[torch.Tensor, ...]:
         """``(total, policy_loss, value_loss, agreement)`` of one batch (means over its rows,
         weighted by the rows' loss weights where the batch has them), and the value head's
-        output ``(B, num_players)`` (seat-relative) with ``with_values``; ``value_weight``
-        replaces the learner's in ``total``."""
+        output ``(B, num_players)`` (seat-relative) and the residual head's (``None`` without
+        it) with ``with_values``; ``value_weight`` replaces the learner's in ``total``. The
+        residual head's value loss is in ``total`` (weighted like the value loss) and in
+        :attr:`last_residual_loss`.
+
+        Raises:
+            ValueError: a residual network and rows without the leaf estimate (``hooks``).
+        """
         valid = torch.from_numpy(batch.valid)
-        logits, values = self.net(
-            torch.from_numpy(batch.board),
-            torch.from_numpy(batch.actions),
-            torch.from_numpy(batch.features),
-            valid,
-        )
+        inputs = [torch.from_numpy(x) for x in (batch.board, batch.actions, batch.features)] + [valid]
+        if getattr(self.net, "has_residual", False):
+            if batch.hooks is None:
+                raise ValueError("the residual value head needs rows with the leaf estimate (Positions.hooks)")
+            inputs.append(torch.from_numpy(value_targets(batch.hooks, batch.seats).astype(np.float32)))
+        logits, values, *rest = self.net(*inputs)
         log_p = torch.log_softmax(logits, dim=-1).masked_fill(~valid, 0.0)
         target = torch.from_numpy(batch.policy)
         wanted = torch.from_numpy(
@@ -104,8 +117,15 @@ class Learner:
         # weight 0: the value loss leaves the graph, so the value head gets no gradient and Adam
         # (which skips parameters without one) neither moves it by momentum nor decays it
         total = policy_loss if weight == 0 else policy_loss + weight * value_loss
+        residual_values = rest[0] if rest else None
+        self.last_residual_loss = None
+        if residual_values is not None:
+            residual_loss = _weighted_mean(((residual_values - wanted) ** 2).mean(-1), batch.value_weights)
+            if weight != 0:
+                total = total + weight * residual_loss
+            self.last_residual_loss = residual_loss
         out = (total, policy_loss, value_loss, agreement)
-        return (*out, values) if with_values else out
+        return (*out, values, residual_values) if with_values else out
 
     def train(
         self, buffer: ReplayBuffer, epochs: int, rng: np.random.Generator, holdout: Positions | None = None,
@@ -146,14 +166,16 @@ class Learner:
             best = copy.deepcopy(self.net.state_dict()) if stop == "all" else None
         value_weight, stopped = self.value_weight, None
         self.net.train()
-        sums = np.zeros(3)
+        sums = np.zeros(4)
         seen = 0
         for step, rows in enumerate(batches, start=1):
             total, policy_loss, value_loss, agreement = self.loss(gather(data, rows), value_weight=value_weight)
+            residual = self.last_residual_loss
             self.optimizer.zero_grad()
             total.backward()
             self.optimizer.step()
-            sums += len(rows) * np.array([policy_loss.item(), value_loss.item(), agreement.item()])
+            residual_item = 0.0 if residual is None else residual.item()
+            sums += len(rows) * np.array([policy_loss.item(), value_loss.item(), agreement.item(), residual_item])
             seen += len(rows)
             if step in check_at and stopped is None:
                 losses.append(self.measure(holdout)[1])
@@ -168,7 +190,8 @@ class Learner:
                 value_weight = 0.0
         self.net.eval()
         means = sums / max(seen, 1)
-        return EpochStats(float(means[0]), float(means[1]), float(means[2]), seen, losses, stopped)
+        residual_mean = float(means[3]) if getattr(self.net, "has_residual", False) else None
+        return EpochStats(float(means[0]), float(means[1]), float(means[2]), seen, losses, stopped, residual_mean)
 
     def measure(self, positions: Positions) -> tuple[float, float]:
         """``(policy_loss, value_loss)``: the mean losses on ``positions`` without learning from
@@ -180,21 +203,24 @@ class Learner:
 
     def measure_values(self, positions: Positions) -> tuple[float, float, dict[str, float]]:
         """:meth:`measure` and the own-seat value error of each leaf value on ``positions``:
-        ``{"net": ..., "hook": ..., "mix": ...}``, the mean squared error against the acting
-        seat's final value of the network's value, the game's ``leaf_values`` estimate
-        (``positions.hooks``) and their mix (:data:`maya_envs.bots.guided.MIX_WEIGHT`); the
-        dict is empty when the rows hold no estimate. What ``exit.leaf_value: auto`` reads."""
+        ``{"net": ..., "hook": ..., "mix": ...}`` (and ``"residual"`` for a network with the
+        residual head), the mean squared error against the acting seat's final value of the
+        network's value, the game's ``leaf_values`` estimate (``positions.hooks``), their mix
+        (:data:`maya_envs.bots.guided.MIX_WEIGHT`) and the residual head's value; the dict is
+        empty when the rows hold no estimate. What ``exit.leaf_value: auto`` reads."""
         from maya_envs.bots.guided import MIX_WEIGHT
 
         self.net.eval()
         sums = np.zeros(2)
-        own_net, own_hook, own_z = [], [], []
+        own_net, own_hook, own_z, own_residual = [], [], [], []
         with torch.no_grad():
             for batch in minibatches(positions, np.arange(len(positions)), self.batch_size):
-                _, policy_loss, value_loss, _, values = self.loss(batch, with_values=True)
+                _, policy_loss, value_loss, _, values, residual = self.loss(batch, with_values=True)
                 sums += len(batch.seats) * np.array([policy_loss.item(), value_loss.item()])
                 rows = np.arange(len(batch.seats))
                 own_net.append(values[:, 0].numpy())  # seat-relative: entry 0 is the acting seat
+                if residual is not None:
+                    own_residual.append(residual[:, 0].numpy())
                 own_z.append(batch.values[rows, batch.seats])
                 if batch.hooks is not None:
                     own_hook.append(batch.hooks[rows, batch.seats])
@@ -204,6 +230,8 @@ class Learner:
             z, net, hook = (np.concatenate(x).astype(np.float64) for x in (own_z, own_net, own_hook))
             mix = MIX_WEIGHT * net + (1 - MIX_WEIGHT) * hook
             errors = {name: float(np.mean((v - z) ** 2)) for name, v in (("net", net), ("hook", hook), ("mix", mix))}
+            if own_residual:
+                errors["residual"] = float(np.mean((np.concatenate(own_residual).astype(np.float64) - z) ** 2))
         return float(means[0]), float(means[1]), errors
 
 

@@ -25,7 +25,7 @@ final returns. Each later iteration:
 The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``history.json``
 (one row per iteration; from iteration 1 with ``new_games_policy_loss``/``new_games_value_loss``,
 the losses on the iteration's new games before the learner sees them, and
-``new_games_value_mse_{net,hook,mix}``, the own-seat error of each leaf value on them, with
+``new_games_value_mse_{net,hook,mix,residual}``, the own-seat error of each leaf value on them, with
 ``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``; every row with
 ``forced_rows_dropped``, ``holdout_rows``, ``rows_trained`` and, with held-out games,
 ``holdout_value_losses`` and ``value_stopped_after``), the learning curve
@@ -101,6 +101,7 @@ class ExitTrainer:
             "num_values": self.num_players,
             "hidden": ex.hidden,
             "id_bias": ex.id_bias,
+            "residual": ex.residual_head(),
         }
         self.net = PolicyValueNet(**self.net_kwargs)
         self.learner = Learner(
@@ -158,7 +159,7 @@ class ExitTrainer:
         data = torch.load(path, map_location="cpu", weights_only=False)
         if not isinstance(data, dict) or data.get("format") != "maya_envs.exit_checkpoint/1":
             raise ValueError(f"{str(path)!r} is not an expert-iteration checkpoint (checkpoint.pt of an exit run)")
-        if data["net_kwargs"] != self.net_kwargs:
+        if {"residual": False, **data["net_kwargs"]} != self.net_kwargs:  # checkpoints from before the residual head
             raise ValueError(
                 f"{str(path)!r} holds a network of shape {data['net_kwargs']}, the config's is {self.net_kwargs}"
             )

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.bots.guided import LEAVES
 from training.exit.gating import fair_share, match_lineups, score_match
 
 
@@ -71,7 +72,7 @@ def measure(
     address: str | None = None,
 ) -> list[dict[str, Any]]:
     """Play the matches (module docstring) and return one row per (simulations, opponent);
-    the search's leaf value is ``leaf`` (``net``, ``hook``, ``mix``; ``None``: the one the
+    the search's leaf value is ``leaf`` (:data:`maya_envs.bots.guided.LEAVES`; ``None``: the one the
     network records, :func:`maya_envs.nn.agent.recorded_leaf`); the actors run on ``backend``
     (``process``, ``ray`` at ``address``: :class:`training.exit.actors.Actors`).
 
@@ -174,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--ray-address", help="with --actor-backend ray: the cluster (auto, ray://HOST:10001)")
     parser.add_argument(
-        "--leaf", choices=("net", "hook", "mix"), help="the search's leaf value (default: the one the network records)"
+        "--leaf", choices=LEAVES, help="the search's leaf value (default: the one the network records)"
     )
     parser.add_argument("--pair", action="store_true", help="team games: the network plays a whole team")
     parser.add_argument("--seed", type=int, default=0)
