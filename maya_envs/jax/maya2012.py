@@ -270,9 +270,55 @@ class Maya2012(pgx.core.Env):
         state = self._wrap(x, None)
         return state.replace(observation=self.observe(state)) if observe else state
 
-    def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
-        x = state._x
+    def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+        """Pgx's ``Env.step`` (its exact results: a finished state changes nothing and pays zero
+        rewards, an illegal action ends the game with :meth:`_step_with_illegal_action`, the mask
+        of a terminal state is all ``True``, ``state.observation`` the current player's), written
+        as selects on the few small game arrays instead of Pgx's three ``lax.cond`` over the whole
+        state (under ``vmap`` each ``cond`` is a select of every field, the observation's 610
+        floats included) and with the observation built only when ``observe_on_step``.
+
+        Args:
+            state: a state of this env (batch it with ``jax.vmap``).
+            action: ``int32`` action id 0-74.
+            key: PRNG key; needed with ``setup="draft"`` (its blocks and deal), else unused.
+        """
         action = jnp.asarray(action, jnp.int32)
+        done = state.terminated | state.truncated
+        ids = jnp.arange(A.NUM_ACTIONS)
+        illegal = ~done & ~jnp.any(state.legal_action_mask & (ids == action))  # one-hot, no gather
+        x = state._x
+        stepped = self._next_game(x, action, key)
+        # the illegal action's transition stays applied, as Pgx's step does, and the game ends
+        new = jax.tree_util.tree_map(lambda old, nxt: jnp.where(done, old, nxt), x, stepped)
+        new = new._replace(phase=jnp.where(illegal, OVER, new.phase).astype(jnp.int32))
+        terminated = new.phase == OVER
+        truncated = new.phase == TRUNCATED
+        ended = terminated & ~done & ~illegal
+        rewards = jnp.where(ended, self._returns(new), 0.0)
+        rewards = jnp.where(illegal, self._illegal_rewards(x.to_move), rewards).astype(jnp.float32)
+        mask = jnp.where(terminated | truncated, True, self._mask(new))
+        out = State(
+            current_player=new.to_move.astype(jnp.int32),
+            observation=state.observation,
+            rewards=rewards,
+            terminated=terminated,
+            truncated=truncated,
+            legal_action_mask=mask,
+            _step_count=state._step_count + (~done).astype(jnp.int32),
+            _x=new,
+        )
+        if self.observe_on_step:
+            out = out.replace(observation=self.observe(out))
+        return out
+
+    def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
+        """Pgx's ``_step`` (used by :meth:`step` through :meth:`_next_game`)."""
+        return self._wrap(self._next_game(state._x, jnp.asarray(action, jnp.int32), key), state._x,
+                          state._step_count)  # fmt: skip
+
+    def _next_game(self, x: Game, action: jax.Array, key: jax.Array | None) -> Game:
+        """The game after ``action`` (a legal one), the end check done."""
         cfg = self.config
         branches = [(EXCHANGE, self._exchange(x, action))]
         if self._n > 2:
@@ -288,8 +334,7 @@ class Maya2012(pgx.core.Env):
         new = branches[0][1]
         for phase, branch in branches[1:]:
             new = _select(x.phase == phase, branch, new)
-        new = self._end_check(new)
-        return self._wrap(new, x, state._step_count)
+        return self._end_check(new)
 
     def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
         if self._n == 2:
@@ -298,11 +343,14 @@ class Maya2012(pgx.core.Env):
 
     def _step_with_illegal_action(self, state: State, loser: jax.Array) -> State:
         """The PettingZoo env's ``illegal_action="terminate"``: the offender's team -1, others 0."""
+        x = state._x._replace(phase=jnp.int32(OVER))
+        return state.replace(rewards=self._illegal_rewards(loser), terminated=jnp.bool_(True),
+                             truncated=jnp.bool_(False), _x=x)  # fmt: skip
+
+    def _illegal_rewards(self, loser: jax.Array) -> jax.Array:
         seats = jnp.arange(self._n)
         team = (seats % 2 == loser % 2) if self._n == 4 else seats == loser
-        rewards = jnp.where(team, -1.0, 0.0).astype(jnp.float32)
-        x = state._x._replace(phase=jnp.int32(OVER))
-        return state.replace(rewards=rewards, terminated=jnp.bool_(True), truncated=jnp.bool_(False), _x=x)
+        return jnp.where(team, -1.0, 0.0).astype(jnp.float32)
 
     # -- transitions ---------------------------------------------------------------------------
 
