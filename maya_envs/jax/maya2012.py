@@ -201,7 +201,7 @@ class Maya2012(pgx.core.Env):
             ``None``; ``**options``: further fields as keywords (``Maya2012(num_players=3)``).
         observe_on_step: ``True`` (default, Pgx's API): ``init`` and ``step`` fill
             ``state.observation`` with the current player's observation. ``False``: it stays
-            zeros (the observation is about three quarters of a 2p step's work on CPU,
+            zeros (the observation is about 70% of a 2p step's CPU time,
             ``benchmarks/bench_jax.py``: save it where observations are not needed, e.g.
             random playouts); ``observe(state, seat)`` still gives any seat's.
 
