@@ -114,6 +114,11 @@ class Game:
         return f"{self.key}_v{self.version}"
 
     @property
+    def package(self) -> str:
+        """The game's package, ``maya_envs.<key>`` (rules, env, observer, ...)."""
+        return f"maya_envs.{self.key}"
+
+    @property
     def env_module(self) -> str:
         """The PettingZoo module with ``env()`` and ``raw_env()``."""
         return f"maya_envs.{self.name}"

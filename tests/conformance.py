@@ -1,4 +1,6 @@
-"""Game-agnostic test helpers used by every game's tests."""
+"""Game-agnostic test helpers used by every game's tests, and the cases every cross-cutting
+test sweeps, derived from the game table (:data:`maya_envs.games.GAMES`): a new game,
+player count or variant is covered without a test edited."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.errors import ConfigError, IllegalActionError
+from maya_envs.games import GAMES, Game
 
 RL_PACKAGES = {"gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "ray", "PIL", "matplotlib"}
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent / "maya_envs"
@@ -28,6 +31,53 @@ def warnings_as_errors() -> Iterator[None]:
         warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         yield
+
+
+def _every_case() -> list[tuple[str, dict]]:
+    """``(game key, options)`` for every variant at every player count the rules accept, in
+    table order; each game's variants in the order of its ``variants`` hook."""
+    out = []
+    for key, game in GAMES.items():
+        for value in game.hook("variants"):
+            for n in game.player_counts:
+                options = {"num_players": n, game.variant_option: value}
+                try:
+                    game.make_rules(options)
+                except ConfigError:
+                    continue
+                out.append((key, options))
+    return out
+
+
+def default_variant(game: Game):
+    """The value of ``game.variant_option`` its rules take when none is given."""
+    return getattr(game.make_rules({}).config, game.variant_option)
+
+
+def _whole_game_cases() -> list[tuple[str, dict]]:
+    """The cases a test that plays whole games sweeps: the default variant at every player
+    count, every other variant at the first player count it allows."""
+    out, seen = [], set()
+    for key, options in ALL_CASES:
+        game = GAMES[key]
+        value = options[game.variant_option]
+        if value == default_variant(game) or (key, value) not in seen:
+            out.append((key, options))
+            seen.add((key, value))
+    return out
+
+
+ALL_CASES: list[tuple[str, dict]] = _every_case()
+"""Every game x player count x variant the rules accept, as ``(game key, options)``."""
+
+GAME_CASES: list[tuple[str, dict]] = _whole_game_cases()
+"""Every player count with the default variant, every other variant once (see :func:`_whole_game_cases`)."""
+
+
+def case_id(case) -> str:
+    """``"<key>-<num_players>-<variant>"``, the test id of a case."""
+    key, options = case
+    return f"{key}-" + "-".join(f"{v}" for v in options.values())
 
 
 def accepted_actions(rules, state) -> set[int]:
