@@ -50,7 +50,9 @@ from tests.conformance import (
     warnings_as_errors,
 )
 
-PARALLEL_CASES = [case for case in ALL_CASES if hasattr(importlib.import_module(GAMES[case[0]].env_module), "parallel_env")]
+PARALLEL_CASES = [
+    case for case in ALL_CASES if hasattr(importlib.import_module(GAMES[case[0]].env_module), "parallel_env")
+]
 SINGLE_AGENT_CASES = [case for case in GAME_CASES if case in ALL_CASES]
 
 

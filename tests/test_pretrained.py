@@ -160,7 +160,8 @@ def test_the_arena_seats_a_pretrained_baseline_by_name():
 
     info = pretrained_info("maya2012_2p")
     game = find_game(info.env_id)
-    result = play_arena(lambda: game.make_aec_env(**info.game_options), {"base": "pretrained:maya2012_2p", "r": "random"}, 4, seed=0)
+    agents = {"base": "pretrained:maya2012_2p", "r": "random"}
+    result = play_arena(lambda: game.make_aec_env(**info.game_options), agents, 4, seed=0)
     base = next(a for a in result.agents if a.name == "base")
     assert base.games == 4 and base.games_per_seat == [2, 2] and base.illegal_actions == 0
     assert base.wins + base.draws + base.losses == 4
