@@ -5,9 +5,9 @@ player count or variant is covered without a test edited."""
 from __future__ import annotations
 
 import ast
-import math
 import hashlib
 import json
+import math
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
