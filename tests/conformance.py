@@ -330,7 +330,9 @@ def check_seat_reads(case: tuple[str, dict]) -> tuple[int, int]:
         full = describe_action(rules, before, action, actor, None)
         assert describe_action(rules, before, action, actor, actor) == full
         legal = rules.legal_actions(before)
-        others = legal if len(legal) <= 25 else list(rng.choice(legal, 25, replace=False))
+        # 12 alternatives a move (the sweep has 13 cases; the three per-game tests it replaced
+        # took 25 over 7 cases)
+        others = legal if len(legal) <= 12 else list(rng.choice(legal, 12, replace=False))
         for viewer in range(n):
             if viewer == actor:
                 continue
