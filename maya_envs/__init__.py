@@ -1,8 +1,8 @@
 """maya-envs: PettingZoo and Gymnasium environments for three Maya-themed board games.
 
 Importing the package registers the Gymnasium ids listed in :mod:`maya_envs.registration`.
-PettingZoo modules: :mod:`maya_envs.maya2012_v1`, :mod:`maya_envs.maya_quarry_v1`,
-:mod:`maya_envs.yaxha_v1`.
+PettingZoo modules: one per game, ``maya_envs.<key>_v<version>`` with the key and version of its
+entry in :data:`maya_envs.games.GAMES` (:attr:`maya_envs.games.Game.env_module`).
 
 An env module whose version was bumped is gone; importing its old name raises
 :class:`RenamedEnvError` naming the new one (:data:`RENAMED_ENVS`, README "Versions"); an old

@@ -114,6 +114,17 @@ class Game:
         return f"{self.key}_v{self.version}"
 
     @property
+    def identity(self) -> dict[str, Any]:
+        """``{"name", "title", "version"}``: the fields of the rules' ``GameSpec`` and the env's
+        ``metadata["name"]`` that say which game this is, taken from this entry only."""
+        return {"name": self.name, "title": self.title, "version": self.version}
+
+    @property
+    def package(self) -> str:
+        """The game's package, ``maya_envs.<key>`` (rules, env, observer, ...)."""
+        return f"maya_envs.{self.key}"
+
+    @property
     def env_module(self) -> str:
         """The PettingZoo module with ``env()`` and ``raw_env()``."""
         return f"maya_envs.{self.name}"
@@ -287,16 +298,30 @@ def renamed_note(name: Any) -> str:
     return f" (renamed {new!r}: {change})"
 
 
+def game_of_module(module: str) -> Game:
+    """The entry whose package holds the module named ``module`` (``maya_envs.<key>`` or a module
+    inside it): how a game's own modules (its rules' ``GameSpec``, its env's metadata) read their
+    identity from the table instead of writing it again.
+
+    Raises:
+        ValueError: ``module`` is in no game's package.
+    """
+    for game in GAMES.values():
+        if module == game.package or module.startswith(game.package + "."):
+            return game
+    raise ValueError(f"module {module!r} is in no game's package; packages: {[g.package for g in GAMES.values()]}")
+
+
 def game_of_rules(rules: Any) -> Game:
-    """The entry whose ``rules`` hook is the class of ``rules`` (or one of its bases).
+    """The entry whose ``rules`` hook is the class of ``rules`` (or one of its bases), wherever the
+    class is defined inside the game's package (the hook may name a re-export).
 
     Raises:
         ValueError: ``rules`` is no game's rules object.
     """
     for cls in type(rules).__mro__:
-        target = f"{cls.__module__}:{cls.__qualname__}"
         for game in GAMES.values():
-            if game.hooks["rules"] == target:
+            if cls.__module__.startswith(game.package + ".") and game.hook("rules") is cls:
                 return game
     raise ValueError(f"{type(rules).__name__} is not the rules class of any game in maya_envs.games.GAMES")
 

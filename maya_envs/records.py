@@ -2,7 +2,7 @@
 
 A record is a JSONL file. The first line is the header::
 
-    {"format": "maya_envs.record/1", "game": "maya2012_v1", "title": "Maya (2012)",
+    {"format": "maya_envs.record/1", "game": "<key>_v<version>", "title": "Maya (2012)",
      "version": 1, "num_players": 2, "config": {...every game option...}, "seed": 7,
      "package_version": "0.1.0"}
 
@@ -70,7 +70,7 @@ class RecordError(ValueError):
 
 def game_name(game: str) -> str:
     """The full game name (the PettingZoo module name) of ``game``: any name
-    :func:`maya_envs.games.find_game` accepts (``"maya2012"``, ``"maya2012_v1"``, ...).
+    :func:`maya_envs.games.find_game` accepts (a key such as ``"maya2012"``, a module name ``"<key>_v<version>"``, ...).
 
     Raises:
         ValueError: an unknown game; the message lists the known ones.

@@ -58,7 +58,7 @@ class RenamedEnvIdError(gymnasium.error.DeprecatedEnv):
 
 def _renamed_ids() -> dict[str, tuple[str, str]]:
     """Old id -> (new id, what changed), for the Gymnasium id and the PettingZoo ids of each
-    entry of :data:`~maya_envs.games.RENAMED_ENVS` (``maya2012_v0`` -> ``maya2012_v1``)."""
+    entry of :data:`~maya_envs.games.RENAMED_ENVS` (``<key>_v0`` -> ``<key>_v1``)."""
     out = {}
     for old_module, (new_module, change) in RENAMED_ENVS.items():
         key, old = re.fullmatch(r"(.+)_v(\d+)", old_module).groups()

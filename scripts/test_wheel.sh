@@ -67,6 +67,7 @@ cd "$work/run"
 export MPLBACKEND=Agg
 echo "== python checks from $PWD (at $((SECONDS - start)) s)"
 "$py" - "$repo" <<'EOF'
+import importlib
 import sys
 import warnings
 from pathlib import Path
@@ -77,7 +78,7 @@ from pettingzoo.test import api_test, parallel_api_test
 
 import maya_envs
 import training
-from maya_envs import maya2012_v1, maya_quarry_v1, yaxha_v1
+from maya_envs.games import GAMES
 from maya_envs.maya_quarry.rules.config import load_components
 from maya_envs.pretrained import list_pretrained, load_pretrained, pretrained_info
 from maya_envs.registration import ENV_IDS
@@ -105,11 +106,12 @@ print(f"gym.make + reset + step: {sorted(ENV_IDS)}")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the repository's tests run these with warnings as errors
-    api_test(maya2012_v1.env(), num_cycles=200)
-    api_test(maya_quarry_v1.env(num_players=3), num_cycles=200)
-    api_test(yaxha_v1.env(num_players=2), num_cycles=200)
-    parallel_api_test(yaxha_v1.parallel_env(num_players=2), num_cycles=200)
-print("pettingzoo api_test: maya2012_v1, maya_quarry_v1, yaxha_v1 (+ parallel_api_test)")
+    for game in GAMES.values():  # every PettingZoo module of the game table, as a user imports it
+        module = importlib.import_module(game.env_module)
+        api_test(module.env(num_players=game.player_counts[0]), num_cycles=200)
+        if hasattr(module, "parallel_env"):
+            parallel_api_test(module.parallel_env(num_players=game.player_counts[0]), num_cycles=200)
+print(f"pettingzoo api_test (+ parallel_api_test where there is one): {[g.name for g in GAMES.values()]}")
 
 table = load_components(None, 4)
 assert site in Path(table.source).parents and not table.canonical, table.source

@@ -1,18 +1,24 @@
-"""Game-agnostic test helpers used by every game's tests."""
+"""Game-agnostic test helpers used by every game's tests, and the cases every cross-cutting
+test sweeps, derived from the game table (:data:`maya_envs.games.GAMES`): a new game,
+player count or variant is covered without a test edited."""
 
 from __future__ import annotations
 
 import ast
 import hashlib
 import json
+import math
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from maya_envs.core.errors import IllegalActionError
+from maya_envs.core.chance import ChanceNeeded, OutcomeRecorder, OutcomeScript
+from maya_envs.core.errors import ConfigError, IllegalActionError, StateError
+from maya_envs.games import GAMES, Game
 
 RL_PACKAGES = {"gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "ray", "PIL", "matplotlib"}
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent / "maya_envs"
@@ -28,6 +34,87 @@ def warnings_as_errors() -> Iterator[None]:
         warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         yield
+
+
+def _every_case() -> list[tuple[str, dict]]:
+    """``(game key, options)`` for every variant at every player count the rules accept, in
+    table order; each game's variants in the order of its ``variants`` hook."""
+    out = []
+    for key, game in GAMES.items():
+        for value in game.hook("variants"):
+            for n in game.player_counts:
+                options = {"num_players": n, game.variant_option: value}
+                try:
+                    game.make_rules(options)
+                except ConfigError:
+                    continue
+                out.append((key, options))
+    return out
+
+
+def default_variant(game: Game, num_players: int):
+    """The value of ``game.variant_option`` its rules take at ``num_players`` when none is given."""
+    return getattr(game.make_rules({"num_players": num_players}).config, game.variant_option)
+
+
+def _whole_game_cases() -> list[tuple[str, dict]]:
+    """The cases a test that plays whole games sweeps: the default variant at every player
+    count (the default at that count), every other variant at the first player count it allows."""
+    out, seen = [], set()
+    for key, options in ALL_CASES:
+        game = GAMES[key]
+        value = options[game.variant_option]
+        if value == default_variant(game, options["num_players"]) or (key, value) not in seen:
+            out.append((key, options))
+            seen.add((key, value))
+    return out
+
+
+ALL_CASES: list[tuple[str, dict]] = _every_case()
+"""Every game x player count x variant the rules accept, as ``(game key, options)``."""
+
+GAME_CASES: list[tuple[str, dict]] = _whole_game_cases()
+"""Every player count with the default variant, every other variant once (see :func:`_whole_game_cases`)."""
+
+
+def case_id(case) -> str:
+    """``"<key>-<num_players>-<variant>"``, the test id of a case."""
+    key, options = case
+    return f"{key}-" + "-".join(f"{v}" for v in options.values())
+
+
+def seeded_states(rules, seed: int, steps: int):
+    """Every state of a seeded random game, at most ``steps`` moves long."""
+    rng = np.random.default_rng(seed)
+    state = rules.initial_state(rng)
+    yield state
+    for _ in range(steps):
+        if rules.is_terminal(state) or rules.is_truncated(state):
+            return
+        state = rules.apply_action(state, int(rng.choice(rules.legal_actions(state))), rng)
+        yield state
+
+
+def saved_states(rules, seed: int, steps: int = 400):
+    """The saved dicts (through JSON) of :func:`seeded_states`."""
+    for state in seeded_states(rules, seed, steps):
+        yield json.loads(json.dumps(rules.state_to_dict(state)))
+
+
+def first_saved_in_phase(rules, seed: int, phase: str, steps: int = 2000) -> dict:
+    """The saved dict of the first state in ``phase`` of a seeded random game."""
+    for data in saved_states(rules, seed, steps):
+        if data["phase"] == phase:
+            return data
+    raise AssertionError(f"no state in phase {phase!r}")
+
+
+def assert_refused(rules, data, *fields):
+    """``state_from_dict(data)`` raises a ``StateError`` naming one of ``fields``; the error."""
+    with pytest.raises(StateError) as caught:
+        rules.state_from_dict(data)
+    assert caught.value.field.split("[")[0] in fields, str(caught.value)
+    return caught.value
 
 
 def accepted_actions(rules, state) -> set[int]:
@@ -120,3 +207,148 @@ def trajectory_digest(env, seed: int, choose: Callable, extra: Callable | None =
         h.update(repr(action).encode())
         env.step(action)
     return h.hexdigest()
+
+
+def check_chance_paths_agree(rules) -> int:
+    """Each step of a seeded game is taken three ways: with the generator (the env's path), with a
+    recorder over an equally seeded generator, and with the recorded outcomes as a script; the
+    three states are equal, and the script path needs exactly the recorded outcomes. Returns the
+    number of steps (``initial_state`` included) that drew."""
+    plain_rng, recorded_rng = np.random.default_rng(7), np.random.default_rng(7)
+    pick = np.random.default_rng(8)
+    drawn_steps = 0
+
+    def three_ways(step):
+        nonlocal drawn_steps
+        recorder = OutcomeRecorder(recorded_rng)
+        plain = step(plain_rng)
+        recorded = step(recorder)
+        script = OutcomeScript(recorder.outcomes)
+        scripted = step(script)
+        assert plain == recorded == scripted
+        assert script.used == len(recorder.outcomes)
+        if recorder.outcomes:
+            drawn_steps += 1
+            with pytest.raises(ChanceNeeded):  # one outcome short: the last node is asked for
+                step(OutcomeScript(recorder.outcomes[:-1]))
+        return plain
+
+    state = three_ways(rules.initial_state)
+    for _ in range(400):
+        if rules.is_terminal(state) or rules.is_truncated(state):
+            break
+        legal = rules.legal_actions(state)
+        action = legal[int(pick.integers(len(legal)))]
+        state = three_ways(lambda rng, s=state, a=action: rules.apply_action(s, a, rng))
+    return drawn_steps
+
+
+def chance_nodes(step, outcomes):
+    """Chance nodes met while ``step`` consumes ``outcomes``: [(node outcomes, chosen), ...]."""
+    nodes = []
+    while True:
+        try:
+            step(OutcomeScript(outcomes[: len(nodes)]))
+        except ChanceNeeded as need:
+            nodes.append((need.outcomes, outcomes[len(nodes)]))
+            continue
+        return nodes
+
+
+def check_chance_nodes_sum_to_one(rules) -> None:
+    """The setup's chance nodes list distinct sorted outcomes with probabilities > 0 summing to 1."""
+    recorder = OutcomeRecorder(np.random.default_rng(3))
+    rules.initial_state(recorder)
+    nodes = chance_nodes(rules.initial_state, recorder.outcomes)
+    assert len(nodes) == len(recorder.outcomes)
+    for outcomes, chosen in nodes:
+        ids = [o for o, _ in outcomes]
+        assert ids == sorted(set(ids)) and all(p > 0 for _, p in outcomes)
+        assert math.isclose(sum(p for _, p in outcomes), 1.0, rel_tol=1e-12)
+        assert chosen in ids
+
+
+def check_spec_chance(rules) -> None:
+    """``GameSpec.chance`` ("the rules draw from the generator after ``initial_state``") is what
+    the rules do: over a few random games some step draws exactly when it is True."""
+    rng, pick = np.random.default_rng(5), np.random.default_rng(6)
+    drew = False
+    for _ in range(3):
+        state = rules.initial_state(rng)
+        while not (rules.is_terminal(state) or rules.is_truncated(state)) and not drew:
+            legal = rules.legal_actions(state)
+            recorder = OutcomeRecorder(rng)
+            state = rules.apply_action(state, legal[int(pick.integers(len(legal)))], recorder)
+            drew = bool(recorder.outcomes)
+    assert drew == rules.spec.chance
+
+
+# -- what a seat reads ---------------------------------------------------------------------------
+
+
+def _after(rules, state, action):
+    """The state after ``action``; every call draws the same chance outcomes."""
+    return rules.apply_action(state, action, np.random.default_rng(0))
+
+
+def _same_for(env, a, b, viewer) -> bool:
+    """Whether ``viewer`` cannot tell the states ``a`` and ``b`` apart (turn, observation and
+    its rendered view)."""
+    rules = env.rules
+    return (
+        rules.current_player(a) == rules.current_player(b)
+        and np.array_equal(env.observer.encode(a, viewer), env.observer.encode(b, viewer))
+        and env._renderer(a, viewer) == env._renderer(b, viewer)
+    )
+
+
+def check_seat_reads(case: tuple[str, dict]) -> tuple[int, int]:
+    """The per-seat move description (:func:`maya_envs.notation.describe_action`), tested by
+    resampling what a seat may not see: (a) the actor's other legal actions that leave the seat's
+    observation unchanged read the same to that seat; (b) in a state drawn by the game's
+    ``determinize`` hook for that seat, the same action reads the same. The actor and a viewer of
+    ``None`` read the whole move. Returns ``(descriptions that differ from the full one,
+    alternatives checked under (a))``, so a game's own test can ask that hidden moves were met."""
+    from maya_envs.bots import RandomBot
+    from maya_envs.notation import describe_action
+
+    key, options = case
+    env = GAMES[key].make_aec_env(**options).unwrapped
+    rules = env.rules
+    determinize = GAMES[key].hook("determinize")
+    n = rules.spec.num_players
+    rng = np.random.default_rng(7)
+    hidden_texts = checked_alternatives = 0
+    bots = [RandomBot(rules, seed=s) for s in range(n)]
+    before = rules.initial_state(np.random.default_rng(0))
+    for _ in range(rules.spec.max_game_length):
+        actor = rules.current_player(before)
+        if actor < 0:
+            break
+        action = bots[actor].act(before)
+        after = _after(rules, before, action)
+        full = describe_action(rules, before, action, actor, None)
+        assert describe_action(rules, before, action, actor, actor) == full
+        legal = rules.legal_actions(before)
+        # 12 alternatives a move (the sweep has 13 cases; the three per-game tests it replaced
+        # took 25 over 7 cases)
+        others = legal if len(legal) <= 12 else list(rng.choice(legal, 12, replace=False))
+        for viewer in range(n):
+            if viewer == actor:
+                continue
+            text = describe_action(rules, before, action, actor, viewer)
+            hidden_texts += text != full
+            # (a) an action that leads elsewhere, in a way the viewer cannot see, reads the same
+            # (an action whose effect leaves no trace at all, e.g. a -3 without consequence, is
+            # public and may read differently)
+            for other in others:
+                other_after = _after(rules, before, int(other))
+                if other != action and other_after != after and _same_for(env, after, other_after, viewer):
+                    checked_alternatives += 1
+                    assert describe_action(rules, before, int(other), actor, viewer) == text
+            # (b) the same action in a redrawn state that the viewer cannot tell apart
+            resampled = determinize(rules, before, viewer, rng)
+            if rules.current_player(resampled) == actor and action in rules.legal_actions(resampled):
+                assert describe_action(rules, resampled, action, actor, viewer) == text
+        before = after
+    return hidden_texts, checked_alternatives

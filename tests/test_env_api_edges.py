@@ -25,48 +25,14 @@ import json
 import numpy as np
 import pytest
 
-from maya_envs.core.errors import CallOrderError, ConfigError, IllegalActionError, ResetNeededError
+from maya_envs.core.errors import CallOrderError, IllegalActionError, ResetNeededError
 from maya_envs.games import GAMES
 from maya_envs.wrappers.single_agent import make_single_agent_env
+from tests.conformance import ALL_CASES, GAME_CASES, case_id
 
 
-def _all_cases() -> list[tuple[str, dict]]:
-    """``(game key, options)`` for every variant at every player count the rules accept; the
-    default variant first."""
-    out = []
-    for key, game in GAMES.items():
-        for value in game.hook("variants"):
-            for n in game.player_counts:
-                options = {"num_players": n, game.variant_option: value}
-                try:
-                    game.make_rules(options)
-                except ConfigError:
-                    continue
-                out.append((key, options))
-    return out
-
-
-def _game_cases() -> list[tuple[str, dict]]:
-    """Whole-game cases: the default variant at every player count, every other variant at
-    the first player count it allows."""
-    out, seen = [], set()
-    for key, options in _all_cases():
-        game = GAMES[key]
-        value = options[game.variant_option]
-        default = getattr(game.make_rules({}).config, game.variant_option)
-        if value == default or (key, value) not in seen:
-            out.append((key, options))
-            seen.add((key, value))
-    return out
-
-
-ALL = _all_cases()
-GAME_CASES = _game_cases()
-
-
-def _case_id(case) -> str:
-    key, options = case
-    return f"{key}-" + "-".join(f"{v}" for v in options.values())
+ALL = ALL_CASES
+_case_id = case_id
 
 
 def _aec(key: str, options: dict, **kwargs):

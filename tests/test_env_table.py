@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
 
 from maya_envs.env_table import BEGIN, END, markdown_table, readme_table, replace_table, rows
+from maya_envs.games import GAMES
 from maya_envs.registration import ENV_IDS
+from tests.conformance import ALL_CASES
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -25,12 +28,14 @@ def test_rows_cover_every_game_and_gymnasium_id_with_numbers_from_the_spec():
     players = {
         row.module: sorted({s.num_players for r in table if r.module == row.module for s in r.specs}) for row in table
     }
-    assert players == {"maya2012_v1": [2, 3, 4], "maya_quarry_v1": [3, 4, 5], "yaxha_v1": [2, 3, 4]}
-    from maya_envs import maya2012_v1
-
-    spec = maya2012_v1.raw_env(num_players=3).spec_card
-    assert f"`{spec.observation_shape}`" in markdown_table() and "| 75 |" in markdown_table()
-    assert [row.parallel for row in table if row.module == "yaxha_v1"] == [True, True]
+    assert players == {game.name: list(game.player_counts) for game in GAMES.values()}
+    text = markdown_table()
+    for key, options in ALL_CASES:
+        card = GAMES[key].make_aec_env(**options).unwrapped.spec_card
+        assert f"{card.observation_shape}" in text and f"{card.num_actions}" in text, (key, options)
+    for game in GAMES.values():
+        parallel = hasattr(importlib.import_module(game.env_module), "parallel_env")
+        assert {row.parallel for row in table if row.module == game.name} == {parallel}
 
 
 def test_replace_table_rewrites_only_between_the_markers():

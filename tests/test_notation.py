@@ -1,10 +1,6 @@
-"""The per-seat action description (:func:`maya_envs.notation.describe_action`).
-
-Tested by resampling what a seat may not see: (a) the actor's other legal actions that leave
-the seat's observation unchanged read the same to that seat (a hidden card value, tile or cube
-never shows in the text); (b) in a state drawn by the game's ``determinize`` hook for that
-seat (the other seats' hidden cards, choices and cubes redrawn), the same action reads the
-same. The actor and a viewer of ``None`` read the whole move."""
+"""The per-seat action description (:func:`maya_envs.notation.describe_action`): reasons for
+illegal moves, reading notation back, end wording. That a seat reads only what it may see is
+checked for every game in tests/test_conformance.py (:func:`tests.conformance.check_seat_reads`)."""
 
 from __future__ import annotations
 
@@ -17,75 +13,9 @@ from maya_envs.bots import RandomBot
 from maya_envs.notation import describe_action
 from maya_envs.records import make_env
 from maya_envs.yaxha.actions import COLOURS
+from tests.conformance import GAME_CASES
 
-CASES = [
-    ("maya2012", {"num_players": 2}),
-    ("maya2012", {"num_players": 3}),
-    ("maya_quarry", {"num_players": 3}),
-    ("maya_quarry", {"num_players": 4, "variant": "advanced"}),
-    ("yaxha", {"num_players": 2}),
-    ("yaxha", {"num_players": 3, "footprint": "fixed"}),
-    ("yaxha", {"num_players": 4}),
-]
-
-
-def _after(rules, state, action):
-    """The state after ``action``; every call draws the same chance outcomes."""
-    return rules.apply_action(state, action, np.random.default_rng(0))
-
-
-def _same_for(env, a, b, viewer) -> bool:
-    """Whether ``viewer`` cannot tell the states ``a`` and ``b`` apart (turn, observation and
-    its rendered view)."""
-    rules = env.rules
-    return (
-        rules.current_player(a) == rules.current_player(b)
-        and np.array_equal(env.observer.encode(a, viewer), env.observer.encode(b, viewer))
-        and env._renderer(a, viewer) == env._renderer(b, viewer)
-    )
-
-
-@pytest.mark.parametrize(("game", "options"), CASES, ids=[f"{g}-{o}" for g, o in CASES])
-def test_a_seat_reads_only_what_it_may_see(game, options):
-    env = make_env(game, **options).unwrapped
-    rules = env.rules
-    determinize = importlib.import_module(f"maya_envs.{game}.determinize").determinize
-    n = rules.spec.num_players
-    rng = np.random.default_rng(7)
-    hidden_texts = checked_alternatives = 0
-    for g in range(1):
-        bots = [RandomBot(rules, seed=10 * g + s) for s in range(n)]
-        before = rules.initial_state(np.random.default_rng(g))
-        for _ in range(rules.spec.max_game_length):
-            actor = rules.current_player(before)
-            if actor < 0:
-                break
-            action = bots[actor].act(before)
-            after = _after(rules, before, action)
-            full = describe_action(rules, before, action, actor, None)
-            assert describe_action(rules, before, action, actor, actor) == full
-            legal = rules.legal_actions(before)
-            others = legal if len(legal) <= 25 else list(rng.choice(legal, 25, replace=False))
-            for viewer in range(n):
-                if viewer == actor:
-                    continue
-                text = describe_action(rules, before, action, actor, viewer)
-                hidden_texts += text != full
-                # (a) an action that leads elsewhere, in a way the viewer cannot see, reads the
-                # same (an action whose effect leaves no trace at all, e.g. a -3 without
-                # consequence, is public and may read differently)
-                for other in others:
-                    other_after = _after(rules, before, int(other))
-                    if other != action and other_after != after and _same_for(env, after, other_after, viewer):
-                        checked_alternatives += 1
-                        assert describe_action(rules, before, int(other), actor, viewer) == text
-                # (b) the same action in a redrawn state that the viewer cannot tell apart
-                resampled = determinize(rules, before, viewer, rng)
-                if rules.current_player(resampled) == actor and action in rules.legal_actions(resampled):
-                    assert describe_action(rules, resampled, action, actor, viewer) == text
-            before = after
-    if rules.spec.information == "imperfect" and game != "maya2012":
-        assert hidden_texts > 0 and checked_alternatives > 0  # the test saw hidden moves
+CASES = GAME_CASES
 
 
 def test_hidden_parts_read_as_the_rules_say():

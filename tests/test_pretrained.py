@@ -59,14 +59,16 @@ def test_each_baseline_loads_and_plays_a_game_as_a_gym_opponent_with_only_legal_
 
 def _table_configs():
     """Game options of every game x player count of the game table, and x variant where the
-    variant changes the network (the quarry's basic and advanced rules); Maya (2012)'s drafted
-    setup and Yaxha's footprints use the default's observation, or none fits (below)."""
+    registry ships a model for that variant (the quarry's basic and advanced rules); the other
+    games' shipped models play the default variant (a misfit is refused, below)."""
     from maya_envs.games import GAMES
 
+    shipped = [pretrained_info(name) for name in list_pretrained()]
     out = []
     for key, game in GAMES.items():
+        named = {info.game_options.get(game.variant_option) for info in shipped if info.game == game.name}
         for n in game.player_counts:
-            variants = game.hook("variants") if key == "maya_quarry" else (None,)
+            variants = tuple(v for v in game.hook("variants") if v in named) or (None,)
             for variant in variants:
                 out.append((key, {"num_players": n, **({game.variant_option: variant} if variant else {})}))
     return out
@@ -102,13 +104,14 @@ def test_plain_pretrained_means_the_game_default_and_a_misfit_is_refused():
     assert make_opponent("pretrained", rules).spec == pretrained_info("maya2012_2p_exit").default_spec
     assert make_opponent("pretrained:raw", rules).spec == "policy:maya2012_2p_exit"
     assert make_opponent("pretrained:maya2012_2p", rules).spec is load_pretrained("maya2012_2p")
-    with pytest.raises(ValueError, match=r"'yaxha_2p' plays yaxha_v1 with 2 players .* this game is maya2012_v1"):
+    other = pretrained_info("yaxha_2p").game
+    with pytest.raises(ValueError, match=rf"'yaxha_2p' plays {other} with 2 players .* this game is {info.game}"):
         make_opponent("pretrained:yaxha_2p", rules)
     with pytest.raises(ValueError, match=r"no pretrained baseline named 'champion'; known: \["):
         make_opponent("pretrained:champion", rules)
-    five = gym.make("maya_envs/MayaQuarry-v1", num_players=5).unwrapped.rules
+    five = gym.make(pretrained_info("maya_quarry_4p").env_id, num_players=5).unwrapped.rules
     if not any(pretrained_info(n).fits(five.spec) for n in list_pretrained()):
-        with pytest.raises(ValueError, match=r"no pretrained baseline for maya_quarry_v1 with 5 players"):
+        with pytest.raises(ValueError, match=rf"no pretrained baseline for {five.spec.name} with 5 players"):
             make_opponent("pretrained", five)
 
 
@@ -135,10 +138,10 @@ def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path, m
     (run_dir / "evaluation.json").write_text(json.dumps(evaluation))
     out = tmp_path / "package"
     out.mkdir()
-    entry = publish(run_dir, "copy", "maya2012/2p_quick", package_dir=out)
+    entry = publish(run_dir, "copy", info.config, package_dir=out)
     registry = json.loads((out / "registry.json").read_text())
     assert registry == {"copy": entry}
-    assert entry["total_timesteps"] == 1234 and entry["game"] == "maya2012_v1" and entry["num_actions"] == 75
+    assert entry["total_timesteps"] == 1234 and entry["game"] == info.game and entry["num_actions"] == info.num_actions
     from sb3_contrib import MaskablePPO
 
     loaded = MaskablePPO.load(out / "copy.zip", device="cpu")
@@ -147,24 +150,29 @@ def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path, m
         publish(run_dir, "bad name", "x", package_dir=out)
     monkeypatch.setattr("training.publish.MAX_BYTES", 1000)
     with pytest.raises(ValueError, match=r"big.zip would be \d+ bytes; the limit is 1000"):
-        publish(run_dir, "big", "maya2012/2p_quick", package_dir=out)
+        publish(run_dir, "big", info.config, package_dir=out)
     assert not (out / "big.zip").exists() and "big" not in json.loads((out / "registry.json").read_text())
 
 
 def test_the_arena_seats_a_pretrained_baseline_by_name():
-    from maya_envs import maya2012_v1
     from maya_envs.evaluation import play_arena
+    from maya_envs.games import find_game
 
-    result = play_arena(lambda: maya2012_v1.env(), {"base": "pretrained:maya2012_2p", "r": "random"}, 4, seed=0)
+    info = pretrained_info("maya2012_2p")
+    game = find_game(info.env_id)
+    agents = {"base": "pretrained:maya2012_2p", "r": "random"}
+    result = play_arena(lambda: game.make_aec_env(**info.game_options), agents, 4, seed=0)
     base = next(a for a in result.agents if a.name == "base")
     assert base.games == 4 and base.games_per_seat == [2, 2] and base.illegal_actions == 0
     assert base.wins + base.draws + base.losses == 4
 
 
 def test_a_model_of_another_game_is_refused_as_an_opponent_with_both_shapes():
-    rules = gym.make("maya_envs/Maya2012-v1").unwrapped.rules
-    with pytest.raises(ValueError, match=r"model expects observations of shape \(1326,\), but maya2012_v1 .* \(610,\)"):
+    env_id = pretrained_info("maya2012_2p").env_id
+    rules = gym.make(env_id).unwrapped.rules
+    name = rules.spec.name
+    with pytest.raises(ValueError, match=rf"model expects observations of shape \(1326,\), but {name} .* \(610,\)"):
         make_opponent(load_pretrained("yaxha_2p"), rules)
-    draft = gym.make("maya_envs/Maya2012-v1", setup="draft").unwrapped.rules
-    with pytest.raises(ValueError, match=r"no pretrained baseline for maya2012_v1 .* observation shape \(620,\)"):
+    draft = gym.make(env_id, setup="draft").unwrapped.rules
+    with pytest.raises(ValueError, match=rf"no pretrained baseline for {name} .* observation shape \(620,\)"):
         make_opponent("pretrained", draft)

@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from maya_envs.games import GAMES
+from maya_envs.games import DEFAULT_GAME
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "profile_game.py"
 
 
 @pytest.mark.parametrize("kind", ["rules", "aec"])
 def test_profile_lists_the_games_own_functions(kind):
-    game = GAMES["maya2012"]
-    args = [sys.executable, str(SCRIPT), game.key, "--players", "3", "--kind", kind, "--games", "1", "--top", "60"]
+    game = DEFAULT_GAME
+    players = str(game.player_counts[-1])
+    args = [sys.executable, str(SCRIPT), game.key, "--players", players, "--kind", kind, "--games", "1", "--top", "60"]
     out = subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout
     assert "function calls" in out and f"{game.key}/rules.py" in out
     if kind == "aec":

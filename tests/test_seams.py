@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from maya_envs.games import GAMES
+from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.wrappers.opponents import make_opponent, register_resolver, resolver_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +37,7 @@ def test_the_package_never_imports_training():
 
 
 def test_an_opponent_prefix_is_resolved_by_its_registered_resolver():
-    rules = GAMES["yaxha"].make_rules({})
+    rules = DEFAULT_GAME.make_rules({})
     seen = []
 
     def resolve(spec, rules_):

@@ -39,7 +39,7 @@ import optax
 from flax import linen as nn
 from flax import serialization
 
-from maya_envs.jax import Maya2012, state_from_rules
+from maya_envs.jax import ENV_ID, Maya2012, state_from_rules
 
 TINY = {"iterations": 2, "batch": 8, "simulations": 4, "max_considered": 4, "hidden": 32, "max_turns": 16, "train_steps": 2, "minibatch": 64}
 
@@ -244,12 +244,13 @@ def _batched(state):
 
 def match(run_dir: Path, cfg: Config) -> dict[str, Any]:
     """``play_match`` of the run's bot against ``heuristic`` (seats rotated)."""
-    from maya_envs import maya2012_v1
     from maya_envs.evaluation.arena import play_match
+    from maya_envs.games import find_game
 
+    game = find_game(ENV_ID)  # the game the JAX engine plays (its Pgx id is the game key)
     options = {"setup": cfg.setup, "max_turns": cfg.max_turns}
-    rules = maya2012_v1.env(**options).unwrapped.rules
-    result = play_match(lambda: maya2012_v1.env(**options).unwrapped, JaxAZBot(rules, run_dir, seed=cfg.seed),
+    rules = game.make_aec_env(**options).unwrapped.rules
+    result = play_match(lambda: game.make_aec_env(**options).unwrapped, JaxAZBot(rules, run_dir, seed=cfg.seed),
                         "heuristic", cfg.match_games, seed=cfg.seed, candidate_name="jax_az")  # fmt: skip
     return result.to_dict()
 

@@ -10,9 +10,13 @@ class GameSpec:
     """What an env, a test loop or the README table needs to know about a game.
 
     Attributes:
-        name: PettingZoo-style module name, e.g. ``"maya2012_v1"``.
+        name: PettingZoo-style module name, ``"<key>_v<version>"``.
         title: human title, e.g. ``"Maya (2012)"``.
         version: env version; bumped whenever behaviour changes.
+
+    The rules take ``name``, ``title`` and ``version`` from their game's entry in
+    :data:`maya_envs.games.GAMES` (:attr:`~maya_envs.games.Game.identity`), the one place they are
+    written.
         num_players: seats in this instance (agents ``player_0 .. player_{n-1}``).
         num_actions: size of the single ``Discrete`` action space shared by all agents.
         observation_shape: shape of the ``"observation"`` array (float32), filled in on an env's

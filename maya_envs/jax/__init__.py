@@ -4,6 +4,14 @@ Nothing else in :mod:`maya_envs` imports this package; importing it needs ``jax`
 See :mod:`maya_envs.jax.maya2012` for the spec card.
 """
 
-from maya_envs.jax.maya2012 import Maya2012, State, relabel_board, sample_board, state_from_rules, state_to_rules
+from maya_envs.jax.maya2012 import (
+    ENV_ID,
+    Maya2012,
+    State,
+    relabel_board,
+    sample_board,
+    state_from_rules,
+    state_to_rules,
+)
 
-__all__ = ["Maya2012", "State", "relabel_board", "sample_board", "state_from_rules", "state_to_rules"]
+__all__ = ["ENV_ID", "Maya2012", "State", "relabel_board", "sample_board", "state_from_rules", "state_to_rules"]

@@ -233,7 +233,7 @@ class Maya2012(pgx.core.Env):
 
     @property
     def version(self) -> str:
-        return "v1"  # the rules of maya2012_v1
+        return "v1"  # the version of the rules this engine was written for (tests/jax compare them)
 
     @property
     def num_players(self) -> int:

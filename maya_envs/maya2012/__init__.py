@@ -2,5 +2,6 @@
 
 Rules and every rule decision: :mod:`maya_envs.maya2012.rules`. Action table:
 :mod:`maya_envs.maya2012.actions`. Observation table: :mod:`maya_envs.maya2012.observation`.
-PettingZoo entry points: :mod:`maya_envs.maya2012_v1`.
+PettingZoo entry points: the module ``maya_envs.maya2012_v<version>`` (the version in the game's
+entry in :data:`maya_envs.games.GAMES`).
 """

@@ -1,7 +1,8 @@
 """Maya (2012) PettingZoo AEC environment (2, 3 or 4 players).
 
 =====================  ===============================================================
-Import                 ``from maya_envs import maya2012_v1``
+Import                 ``from maya_envs import maya2012_vN``, N the version in the game's
+                       entry of :data:`maya_envs.games.GAMES` (or its ``make_aec_env()``)
 Agents                 ``num_players=2`` (default): ``player_0`` (White), ``player_1``
                        (Black). 3-4: ``player_0 .. player_{n-1}`` clockwise; 4p teams
                        {``player_0``, ``player_2``} and {``player_1``, ``player_3``}
@@ -73,6 +74,10 @@ from maya_envs.maya2012.observation import Maya2012Observer
 from maya_envs.maya2012.render import render_text
 from maya_envs.maya2012.render_image import draw
 from maya_envs.maya2012.rules import Maya2012Rules
+from maya_envs.games import game_of_module
+
+GAME = game_of_module(__name__)
+"""This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""
 
 
 class Maya2012Env(GameAECEnv):
@@ -85,7 +90,7 @@ class Maya2012Env(GameAECEnv):
 
     metadata = {
         "render_modes": ["ansi", "human", "rgb_array", "svg"],
-        "name": "maya2012_v1",
+        "name": GAME.name,
         "is_parallelizable": False,
     }
 

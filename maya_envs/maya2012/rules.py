@@ -92,6 +92,7 @@ from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache, check_action_id
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
+from maya_envs.games import game_of_module
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import serialize
 from maya_envs.maya2012.setup import draw_towers
@@ -153,6 +154,9 @@ from maya_envs.maya2012.state import (
     victory_points,
     winner,
 )
+
+GAME = game_of_module(__name__)
+"""This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""
 
 __all__ = [
     "BLACK",
@@ -236,9 +240,7 @@ class Maya2012Rules(LegalActionCache):
             setup_steps += A.NUM_TOWERS * A.NUM_LEVELS
         declare_steps = config.max_turns if n > 2 else 0
         self.spec = GameSpec(
-            name="maya2012_v1",
-            title="Maya (2012)",
-            version=1,
+            **GAME.identity,
             num_players=n,
             num_actions=A.NUM_ACTIONS,
             max_game_length=config.max_turns + declare_steps + setup_steps,

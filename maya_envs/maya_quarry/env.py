@@ -1,7 +1,8 @@
 """Maya (Abacusspiele 2003) PettingZoo AEC environment, 3-5 players.
 
 =====================  ===============================================================
-Import                 ``from maya_envs import maya_quarry_v1``
+Import                 ``from maya_envs import maya_quarry_vN``, N the version in the
+                       game's entry of :data:`maya_envs.games.GAMES` (or its ``make_aec_env()``)
 Agents                 ``player_0 .. player_{n-1}`` (``num_players=3|4|5``)
 Actions                ``Discrete(114)``; table in :mod:`maya_envs.maya_quarry.actions`
                        (0-49 workers, 50-54 -3 targets, 55-92 Special Property decisions,
@@ -49,6 +50,10 @@ from maya_envs.maya_quarry.observation import MayaQuarryObserver
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.render_image import draw
 from maya_envs.maya_quarry.rules import MayaQuarryRules
+from maya_envs.games import game_of_module
+
+GAME = game_of_module(__name__)
+"""This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""
 
 
 class MayaQuarryEnv(GameAECEnv):
@@ -61,7 +66,7 @@ class MayaQuarryEnv(GameAECEnv):
 
     metadata = {
         "render_modes": ["ansi", "human", "rgb_array", "svg"],
-        "name": "maya_quarry_v1",
+        "name": GAME.name,
         "is_parallelizable": False,
     }
 

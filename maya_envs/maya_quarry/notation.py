@@ -149,6 +149,8 @@ def _why_not_choice(rules: Any, state: Any, move: A.Move) -> str | None:
         if move.kind == "protect" and move.a >= state.resolving:
             return f"q{move.a} is already revealed: protection goes on a quarry still face down"
         return f"q{move.a} holds no cards"
+    if move.kind in ("relocate_src", "relocate_dst", "free_block"):
+        return _why_not_block_marker(rules, state, move, seat)
     if move.kind == "bid":
         return f"a bid of {move.a} is more than your {state.gold[seat]} gold"
     if move.kind == "blue_choose":
@@ -158,6 +160,39 @@ def _why_not_choice(rules: Any, state: Any, move: A.Move) -> str | None:
     if move.kind == "joker":
         return f"the Joker as {MARKER_TITLES[A.JOKER_GREEN[move.a]]} could not take effect now"
     return None
+
+
+def _why_not_block_marker(rules: Any, state: Any, move: A.Move, seat: int) -> str | None:
+    """The reason for a relocation source or target, or a free block's pyramid, that is not
+    legal (rules file section 6 and its DECISIONs: RELOCATE_TO_LEVEL1 moves one of your blocks to
+    a level 1 with a free space, not a level-1 block back to its own pyramid, and under
+    ``relocate_unsupported="forbid"`` not your last block under another of yours;
+    FREE_BLOCK_FROM_POOL goes to the lowest level of the pyramid with a free space where you may
+    build)."""
+    comp = rules.components
+    if move.a >= len(comp.pyramids):
+        return f"there is no pyramid p{move.a} in this game (p0..p{len(comp.pyramids) - 1})"
+    pyramid = comp.pyramids[move.a]
+    if move.kind == "free_block":
+        if state.pool[seat] == 0:
+            return "you have no block in your pool"
+        return f"{pyramid.name} has no level with a free space where you may build (rules a and b)"
+    if move.kind == "relocate_dst":
+        src_p, src_l = divmod(state.reloc_src, A.MAX_LEVELS)
+        if src_l == 0 and move.a == src_p:
+            return f"a level-1 block cannot be relocated to level 1 of its own pyramid ({pyramid.name})"
+        return f"{pyramid.name} L1 is full"
+    height = len(pyramid.levels)
+    name = f"{pyramid.name} L{move.b + 1}"
+    if move.b >= height:
+        return f"there is no such level in this game ({name}: {pyramid.name} has L1..L{height})"
+    count = state.count(move.a, move.b, seat)
+    if count == 0:
+        return f"you have no block in {name}"
+    if count == 1 and rules.config.relocate_unsupported == "forbid":
+        if any(state.count(move.a, above, seat) for above in range(move.b + 1, height)):
+            return f"your block in {name} holds up a higher block of yours (relocate_unsupported='forbid')"
+    return "no level 1 has a free space to take the block"
 
 
 _WORKER = re.compile(r"worker q(\d+) card (-?\d+)")

@@ -51,7 +51,7 @@ class PretrainedInfo:
     Attributes:
         name: registry name (``pretrained:<name>``).
         file: the ``.zip`` (``sb3``) or ``.pt`` (``network``) file name inside this package.
-        game: spec name of the game (``"maya2012_v1"``).
+        game: spec name of the game it was trained on (``GameSpec.name``, ``"<key>_v<version>"``).
         num_players, num_actions, observation_shape: the spec it was trained on.
         env_id, game_options: the Gymnasium id and options of its training env.
         config: the config it was trained from (a name under ``configs/``).

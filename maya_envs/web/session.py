@@ -360,7 +360,7 @@ class LiveGame(_Item):
     """One game being played (see the module docstring).
 
     Args:
-        game: a game name or short name (``maya2012``, ``yaxha_v1`` ...).
+        game: a game name or short name (a key such as ``maya2012``, a module name ``<key>_v<version>`` ...).
         seats: one spec per seat, in seat order (:data:`AGENT_SPECS`).
         options: game options (``num_players``, ``variant`` ...), as ``env(**options)`` takes,
             checked by :func:`page_options`.

@@ -1,8 +1,9 @@
 """Yaxha PettingZoo environments: AEC (:class:`YaxhaEnv`) and Parallel (:class:`YaxhaParallelEnv`).
 
 =====================  ===============================================================
-Import                 ``from maya_envs import yaxha_v1``; ``yaxha_v1.env()``,
-                       ``yaxha_v1.raw_env()``, ``yaxha_v1.parallel_env()``
+Import                 ``from maya_envs import yaxha_vN`` (N the version in the game's
+                       entry of :data:`maya_envs.games.GAMES`); ``.env()``, ``.raw_env()``,
+                       ``.parallel_env()``
 Agents                 ``player_0 .. player_{N-1}``, ``num_players=2|3|4``
 Actions                ``Discrete(N + 5C + 5)`` (C = 126 cells floating, 30 fixed): pick
                        tile, place (colour, cell), discard colour; table in
@@ -46,6 +47,10 @@ from maya_envs.yaxha.observation import YaxhaObserver
 from maya_envs.yaxha.render import render_text
 from maya_envs.yaxha.render_image import draw
 from maya_envs.yaxha.rules import YaxhaRules
+from maya_envs.games import game_of_module
+
+GAME = game_of_module(__name__)
+"""This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""
 
 
 class YaxhaEnv(GameAECEnv):
@@ -56,7 +61,7 @@ class YaxhaEnv(GameAECEnv):
         ConfigError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": "yaxha_v1", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": GAME.name, "is_parallelizable": False}
 
     observer_class = YaxhaObserver
     observer_options = ("action_features",)

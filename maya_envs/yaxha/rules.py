@@ -54,6 +54,7 @@ from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache, check_action_id
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
+from maya_envs.games import game_of_module
 from maya_envs.yaxha import serialize
 from maya_envs.yaxha.actions import NUM_COLOURS, WAIT, ActionTable
 from maya_envs.yaxha.scoring import score_pyramids
@@ -74,6 +75,9 @@ from maya_envs.yaxha.state import (
     YaxhaState,
     evolve,
 )
+
+GAME = game_of_module(__name__)
+"""This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""
 
 __all__ = [
     "BONUS_MODES",
@@ -241,9 +245,7 @@ class YaxhaRules(LegalActionCache):
         self.table = ActionTable(n, config.footprint)
         self.geometry = self.table.geometry
         self.spec = GameSpec(
-            name="yaxha_v1",
-            title="Yaxha",
-            version=1,
+            **GAME.identity,
             num_players=n,
             num_actions=self.table.num_actions,
             max_game_length=NUM_ROUNDS * (n + max(n - 2, 0) + CUBES_PER_TILE * n),

@@ -9,30 +9,19 @@ import pickle
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import api_test, seed_test
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import maya_envs  # noqa: F401
 from maya_envs import maya2012_v1
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from tests.conformance import warnings_as_errors
 
-OPTIONS = [{}, {"setup": "random"}, {"max_turns": 20, "at_max_turns": "truncate"}]
-
-
-@pytest.mark.parametrize("options", OPTIONS, ids=["choose", "random", "truncate"])
-def test_pettingzoo_api_and_seed_tests(options):
+def test_pettingzoo_api_and_seed_tests_with_truncation():
+    """The truncating turn cap (every setup and player count: tests/test_conformance.py)."""
+    options = {"max_turns": 20, "at_max_turns": "truncate"}
     with warnings_as_errors():
         api_test(maya2012_v1.env(**options), num_cycles=400)
         seed_test(lambda **kw: maya2012_v1.env(**options, **kw), num_cycles=200)
-
-
-def test_gymnasium_and_sb3_check_env():
-    env = gym.make("maya_envs/Maya2012-v1", opponent="heuristic", illegal_action="terminate")
-    with pytest.warns(UserWarning, match="illegal action"):  # the checkers step random actions
-        gym_check_env(env.unwrapped, skip_render_check=True)
-        sb3_check_env(env.unwrapped)
 
 
 def play_out(env, seed, policy=None):

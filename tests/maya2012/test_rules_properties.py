@@ -129,4 +129,4 @@ def test_setup_choose_gives_black_the_setup_decisions():
 def test_rules_modules_are_pure():
     files = [f"maya2012/{name}.py" for name in ("rules", "actions", "observation", "setup", "serialize", "invariants", "bots")]
     assert_pure(files + ["core/protocol.py", "core/spec.py", "core/errors.py", "core/rng.py"],
-                ("maya_envs.core", "maya_envs.maya2012"))  # fmt: skip
+                ("maya_envs.core", "maya_envs.games", "maya_envs.maya2012"))  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import seed_test
 
 from maya_envs import maya_quarry_v1
 from maya_envs.core.errors import ConfigError, IllegalActionError
@@ -19,14 +19,8 @@ VARIANTS = ("basic", "advanced")
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_api_test_warnings_as_errors(n, variant):
-    with warnings_as_errors():
-        api_test(maya_quarry_v1.env(num_players=n, variant=variant), num_cycles=1000)
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_seed_test_warnings_as_errors(n, variant):
+def test_seed_test_with_a_random_first_start_player(n, variant):
+    """The drawn first start player (the default start: tests/test_conformance.py)."""
     with warnings_as_errors():
         seed_test(
             lambda: maya_quarry_v1.env(num_players=n, first_start_player="random", variant=variant), num_cycles=300

@@ -13,7 +13,7 @@ from maya_envs.maya_quarry.observation import MayaQuarryObserver, observe
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.rules.state import BID
 
-from ..conformance import play_states
+from ..conformance import check_seat_reads, play_states
 from .helpers import make_rules
 
 
@@ -106,3 +106,11 @@ def test_observation_in_unit_box(n):
             obs = observe(rules, s, seat)
             assert obs.dtype == np.float32 and obs.shape == MayaQuarryObserver(rules).layout.shape
             assert obs.min() >= 0.0 and obs.max() <= 1.0
+
+
+def test_hidden_moves_read_differently_to_other_seats():
+    """The per-seat notation check (every game: tests/test_conformance.py) meets hidden moves
+    here: a face-down card is ``?`` to the other seats, and alternatives that look the same to
+    them read the same."""
+    hidden_texts, checked_alternatives = check_seat_reads(("maya_quarry", {"num_players": 4, "variant": "advanced"}))
+    assert hidden_texts > 0 and checked_alternatives > 0

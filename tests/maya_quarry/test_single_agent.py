@@ -5,18 +5,8 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import maya_envs  # noqa: F401  (registers the ids)
-
-
-@pytest.mark.parametrize("n", [3, 4, 5])
-def test_gymnasium_and_sb3_check_env(n):
-    sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
-    env = gym.make("maya_envs/MayaQuarry-v1", num_players=n, opponents="heuristic")
-    with pytest.warns(UserWarning, match="illegal action"):  # the checkers step random actions
-        check_env(env.unwrapped, skip_render_check=True)
-        sb3.check_env(env.unwrapped)
 
 
 @pytest.mark.parametrize("n", [3, 5])

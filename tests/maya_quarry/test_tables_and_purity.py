@@ -57,6 +57,7 @@ def test_rules_are_pure():
         files,
         (
             "maya_envs.core",
+            "maya_envs.games",
             "maya_envs.maya_quarry.actions",
             "maya_envs.maya_quarry.rules",
             "maya_envs.maya_quarry.observation",

@@ -25,6 +25,7 @@ from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache, check_action_id
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
+from maya_envs.games import game_of_module
 from maya_envs.maya_quarry.rules import auction, building, quarry, scoring
 from maya_envs.maya_quarry.rules.config import (
     ADVANCED_STARTING_GOLD,
@@ -48,6 +49,9 @@ from maya_envs.maya_quarry.rules.state import (
     MayaQuarryState,
     Phase,
 )
+
+GAME = game_of_module(__name__)
+"""This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""
 
 L = A.MAX_LEVELS
 
@@ -77,10 +81,6 @@ class MayaQuarryRules(LegalActionCache):
             names the field).
     """
 
-    # The public home of the class (re-exported there); ``make_bot`` finds the game's
-    # ``bots`` module from it, and pickling resolves it there.
-    __module__ = "maya_envs.maya_quarry.rules"
-
     def __init__(self, config: MayaQuarryConfig | Mapping[str, Any] | None = None, **options: Any) -> None:
         self.config = config = resolve_config(MayaQuarryConfig, config, options)
         self.components = comp = load_components(config.components, config.num_players)
@@ -101,9 +101,7 @@ class MayaQuarryRules(LegalActionCache):
             else (NUM_ROUNDS * top_gold + self.starting_gold) / config.gold_diff_scale
         )
         self.spec = GameSpec(
-            name="maya_quarry_v1",
-            title="Maya (Abacusspiele 2003)",
-            version=1,
+            **GAME.identity,
             num_players=n,
             num_actions=num_actions,
             max_game_length=n * comp.starting_blocks + NUM_ROUNDS * per_round,
