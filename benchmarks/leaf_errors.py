@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import torch
 
     from maya_envs.bots import make_bot
-    from maya_envs.games import find_game
+    from maya_envs.games import DEFAULT_GAME, find_game
     from maya_envs.nn.inputs import NetworkInputs
     from maya_envs.nn.model import PolicyValueNet
     from training.exit.learner import Learner
@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from training.exit.replay import ReplayBuffer
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--game", default="maya2012")
+    parser.add_argument("--game", default=DEFAULT_GAME.key)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", default=None, help="a value of the game's variant option")
     parser.add_argument("--train", type=int, default=300, help="heuristic games to learn from")

@@ -23,18 +23,20 @@ import torch
 
 from maya_envs.bots.guided import GuidedConfig
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import DEFAULT_GAME
 from maya_envs.nn.model import load_network
 from tests.test_exit import ROOT, _run
 from training.config import load_config
 from training.exit.actors import ActorError, Actors, ActorSettings
 
+GAME = DEFAULT_GAME.key
 HAVE_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(
     not HAVE_RAY and os.environ.get("MAYA_REQUIRE_RLLIB") != "1",
     reason="Ray is not in this venv: bash scripts/test_compat.sh tests/test_exit_actors.py",
 )
 SETTINGS = ActorSettings(
-    game="maya2012",
+    game=GAME,
     game_options={"num_players": 2, "max_turns": 16},
     net_kwargs={},
     search=GuidedConfig(simulations=2),
@@ -101,14 +103,14 @@ def test_a_tiny_run_with_ray_actors_equals_one_with_process_actors(local_ray, tm
 def test_bad_actor_backend_settings_are_clear_errors(overrides, message, monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", object())  # as if Ray were installed, also where it is not
     with pytest.raises(ConfigError, match=message):
-        load_config("maya2012/2p_exit", overrides)
+        load_config(f"{GAME}/2p_exit", overrides)
 
 
 def test_the_ray_backend_without_ray_names_the_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # where Ray is installed, its import fails as if it were not
     install = r"the ray actor backend needs Ray, which cannot be imported .*pip install 'maya-envs\[ray\]'"
     with pytest.raises(ConfigError, match=rf"exit.actor_backend='ray': {install}"):
-        load_config("maya2012/2p_exit", ["exit.actor_backend=ray"])
+        load_config(f"{GAME}/2p_exit", ["exit.actor_backend=ray"])
     with pytest.raises(ImportError, match=install):
         Actors(SETTINGS, 2, "ray")
     with pytest.raises(ValueError, match=r"actor backend 'dask'; allowed: process, ray"):
@@ -136,11 +138,12 @@ import signal, time
 from maya_envs.bots.guided import GuidedConfig
 from training.exit.actors import Actors, ActorSettings
 from training.exit.loop import exit_on_signal
+from maya_envs.games import DEFAULT_GAME
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, exit_on_signal)  # as train_exit and training.exit.match do
     search = GuidedConfig(simulations=2)
-    settings = ActorSettings("maya2012", {"num_players": 2, "max_turns": 16}, {}, search, search)
+    settings = ActorSettings(DEFAULT_GAME.key, {"num_players": 2, "max_turns": 16}, {}, search, search)
     with Actors(settings, 2) as actors:
         actors.play([["bot:random", "bot:random"]] * 2, [1, 2], {}, 0)
         print(" ".join(str(p.pid) for p in actors.backend.processes), flush=True)

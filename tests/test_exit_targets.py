@@ -14,7 +14,7 @@ import torch
 
 from maya_envs.bots.base import make_bot
 from maya_envs.core.errors import ConfigError
-from maya_envs.games import find_game
+from maya_envs.games import DEFAULT_GAME, find_game
 from maya_envs.nn.inputs import NetworkInputs
 from maya_envs.nn.model import PolicyValueNet, load_network
 from training.config import load_config
@@ -26,10 +26,12 @@ from training.exit.window import ReplayWindow
 
 from .test_exit import _run
 
+GAME = DEFAULT_GAME.key
+
 
 @pytest.fixture(scope="module")
 def rules():
-    return find_game("maya2012").make_rules({"num_players": 2, "max_turns": 16})
+    return find_game(GAME).make_rules({"num_players": 2, "max_turns": 16})
 
 
 def _positions(games: list[int], actions_per_row: int = 2, values=(1.0, -1.0)) -> Positions:
@@ -71,9 +73,9 @@ def test_value_target_mixes_outcome_and_search_value_seat_relative():
     with pytest.raises(ValueError, match=r"value target weights 0.6 \(hook\) and 0.6 \(q\)"):
         mixed_value_targets(values, seats, hooks, 0.6, q, 0.6)
     with pytest.raises(ConfigError, match=r"exit.value_target_q=1.5; allowed: a number in \[0, 1\]"):
-        load_config("maya2012/2p_exit", ["exit.value_target_q=1.5"])
+        load_config(f"{GAME}/2p_exit", ["exit.value_target_q=1.5"])
     with pytest.raises(ConfigError, match=r"exit.value_target_hook=0.5 \+ exit.value_target_q=0.75 is above 1"):
-        load_config("maya2012/2p_exit", ["exit.value_target_hook=0.5", "exit.value_target_q=0.75"])
+        load_config(f"{GAME}/2p_exit", ["exit.value_target_hook=0.5", "exit.value_target_q=0.75"])
 
 
 class ConstantValues:
@@ -221,14 +223,14 @@ def test_held_out_stop_all_ends_the_training_at_the_best_weights():
 def test_forced_moves_leave_the_training_rows_unless_kept():
     from training.exit.loop import ExitTrainer
 
-    rules = find_game("maya2012").make_rules({"num_players": 2})  # whole games: forced moves come late
+    rules = find_game(GAME).make_rules({"num_players": 2})  # whole games: forced moves come late
     teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
     data = play_games(rules, [[teacher, teacher]] * 4, [1, 2, 3, 4], NetworkInputs(rules), in_flight=4).positions
     forced = int(data.forced().sum())
     assert 0 < forced < len(data)  # Maya (2012) has forced moves
-    dropped = ExitTrainer(load_config("maya2012/2p_exit"))._usable(data)
+    dropped = ExitTrainer(load_config(f"{GAME}/2p_exit"))._usable(data)
     assert len(dropped) == len(data) - forced and not dropped.forced().any()
-    kept = ExitTrainer(load_config("maya2012/2p_exit", ["exit.keep_forced=true"]))._usable(data)
+    kept = ExitTrainer(load_config(f"{GAME}/2p_exit", ["exit.keep_forced=true"]))._usable(data)
     assert len(kept) == len(data)
 
 

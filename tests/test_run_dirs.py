@@ -8,6 +8,7 @@ import threading
 import pytest
 
 import training.run_dirs
+from maya_envs.games import DEFAULT_GAME
 from training.run_dirs import new_run_dir
 from training.train import main
 
@@ -85,8 +86,8 @@ def test_two_maya_play_games_in_the_same_second_keep_both_records(tmp_path, monk
     for seed in (1, 2):
         assert play_cli.main(["--seats", "random,random", "--option", "max_turns=4", "--seed", str(seed)]) == 0
     records = tmp_path / "maya-records"
-    assert sorted(p.name for p in records.iterdir()) == sorted([f"maya2012_v1-{SECOND}{k}.jsonl" for k in ("", "-2")])
-    first, second = records / f"maya2012_v1-{SECOND}.jsonl", records / f"maya2012_v1-{SECOND}-2.jsonl"
+    assert sorted(p.name for p in records.iterdir()) == sorted([f"{DEFAULT_GAME.name}-{SECOND}{k}.jsonl" for k in ("", "-2")])
+    first, second = records / f"{DEFAULT_GAME.name}-{SECOND}.jsonl", records / f"{DEFAULT_GAME.name}-{SECOND}-2.jsonl"
     assert [load_record(p).header["seed"] for p in (first, second)] == [1, 2]
 
 
