@@ -99,14 +99,21 @@ class SearchAgent(Agent):
     def __init__(
         self, rules: Rules, evaluator: Any, config: Any, record: bool = False, sample_moves: int = 0, rng=None
     ) -> None:
+        from maya_envs.bots.guided import TreeKeeper
+
         self.rules, self.evaluator, self.config = rules, evaluator, config
         self.record, self.sample_moves = record, sample_moves
         self.rng = make_rng(rng)
+        # config.reuse: each search starts from the kept subtree of the position it reaches
+        self.keeper = TreeKeeper() if getattr(config, "reuse", False) else None
 
     def decide(self, states, seats, plies):
         from maya_envs.bots.guided import search_many
 
-        results = search_many(self.rules, states, seats, self.evaluator, self.config, self.rng)
+        trees = None if self.keeper is None else self.keeper.find(states)
+        results = search_many(self.rules, states, seats, self.evaluator, self.config, self.rng, trees)
+        if self.keeper is not None:
+            self.keeper.keep(results)
         out = []
         for state, result, ply in zip(states, results, plies, strict=True):
             legal = self.rules.legal_actions(state)
