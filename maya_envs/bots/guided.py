@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,7 +96,8 @@ AZ_SYNTAX = (
     "estimate or their mean; default: the leaf the network was trained with, else net), "
     f"time (seconds per move, > 0: search until it is spent, at most SIMULATIONS or {TIMED_SIMULATIONS} "
     "simulations), reuse (0|1: keep the subtree of the moves played, perfect-information games without chance), "
-    "prior_depth (int >= 1, with leaf=hook: nodes this deep get a uniform prior and no network call); "
+    "prior_depth (int >= 1, with leaf=hook: nodes this deep get a uniform prior and no network call), "
+    "memo (int >= 0: evaluations kept for repeated states, 0 off); "
     "e.g. 'az:runs/x/model.pt:64', 'az:maya2012_2p:32:noise=1', 'az:maya2012_2p_exit:32:leaf=hook', "
     "'az:maya2012_2p_exit:time=0.02:leaf=hook:reuse=1'"
 )
@@ -138,6 +140,9 @@ class GuidedConfig:
         prior_depth: with ``leaf="hook"``: a new node at this depth or deeper (the root is depth
             0) gets a uniform prior over its legal actions and the hook's value, without an
             evaluator call; ``None``: every node is evaluated.
+        memo: evaluations an :class:`AZBot` (or a self-play agent) keeps for states it meets
+            again, in this move or a later one (:class:`EvaluationMemo`, least recently used
+            dropped first); 0: none. A deterministic evaluator gives the same search with it.
     """
 
     simulations: int = 32
@@ -153,6 +158,7 @@ class GuidedConfig:
     cache: bool | None = None
     reuse: bool = False
     prior_depth: int | None = None
+    memo: int = 0
 
     def __post_init__(self) -> None:
         if not is_int(self.simulations) or self.simulations < 1:
@@ -177,6 +183,8 @@ class GuidedConfig:
             raise ValueError(f"reuse={self.reuse!r}; allowed: True, False")
         if self.reuse and self.cache is False:
             raise ValueError("reuse=True needs the node cache (cache=None or True), got cache=False")
+        if not is_int(self.memo) or self.memo < 0:
+            raise ValueError(f"memo={self.memo!r}; allowed: an int >= 0 (evaluations kept; 0: none)")
         if self.prior_depth is not None:
             if not is_int(self.prior_depth) or self.prior_depth < 1:
                 raise ValueError(f"prior_depth={self.prior_depth!r}; allowed: an int >= 1 or None")
@@ -216,6 +224,54 @@ class LeafValueEvaluator:
         if self.mode == "mix":
             hooked = MIX_WEIGHT * np.asarray(values, np.float64) + (1.0 - MIX_WEIGHT) * hooked
         return priors, hooked.astype(np.float32)
+
+
+class EvaluationMemo:
+    """An evaluator (module docstring) that answers a ``(state, seat)`` it has answered before
+    from memory and asks ``base`` only about the others (in one call, each state once). A
+    guided search meets the same state again in later moves (the subtree below the move
+    played) and through transpositions: about a quarter of the evaluations of a Maya (2012) 2p
+    game at 32 simulations repeat an earlier one. States must be hashable; an unhashable one
+    is passed through.
+
+    Args:
+        base: the evaluator (deterministic: the memo returns its first answer).
+        entries: the most evaluations kept (>= 1); the least recently used goes first.
+
+    Attributes:
+        hits, misses: answers from memory / from ``base`` so far.
+    """
+
+    def __init__(self, base: Evaluator, entries: int) -> None:
+        if not is_int(entries) or entries < 1:
+            raise ValueError(f"entries={entries!r}; allowed: an int >= 1")
+        self.base, self.entries = base, entries
+        self._memo: OrderedDict[Any, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def __call__(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[list[np.ndarray], np.ndarray]:
+        try:
+            keys = [(state, int(seat)) for state, seat in zip(states, seats, strict=True)]
+            found = [self._memo.get(key) for key in keys]
+        except TypeError:  # an unhashable state
+            return self.base(states, seats)
+        ask = list(dict.fromkeys(k for k, f in zip(keys, found, strict=True) if f is None))
+        if ask:
+            priors, values = self.base([k[0] for k in ask], [k[1] for k in ask])
+            values = np.asarray(values)
+            for key, prior, value in zip(ask, priors, values, strict=True):
+                self._memo[key] = (prior, value)
+        out = []
+        for key, answer in zip(keys, found, strict=True):
+            if answer is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+            out.append(self._memo[key])
+            self._memo.move_to_end(key)
+        while len(self._memo) > self.entries:
+            self._memo.popitem(last=False)
+        return [p for p, _ in out], np.stack([v for _, v in out])
 
 
 @dataclass(frozen=True)
@@ -721,7 +777,8 @@ class AZBot:
             LeafValueEvaluator(evaluator, rules, config.leaf)  # a game without the hook fails now
         if config.prior_depth is not None and config.leaf != "hook":
             raise ValueError(f"prior_depth={config.prior_depth} needs leaf='hook', got leaf={config.leaf!r}")
-        self.rules, self.evaluator, self.config = rules, evaluator, config
+        self.rules, self.config = rules, config
+        self.evaluator = EvaluationMemo(evaluator, config.memo) if config.memo else evaluator
         self.rng = make_rng(seed)
         self.keeper = TreeKeeper() if config.reuse else None
         self.last_result: SearchResult | None = None
@@ -769,7 +826,7 @@ def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
         options["simulations"] = int(text)
     keys = {
         "select": "selection", "m": "max_considered", "noise": "gumbel_scale", "c": "c_puct", "leaf": "leaf",
-        "time": "time_limit", "reuse": "reuse", "prior_depth": "prior_depth",
+        "time": "time_limit", "reuse": "reuse", "prior_depth": "prior_depth", "memo": "memo",
     }
     for part in keyed:
         key, _, text = part.partition("=")
@@ -778,7 +835,7 @@ def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
         try:
             if key in ("select", "leaf"):
                 value: Any = text
-            elif key in ("m", "prior_depth"):
+            elif key in ("m", "prior_depth", "memo"):
                 value = int(text)
             elif key == "reuse":
                 value = {"0": False, "1": True}[text]

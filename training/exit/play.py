@@ -99,9 +99,11 @@ class SearchAgent(Agent):
     def __init__(
         self, rules: Rules, evaluator: Any, config: Any, record: bool = False, sample_moves: int = 0, rng=None
     ) -> None:
-        from maya_envs.bots.guided import TreeKeeper
+        from maya_envs.bots.guided import EvaluationMemo, TreeKeeper
 
-        self.rules, self.evaluator, self.config = rules, evaluator, config
+        memo = getattr(config, "memo", 0)
+        self.rules, self.config = rules, config
+        self.evaluator = EvaluationMemo(evaluator, memo) if memo else evaluator
         self.record, self.sample_moves = record, sample_moves
         self.rng = make_rng(rng)
         # config.reuse: each search starts from the kept subtree of the position it reaches
