@@ -191,13 +191,14 @@ def _visits_per_rank(schedule, m):
 
 
 def test_az_bot_with_reuse_plays_legally_and_reuses_trees():
+    # One bot in both seats (self-play): each search's root is the child of the move it played
+    # last, a node of its kept tree unless a forced move came between.
     rules = _maya2p()
-    bots = [AZBot(rules, _oracle(rules), GuidedConfig(simulations=12, reuse=True), seed=s) for s in range(2)]
+    bot = AZBot(rules, _oracle(rules), GuidedConfig(simulations=12, reuse=True), seed=0)
     rng = np.random.default_rng(0)
     state = rules.initial_state(rng)
     reused = searched = 0
     while rules.current_player(state) >= 0 and searched < 40:
-        bot = bots[rules.current_player(state)]
         kept = bot.keeper.find([state])[0]
         action = bot.act(state)
         assert action in rules.legal_actions(state)
@@ -205,7 +206,7 @@ def test_az_bot_with_reuse_plays_legally_and_reuses_trees():
             searched += 1
             reused += kept is not None and bot.last_result.tree is kept
         state = rules.apply_action(state, action, rng)
-    assert searched == 40 and reused > searched // 4
+    assert searched == 40 and reused >= searched // 2
 
 
 def test_a_clock_that_never_runs_out_gives_the_untimed_search():
