@@ -50,7 +50,28 @@ action joins the node with the prior ``1 / len(legal)`` and selection renormalis
 the actions legal in the current sample.
 
 Determinism: each root gets its own generator drawn from ``rng`` in root order; with a
-deterministic evaluator the results depend only on ``rng``'s seed, the roots and the config.
+deterministic evaluator the results depend only on ``rng``'s seed, the roots and the config
+(and, with ``time_limit``, on the clock).
+
+**Search cost** (issue 28 item 5; measured in ``benchmarks/bench_selfplay.py`` and
+``benchmarks/equal_time_match.py``):
+
+* the **node cache** (:attr:`GuidedConfig.cache`, on by default where it applies: perfect
+  information, no chance, no determinization, i.e. Maya (2012) 2p): each node keeps its state,
+  so an edge's action is applied once, not once per simulation through it; the same results;
+* **tree reuse** (:attr:`GuidedConfig.reuse`, :class:`TreeKeeper`): the next search starts from
+  the kept node of the state the moves played reached (at most :data:`REUSE_DEPTH` plies below
+  the last root) with its visits and values; the Gumbel root's sequential halving counts only
+  the new visits. Off where information is hidden: a determinized tree is open loop (a node is
+  many sampled worlds, not a state to match) and its statistics were gathered in worlds sampled
+  for the seat that searched, which the next seat's search must not inherit;
+* the **evaluation memo** (:attr:`GuidedConfig.memo`, :class:`EvaluationMemo`): a bot's evaluations
+  of ``(state, seat)`` kept across its moves, asked again through transpositions and through the
+  subtree of the move played;
+* a **cheap prior below the root** (:attr:`GuidedConfig.prior_depth`, with ``leaf="hook"``):
+  nodes that deep get a uniform prior and the hook's value, no evaluator call;
+* a **clock** (:attr:`GuidedConfig.time_limit`, ``az:...:time=SECONDS``): search until the time
+  per move is spent, the Gumbel schedule planned for the simulations that fit.
 
 Bot names: ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` (:data:`AZ_SYNTAX`; the network part is
 in :mod:`maya_envs.nn.agent`).
