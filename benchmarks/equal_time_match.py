@@ -30,6 +30,7 @@ import time
 from typing import Any
 
 import numpy as np
+from search_ladder import TimedBot as LadderTimedBot
 
 from maya_envs.bots import make_bot
 from maya_envs.evaluation import play_match
@@ -37,24 +38,15 @@ from maya_envs.evaluation.stats import wilson_interval
 from maya_envs.games import find_game, game_names
 
 
-class TimedBot:
-    """A bot built by name that counts its decisions with more than one legal action, the wall
-    and CPU seconds they took (and, for a guided search, the simulations it ran)."""
+class TimedBot(LadderTimedBot):
+    """The ladder's timed bot, counting only decisions with more than one legal action (the wall
+    and CPU seconds they took and, for a guided search, the simulations it ran)."""
 
     def __init__(self, name: str, rules: Any, seed: int = 0) -> None:
-        self.bot = make_bot(name, rules, seed)
+        super().__init__(name, rules, seed)
         self.rules = rules
-        self.seconds = self.cpu_seconds = 0.0
-        self.decisions = 0
+        self.cpu_seconds = 0.0
         self.simulations = 0
-
-    @property
-    def rng(self):
-        return self.bot.rng
-
-    @rng.setter
-    def rng(self, value) -> None:  # the arena reseeds bots per episode
-        self.bot.rng = value
 
     def act(self, state: Any) -> int:
         start, cpu = time.perf_counter(), time.process_time()

@@ -502,41 +502,29 @@ class _Search:
     def descend(self) -> tuple[list[tuple[_Node, int]], Any, np.ndarray | None]:
         """Walk one simulation down from a (sampled) root: ``(path, leaf state, values)`` with
         ``values`` set when the walk ended at a finished game, else ``None`` (the leaf state
-        then needs the evaluator, for the seat to move there)."""
-        if self.cached:
-            return self._descend_cached()
+        then needs the evaluator, for the seat to move there). With the node cache the walk
+        reads each node's state and legal actions and applies an edge's action only the first
+        time through it (the same walk)."""
         rules = self.rules
+        cached = self.cached
         determinize = self.determinize
-        state = self.state if determinize is None else determinize(rules, self.state, self.seat, self.rng)
+        if cached or determinize is None:
+            state = self.state
+        else:
+            state = determinize(rules, self.state, self.seat, self.rng)
         node = self.root
         path: list[tuple[_Node, int]] = []
         while True:
-            mover = rules.current_player(state)
-            legal = self.legal if node is self.root else list(rules.legal_actions(state))
-            idx = node.edges(legal)
-            i = self.select(node, idx, mover)
+            if cached:
+                i = self.select(node, np.arange(len(node.actions)), node.mover)
+                state = node.after[i]
+                if state is None:
+                    state = node.after[i] = rules.apply_action(node.state, node.actions[i], self.rng)
+            else:
+                legal = self.legal if node is self.root else list(rules.legal_actions(state))
+                i = self.select(node, node.edges(legal), rules.current_player(state))
+                state = rules.apply_action(state, node.actions[i], self.rng)
             path.append((node, i))
-            state = rules.apply_action(state, node.actions[i], self.rng)
-            if rules.current_player(state) < 0:
-                return path, state, terminal_values(rules, state)
-            child = node.children[i]
-            if child is None:
-                return path, state, None
-            node = child
-
-    def _descend_cached(self) -> tuple[list[tuple[_Node, int]], Any, np.ndarray | None]:
-        """:meth:`descend` over a tree that keeps each node's state, legal actions and the
-        states its actions lead to (perfect information, no chance): the same walk, each
-        edge's action applied once."""
-        rules = self.rules
-        node = self.root
-        path: list[tuple[_Node, int]] = []
-        while True:
-            i = self.select(node, np.arange(len(node.actions)), node.mover)
-            path.append((node, i))
-            state = node.after[i]
-            if state is None:
-                state = node.after[i] = rules.apply_action(node.state, node.actions[i], self.rng)
             if rules.current_player(state) < 0:
                 return path, state, terminal_values(rules, state)
             child = node.children[i]
