@@ -14,8 +14,10 @@ Self-play runs once per ``--variants`` entry (:data:`VARIANTS`, search cost of i
 ``before`` the open-loop search with no node cache (what every search did before the cache),
 ``cache`` the default (each node keeps its state: perfect information without chance only, the
 same games), ``reuse`` the cache plus tree reuse between moves (``GuidedConfig.reuse``; more
-simulations behind each move, so other games). Where the cache does not apply (hidden
-information, chance) ``cache`` and ``reuse`` are the ``before`` search and are not run again.
+simulations behind each move, so other games), ``memo`` the cache plus the evaluation memo
+(``GuidedConfig.memo``: the same games, repeated states not evaluated again). Where the cache
+does not apply (hidden information, chance) ``cache`` and ``reuse`` are the ``before`` search and
+are not run again (``memo`` runs in every game).
 
 Reported: recorded positions per CPU second (``time.process_time``: the machine may be shared),
 search simulations per CPU second (positions x ``--sims``), and the ratio of self-play to the
@@ -41,7 +43,12 @@ from typing import Any
 
 from bench_envs import CASES, RESULTS_DIR, Case, save, select_cases
 
-VARIANTS: dict[str, dict[str, Any]] = {"before": {"cache": False}, "cache": {}, "reuse": {"reuse": True}}
+VARIANTS: dict[str, dict[str, Any]] = {
+    "before": {"cache": False},
+    "cache": {},
+    "reuse": {"reuse": True},
+    "memo": {"memo": 100_000},
+}
 """Self-play search variants: ``GuidedConfig`` overrides (module docstring)."""
 
 
@@ -66,7 +73,7 @@ def _agents(rules: Any, sims: int, seed: int, variants: list[str]) -> tuple[Any,
     learners = {}
     cache_applies = node_cache(rules, GuidedConfig(), determinizer(rules, None))
     for name in variants:
-        if name != "before" and not cache_applies:
+        if name in ("cache", "reuse") and not cache_applies:
             continue
         config = GuidedConfig(simulations=sims, **VARIANTS[name])
         learners[name] = SearchAgent(rules, NetworkEvaluator(net, inputs), config, True, rng=seed)

@@ -124,7 +124,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     candidate = f"{args.candidate}:time={matched:.4f}"
     mine, theirs = TimedBot(candidate, rules, args.seed), TimedBot(args.opponent, rules, args.seed + 1)
     start = time.perf_counter()
-    result = play_match(env_fn, mine, theirs, args.games, args.seed, candidate_name=candidate, opponent_name=args.opponent)
+    def progress(done: int) -> None:  # a long match on a loaded machine shows where it is
+        if done % 10 == 0:
+            print(f"{done}/{args.games} games, {time.perf_counter() - start:.0f} s", flush=True)
+
+    result = play_match(
+        env_fn, mine, theirs, args.games, args.seed, candidate_name=candidate, opponent_name=args.opponent,
+        progress=progress,
+    )
     score = result.wins + 0.5 * result.draws
     low, high = wilson_interval(score, result.games)
     row = {
