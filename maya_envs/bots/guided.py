@@ -70,7 +70,7 @@ deterministic evaluator the results depend only on ``rng``'s seed, the roots and
   subtree of the move played;
 * a **cheap prior below the root** (:attr:`GuidedConfig.prior_depth`, with ``leaf="hook"``):
   nodes that deep get a uniform prior and the hook's value, no evaluator call. Measured in
-  Maya (2012) 2p: ``prior_depth=2`` halves the cost of a move (57 -> 31 ms CPU at 32
+  Maya (2012) 2p: ``prior_depth=2`` halves the cost of an early move (57 -> 31 ms CPU at 32
   simulations) but loses strength (65.0% [55.3, 73.6] against the heuristic, 100 games, against
   86.8% [83.1, 89.7] without), so it is off by default;
 * a **clock** (:attr:`GuidedConfig.time_limit`, ``az:...:time=SECONDS``): search until the time
