@@ -369,3 +369,28 @@ def test_az_bot_with_a_memo_plays_the_same_game_with_fewer_evaluations():
     assert games[0][0] == games[50_000][0]  # the same moves
     assert games[50_000][1] < games[0][1]  # fewer states evaluated
     assert sum(bot.evaluator.hits for bot in games[50_000][2]) > 0
+
+
+def test_self_play_agents_with_reuse_and_memo_play_legal_games_and_the_memo_changes_nothing():
+    from training.exit.play import SearchAgent, play_games
+
+    rules = _maya2p()
+    base = _oracle(rules)
+    asked = {}
+    played = {}
+    for name, options in (("plain", {}), ("memo", {"memo": 10_000}), ("reuse", {"reuse": True})):
+        counts = []
+
+        def counting(states, seats, counts=counts):
+            counts.append(len(states))
+            return base(states, seats)
+
+        agent = SearchAgent(rules, counting, GuidedConfig(simulations=6, **options), rng=0)
+        played[name] = play_games(rules, [[agent, agent] for _ in range(2)], [1, 2], in_flight=2)
+        asked[name] = sum(counts)
+        if name == "reuse":
+            assert agent.keeper is not None
+    np.testing.assert_array_equal(played["plain"].values, played["memo"].values)
+    assert played["plain"].decisions == played["memo"].decisions
+    assert asked["memo"] < asked["plain"]
+    assert played["reuse"].decisions > 0 and np.all(np.abs(played["reuse"].values) <= 1)
