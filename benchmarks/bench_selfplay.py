@@ -21,7 +21,8 @@ are not run again (``memo`` runs in every game).
 
 Reported: recorded positions per CPU second (``time.process_time``: the machine may be shared),
 search simulations per CPU second (positions x ``--sims``), and the ratio of self-play to the
-teacher and of each variant to ``before``. An actor process of the trainer runs one such loop, so ``exit.actors`` processes
+teacher and of each variant to ``before``. An actor process of the trainer runs one such loop, so
+``exit.actors`` processes
 multiply the rate on as many free cores.
 
 Usage::
@@ -146,7 +147,8 @@ def to_markdown(results: dict[str, Any]) -> str:
                 lines.append(f"| {label} | {name} | | n/a (no node cache: hidden information or chance) | | | |")
                 continue
             lines.append(
-                f"| {label} | {name} | {r['teacher']['positions_per_cpu_s']:,.0f} | {entry['positions_per_cpu_s']:,.1f} | "
+                f"| {label} | {name} | {r['teacher']['positions_per_cpu_s']:,.0f} | "
+                f"{entry['positions_per_cpu_s']:,.1f} | "
                 f"{entry['sims_per_cpu_s']:,.0f} | {entry['ratio_to_teacher']:.4f} | {entry['ratio_to_first']:.2f} |"
             )
     return "\n".join(lines) + "\n"

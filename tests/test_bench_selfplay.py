@@ -35,7 +35,8 @@ def test_quick_mode_writes_results(tmp_path):
             assert self_play["positions"] > 0 and self_play["positions_per_cpu_s"] > 0
             assert self_play["sims_per_cpu_s"] == pytest.approx(self_play["positions_per_cpu_s"] * 2)  # --quick: 2 sims
         # the cache plays the very same games as the search without it
-        assert entry["self_play_before"]["positions"] == entry.get("self_play_cache", entry["self_play_before"])["positions"]
+        before = entry["self_play_before"]
+        assert before["positions"] == entry.get("self_play_cache", before)["positions"]
     table = (tmp_path / "bench_selfplay_quick.md").read_text()
     assert "| yaxha 2p | before |" in table and "| yaxha 2p | reuse | | n/a" in table and "self-play / teacher" in table
 

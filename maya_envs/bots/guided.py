@@ -213,7 +213,10 @@ class GuidedConfig:
             if not is_int(self.prior_depth) or self.prior_depth < 1:
                 raise ValueError(f"prior_depth={self.prior_depth!r}; allowed: an int >= 1 or None")
             if self.leaf not in (None, "hook"):
-                raise ValueError(f"prior_depth={self.prior_depth} needs leaf='hook' (no evaluator value there), got leaf={self.leaf!r}")
+                raise ValueError(
+                    f"prior_depth={self.prior_depth} needs leaf='hook' (no evaluator value there), "
+                    f"got leaf={self.leaf!r}"
+                )
 
 
 class LeafValueEvaluator:
@@ -631,7 +634,9 @@ def search_many(
         priors, values = _evaluate(evaluator, [s.state for s in fresh], [s.seat for s in fresh], num_players)
         for search, prior, value in zip(fresh, priors, values, strict=True):
             if len(prior) != len(search.legal):
-                raise ValueError(f"evaluator gave {len(prior)} priors for a state with {len(search.legal)} legal actions")
+                raise ValueError(
+                    f"evaluator gave {len(prior)} priors for a state with {len(search.legal)} legal actions"
+                )
             search.start(prior, value)
     for search in searches:
         if search.tree is not None:
@@ -667,7 +672,8 @@ def search_many(
         cheap = [] if config.prior_depth is None else [p for p in pending if len(p[1]) >= config.prior_depth]
         if cheap:
             pending = [p for p in pending if len(p[1]) < config.prior_depth]
-            for (search, path, leaf, mover), value in zip(cheap, evaluator.hook_values([p[2] for p in cheap]), strict=True):
+            hooked = evaluator.hook_values([p[2] for p in cheap])
+            for (search, path, leaf, mover), value in zip(cheap, hooked, strict=True):
                 legal = list(rules.legal_actions(leaf))
                 _expand(search, path, leaf, mover, legal, np.full(len(legal), 1.0 / len(legal)), value)
         if not pending:
@@ -681,7 +687,9 @@ def search_many(
     return [search.result(rules.spec.num_actions) for search in searches]
 
 
-def _expand(search: _Search, path: list[tuple[_Node, int]], leaf: Any, mover: int, legal: list[int], prior, value) -> None:
+def _expand(
+    search: _Search, path: list[tuple[_Node, int]], leaf: Any, mover: int, legal: list[int], prior, value
+) -> None:
     """Add the new leaf's node under the last edge of ``path`` and back its value up."""
     node, i = path[-1]
     if search.cached:

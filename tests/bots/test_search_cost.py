@@ -225,7 +225,8 @@ def test_a_spent_clock_stops_the_search_after_one_simulation(monkeypatch):
     state = _positions(rules, 1, seed=9)[0]
     ticks = itertools.count(0.0, 1.0)  # every clock reading is a second later
     monkeypatch.setattr(guided.time, "perf_counter", lambda: next(ticks))
-    result = search_many(rules, [state], [rules.current_player(state)], _oracle(rules), GuidedConfig(32, time_limit=0.5))[0]
+    config = GuidedConfig(32, time_limit=0.5)
+    result = search_many(rules, [state], [rules.current_player(state)], _oracle(rules), config)[0]
     assert result.simulations == 1 and result.action in rules.legal_actions(state)
 
 
