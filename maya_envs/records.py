@@ -48,6 +48,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from maya_envs.aec_base import GameAECEnv, check_action_id
 from maya_envs.core.errors import plain_words
+from maya_envs.core.rng import seed_hides_draws
 from maya_envs.games import GAMES, find_game, renamed_note
 
 RECORD_FORMAT = "maya_envs.record/1"
@@ -136,22 +137,34 @@ class RecordingWrapper(BaseWrapper):
         record_path: the file written; it is rewritten at every ``reset``, so one game per
             file. A path holding ``{episode}`` (e.g. ``"runs/game_{episode:04d}.jsonl"``) gets
             the episode number (0, 1, ...) instead, one file per game.
+        hold_until_end: keep the record in memory and write it whole when the game ends (or
+            at :meth:`flush`, :meth:`close` or the next ``reset`` for an unfinished game) instead
+            of appending each action as it is taken. Default (``None``): hold exactly when the
+            game has hidden information or chance after the start
+            (:func:`maya_envs.core.rng.seed_hides_draws`): such a record's seed rebuilds every
+            draw and its moves name every hidden choice (a quarry worker card, a Yaxha pick), so
+            a file written as the game runs would show a human seat what it may not see.
 
     ``reset()`` without a seed draws a fresh one (and passes it on), so that every record names
-    the seed it needs; ``reset(seed=s)`` behaves as the env's. Each action is appended to the
-    file as it is taken (a crashed game leaves a valid partial record); an illegal action is
-    not written, the end line then carries the env's ``info``. ``self.record`` is the current
-    game's :class:`Record`.
+    the seed it needs; ``reset(seed=s)`` behaves as the env's. Written as played, each action is
+    appended to the file as it is taken (a crashed game leaves a valid partial record); an
+    illegal action is not written, the end line then carries the env's ``info``.
+    ``self.record`` is the current game's :class:`Record`.
     """
 
-    def __init__(self, env, record_path: str | Path) -> None:
+    def __init__(self, env, record_path: str | Path, hold_until_end: bool | None = None) -> None:
         super().__init__(env)
         self.record_path = str(record_path)
+        if hold_until_end is None:
+            hold_until_end = seed_hides_draws(env.unwrapped.rules.spec)
+        self.hold_until_end = bool(hold_until_end)
         self.episode = -1
         self.record: Record | None = None
         self.path: Path | None = None
+        self._held = False  # a held record not yet written
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.flush()  # an abandoned held game is written before the next one starts
         if seed is None:
             seed = secrets.randbits(31)
         self.env.reset(seed=seed, options=options)
@@ -160,7 +173,19 @@ class RecordingWrapper(BaseWrapper):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.record = Record(new_header(self.env, seed))
-        self.path.write_text(json.dumps(self.record.header) + "\n", encoding="utf-8")
+        self._held = self.hold_until_end
+        if not self._held:
+            self.path.write_text(json.dumps(self.record.header) + "\n", encoding="utf-8")
+
+    def flush(self) -> None:
+        """Write a held record now (the game so far); nothing when nothing is held."""
+        if self._held and self.record is not None:
+            self.record.save(self.path)
+        self._held = False
+
+    def close(self) -> None:
+        self.flush()
+        super().close()
 
     def step(self, action: Any) -> None:
         env = self.env.unwrapped
@@ -195,13 +220,20 @@ class RecordingWrapper(BaseWrapper):
             self._append({"end": self.record.end})
 
     def _append(self, line: dict[str, Any]) -> None:
+        if self._held:
+            if "end" in line:
+                self.flush()
+            return
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
 
 
-def record_env(game: str, record_path: str | Path, **options: Any) -> RecordingWrapper:
-    """``make_env(game, **options)`` wrapped in a :class:`RecordingWrapper` writing ``record_path``."""
-    return RecordingWrapper(make_env(game, **options), record_path)
+def record_env(
+    game: str, record_path: str | Path, *, hold_until_end: bool | None = None, **options: Any
+) -> RecordingWrapper:
+    """``make_env(game, **options)`` wrapped in a :class:`RecordingWrapper` writing ``record_path``
+    (``hold_until_end``: as the wrapper's)."""
+    return RecordingWrapper(make_env(game, **options), record_path, hold_until_end)
 
 
 # -- loading and replay ------------------------------------------------------------------------

@@ -218,6 +218,17 @@ def test_every_game_player_count_and_variant_has_an_exit_config():
         (["exit.rounds=3"], r"unknown exit key\(s\) \['rounds'\]; known keys"),
         (["total_timesteps=1000"], r"key\(s\) \['total_timesteps'\] belong to MaskablePPO"),
         (["algo=dqn"], r"algo='dqn'; allowed: 'ppo', 'exit'"),
+        # value targets and data (tests/test_exit_targets.py)
+        (["exit.playout_cap={p: 0.25}"], r"exit.playout_cap=\{'p': 0.25\}: unknown key\(s\) \[\], missing \['small'\]"),
+        (["exit.playout_cap={p: 2, small: 4}"], r"exit.playout_cap.p=2; allowed: a number in \[0, 1\]"),
+        (["exit.playout_cap={p: 0.5, small: 64}"], r"exit.playout_cap.small=64; allowed: an int in \[1, 16\]"),
+        (["exit.playout_cap={p: 0.5, small: 4, cheap: 1}"], r"unknown key\(s\) \['cheap'\]"),
+        (["exit.playout_cap=[1]"], r"exit.playout_cap=\[1\]; allowed: a mapping"),
+        (["exit.window_games=-1"], r"exit.window_games=-1; allowed: an int >= 0"),
+        (["exit.max_reuse=0"], r"exit.max_reuse=0; allowed: a positive int"),
+        (["exit.holdout_fraction=0.9"], r"exit.holdout_fraction=0.9; allowed: a number in \[0, 0.5\]"),
+        (["exit.keep_forced=1"], r"exit.keep_forced=1; allowed: true, false"),
+        (["exit.holdout_stop=heads"], r"exit.holdout_stop='heads'; allowed: value, all"),
     ],
 )
 def test_bad_exit_settings_are_clear_errors(overrides, message):

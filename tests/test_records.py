@@ -11,6 +11,7 @@ import pytest
 
 from maya_envs.cli import replay as replay_cli
 from maya_envs.core.errors import ResetNeededError
+from maya_envs.core.rng import seed_hides_draws
 
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.records import (
@@ -70,6 +71,50 @@ def test_random_games_replay_to_the_same_states(tmp_path, game, options):
             assert a == b, f"state {step} differs after replay"
         for move in record.moves:
             assert move["notation"] == env.unwrapped.rules.action_to_string(move["action"])
+
+
+@pytest.mark.parametrize(("game", "options"), CONFIGS)
+def test_a_record_that_would_show_hidden_draws_or_choices_is_written_only_at_the_end(tmp_path, game, options):
+    """While a game with hidden information or chance runs, its record file does not exist (its
+    seed rebuilds every draw, its moves name every hidden choice); a perfect-information game
+    without chance appends each move as played. Either way the finished file is the whole game."""
+    path = tmp_path / "g.jsonl"
+    env = record_env(game, path, **options)
+    hidden = seed_hides_draws(env.unwrapped.rules.spec)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _agent in env.agent_iter():
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert path.exists() is not hidden
+        if not hidden:
+            assert len(path.read_text().splitlines()) == 1 + len(env.record.moves)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    record = load_record(path)
+    assert record.header["seed"] == 3 and record.end is not None and record.moves == env.record.moves
+
+
+@pytest.mark.parametrize("finish", ["flush", "reset", "close"])
+def test_a_held_record_is_written_at_flush_close_and_the_next_reset(tmp_path, finish):
+    env = RecordingWrapper(make_env("maya_quarry", num_players=3), tmp_path / "g{episode}.jsonl")
+    assert env.hold_until_end
+    env.reset(seed=4)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    path = tmp_path / "g0.jsonl"
+    assert not path.exists()
+    getattr(env, finish)()
+    record = load_record(path)
+    assert record.end is None and len(record.moves) == 5 and record.header["seed"] == 4
+    assert not (tmp_path / "g1.jsonl").exists()  # the game begun by reset is held in its turn
+
+
+def test_hold_until_end_false_writes_a_hidden_game_as_played(tmp_path):
+    env = RecordingWrapper(make_env("maya_quarry", num_players=3), tmp_path / "open.jsonl", hold_until_end=False)
+    env.reset(seed=1)
+    assert load_record(tmp_path / "open.jsonl").header["seed"] == 1
 
 
 def test_reset_without_seed_records_the_seed_it_drew_and_episode_paths(tmp_path):

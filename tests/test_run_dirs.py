@@ -65,3 +65,35 @@ def test_two_maya_train_runs_of_one_config_and_seed_in_the_same_second(tmp_path,
     assert second.name == f"{first.name}-2" and first.name.endswith(f"__1__{SECOND}")
     for run in (first, second):
         assert (run / "config.yaml").is_file() and (run / "evaluation.json").is_file()
+
+
+def test_claim_new_names_files_with_their_suffix_and_counts_on(tmp_path):
+    from maya_envs.core.paths import claim_new
+
+    names = [claim_new(tmp_path / "out", "game-x", suffix=".jsonl").name for _ in range(3)]
+    assert names == ["game-x.jsonl", "game-x-2.jsonl", "game-x-3.jsonl"]
+    assert all((tmp_path / "out" / name).is_file() for name in names)
+
+
+def test_two_maya_play_games_in_the_same_second_keep_both_records(tmp_path, monkeypatch):
+    """The default record name is the time to the second: the second game overwrote the first."""
+    import maya_envs.cli.play as play_cli
+    from maya_envs.records import load_record
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(play_cli, "timestamp", lambda: SECOND)
+    for seed in (1, 2):
+        assert play_cli.main(["--seats", "random,random", "--option", "max_turns=4", "--seed", str(seed)]) == 0
+    records = tmp_path / "maya-records"
+    assert sorted(p.name for p in records.iterdir()) == sorted([f"maya2012_v1-{SECOND}{k}.jsonl" for k in ("", "-2")])
+    first, second = records / f"maya2012_v1-{SECOND}.jsonl", records / f"maya2012_v1-{SECOND}-2.jsonl"
+    assert [load_record(p).header["seed"] for p in (first, second)] == [1, 2]
+
+
+def test_a_refused_maya_play_command_line_leaves_no_record_file(tmp_path, monkeypatch):
+    import maya_envs.cli.play as play_cli
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        play_cli.main(["--seats", "random,grandmaster"])
+    assert not (tmp_path / "maya-records").exists()

@@ -20,13 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
+from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.evaluation import MatchResult, checkpoint_name, play_match
 from maya_envs.games import find_game, game_names
 from training.config import TrainConfig, load_config
@@ -176,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:  # e.g. a checkpoint of another game
         parser.error(str(error))
     out = args.out or (args.checkpoint.parent if args.checkpoint else Path(config.output_dir) / f"eval_{name}")
-    written = write_results(results, out, stem=f"maya-eval_{time.strftime('%Y%m%d-%H%M%S')}")
+    stem = claim_new(out, f"maya-eval_{timestamp()}", suffix=".json").stem  # unique within the second
+    written = write_results(results, out, stem=stem)
     print(f"written: {written} and {written.with_suffix('.md')}")
     return 0
 

@@ -9,18 +9,18 @@ so two processes never share one (the file system decides which one wins a name)
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
+from maya_envs.core.paths import MAX_SAME_SECOND, claim_new, timestamp
 from training.config import TrainConfig
 
 #: How many same-second names :func:`new_run_dir` tries before it gives up.
-MAX_SAME_SECOND_RUNS = 1000
+MAX_SAME_SECOND_RUNS = MAX_SAME_SECOND
 
 
 def _timestamp() -> str:
     """The local time to the second, ``YYYYmmdd-HHMMSS``."""
-    return time.strftime("%Y%m%d-%H%M%S")
+    return timestamp()
 
 
 def run_name(config: TrainConfig) -> str:
@@ -33,19 +33,10 @@ def run_name(config: TrainConfig) -> str:
 def new_run_dir(output_dir: str | Path, name: str) -> Path:
     """Create and return a new directory ``<output_dir>/<name>__<YYYYmmdd-HHMMSS>`` (local
     time), with ``-2``, ``-3``, ... appended where a run of the same name started in the same
-    second already has it. ``output_dir`` is created if missing.
+    second already has it (:func:`maya_envs.core.paths.claim_new`). ``output_dir`` is created if
+    missing.
 
     Raises:
         FileExistsError: :data:`MAX_SAME_SECOND_RUNS` directories of that name and second exist.
     """
-    parent = Path(output_dir)
-    parent.mkdir(parents=True, exist_ok=True)
-    stem = f"{name}__{_timestamp()}"
-    for attempt in range(1, MAX_SAME_SECOND_RUNS + 1):
-        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
-        try:
-            path.mkdir()
-        except FileExistsError:
-            continue
-        return path
-    raise FileExistsError(f"{MAX_SAME_SECOND_RUNS} run directories {parent / stem}[-k] exist already")
+    return claim_new(output_dir, f"{name}__{_timestamp()}", Path.mkdir)

@@ -37,12 +37,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from maya_envs.cli import description
 from maya_envs.core.errors import did_you_mean
+from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
 from maya_envs.notation import describe_action, describe_end, read_move, why_illegal
@@ -194,7 +194,8 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     seed = args.seed if args.seed is not None else draw_seed()
     if seed < 0:
         raise ValueError(f"--seed {seed}; allowed: a non-negative int")
-    path = args.record or f"maya-records/{game}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    stamp = f"{game}-{timestamp()}"
+    path = args.record or f"maya-records/{stamp}.jsonl"
     env = record_env(game, path, render_mode="ansi", **options)
     raw = env.unwrapped
     n = raw.rules.spec.num_players
@@ -209,6 +210,8 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
     seats += ["heuristic"] * (n - len(seats))
     shape = raw.spec_card.observation_shape
     players = {f"player_{s}": load_seat(spec, raw.rules, seed + 1 + s, shape) for s, spec in enumerate(seats)}
+    if not args.record:  # claimed only now, so a refused command line leaves no file
+        env.record_path = str(claim_new("maya-records", stamp, suffix=".jsonl"))
     env.reset(seed=seed)
     who = ", ".join(f"player_{s} {spec}" for s, spec in enumerate(seats))
     secret = args.seed is None and seed_hides_draws(raw.rules.spec)
@@ -234,6 +237,7 @@ def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
                 print(f"{agent} ({seats[actor]}) plays {text}", file=out)
             env.step(action)
     except QuitGame:
+        env.flush()  # a hidden-information game's record is held until now
         print(f"\ngame abandoned (seed {seed}); the moves so far are in {env.path}", file=out)
         return 0
     raw.render_observer = None

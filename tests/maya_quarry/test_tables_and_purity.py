@@ -120,6 +120,36 @@ def test_bad_component_tables_name_the_field(change, match):
         make_rules(3, components=table_with(change))
 
 
+def _field_paths(node, path=()):
+    """Every key/index path inside ``node`` (a JSON value), the root's children first."""
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in children:
+        yield (*path, key)
+        yield from _field_paths(child, (*path, key))
+
+
+WRONG_VALUES = [None, True, 1.5, -1, 10**9, "x", [], {}, [[1]], {"a": 1}, [None], ["x", "x"], [1, 2, 3]]
+
+
+def test_every_field_of_the_table_with_a_wrong_value_is_a_config_error():
+    """Each field of the shipped table replaced by each value of another type or range: a
+    ConfigError naming the field, never a TypeError/KeyError (a list as a pyramid name was an
+    'unhashable type' TypeError); or a table that still loads."""
+    table = default_table()
+    for path in _field_paths(table):
+        for value in WRONG_VALUES:
+            changed = json.loads(json.dumps(table))
+            parent = changed
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = value
+            for n in (3, 4, 5):
+                try:
+                    load_components(changed, n)
+                except ConfigError as error:
+                    assert str(error).startswith("components"), (path, value, error)
+
+
 def test_missing_component_file(tmp_path):
     with pytest.raises(ConfigError, match="not found"):
         make_rules(3, components=str(tmp_path / "none.json"))

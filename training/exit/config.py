@@ -14,6 +14,9 @@ LEAF_VALUES = ("net", "hook", "mix", "auto")
 AUTO_NET_MARGIN = 0.01
 """``leaf_value: auto`` switches to ``net`` only when its error is below the hook's by this much."""
 
+HOLDOUT_STOPS = ("value", "all")
+"""What held-out early stopping stops (:attr:`ExitConfig.holdout_stop`)."""
+
 EXIT_OPPONENTS = ("self", "heuristic", "older", "random")
 """The kinds of game :attr:`ExitConfig.opponents` mixes: ``self`` (the network with search in
 every seat), ``heuristic`` / ``random`` (one network seat, the other seats that bot) and
@@ -35,7 +38,17 @@ class ExitConfig:
     """Stop after the first iteration that ends past this many seconds of training (0: no
     limit); the final evaluation is not counted."""
     actors: int = 2
-    """Actor processes that play the self-play and gating games (one core each)."""
+    """Actors that play the self-play and gating games (one core each)."""
+    actor_backend: str = "process"
+    """Where the actors run (:data:`training.exit.actors.BACKENDS`): ``process`` (spawned
+    processes on this machine) or ``ray`` (Ray actors, one CPU each; needs Ray installed:
+    ``pip install 'maya-envs[ray]'``). The learner stays in this process; both backends play
+    the same games for the same seeds."""
+    ray_address: str | None = None
+    """``actor_backend: ray`` only: the cluster to join (``"auto"``: the one ``ray start
+    --head`` runs on this machine; ``"ray://<head>:10001"``: Ray Client), whose actors get
+    this checkout's ``maya_envs`` and ``training`` shipped; ``null``: start a local Ray
+    (:class:`training.exit.actors.RayActors`)."""
     games_per_iteration: int = 64
     """Self-play games per iteration (over all actors)."""
     games_in_flight: int = 32
@@ -84,6 +97,54 @@ class ExitConfig:
     value_target_hook: float = 0.0
     """Weight ``a`` of the game's ``leaf_values`` estimate in the value target ``(1 - a) z + a
     h`` (design D3; 0: the final result ``z`` alone)."""
+    value_target_q: float = 0.0
+    """Weight ``b`` of the guided search's value of the chosen action (recorded per decision,
+    seat-relative; :attr:`maya_envs.bots.guided.SearchResult.value`) in the value target
+    ``(1 - a - b) z + a h + b q`` (:func:`training.exit.data.mixed_value_targets`; design D3:
+    ``q`` is a function of the position, so memorising a game's result stops paying). A row
+    without a search (the teacher's games of iteration 0) uses the hook ``h`` as its ``q``.
+    ``value_target_hook + value_target_q`` is at most 1; 0: no search value."""
+    window_games: int = 0
+    """The replay window in games (:class:`training.exit.window.ReplayWindow`): the rows of the
+    last ``window_games`` games, each trained on at most ``max_reuse`` times; each iteration
+    trains one pass over ``max_reuse`` x its new rows drawn from the rows still below
+    ``max_reuse`` uses (``n_epochs`` and ``replay_iterations`` are then unused; iteration 0's
+    ``imitation_epochs`` passes each draw its new rows' count, so at most ``max_reuse`` of them
+    count). 0: the buffer of the last ``replay_iterations`` iterations, ``n_epochs`` passes."""
+    max_reuse: int = 2
+    """Times a row of the replay window may be trained on (``window_games`` > 0 only)."""
+    holdout_fraction: float = 0.0
+    """Share of each iteration's new games held out of its training (at least one game when
+    > 0 and the iteration has two): their value loss is measured before training and at
+    ``holdout_checks`` points of it, and at the first point where it stops improving the value
+    loss leaves the objective for the rest of the iteration (the policy keeps learning; logged
+    as ``holdout_value_losses`` / ``value_stopped_after`` in ``history.json``). The held-out
+    games join the replay data after the iteration. 0: no held-out games."""
+    holdout_checks: int = 4
+    """Held-out measurements per iteration's training (``holdout_fraction`` > 0 only)."""
+    holdout_stop: str = "all"
+    """What stops when the held-out value loss stops improving (:meth:`training.exit.learner.
+    Learner.fit`): ``all`` (the iteration's training ends and the network returns to its
+    weights at the best held-out measurement) or ``value`` (only the value loss leaves the
+    objective; the trunk the two heads share keeps learning the policy, so the frozen value head
+    reads features that still move). Measured (Maya (2012) 2p, the iteration-1 learning of a
+    short run redone from its iteration-0 network, 2 seeds; own-seat value MSE on 200 fresh
+    heuristic games / on the held-out self-play games): no held-out games 0.689 / 0.748 and
+    0.675 / 0.512; ``value`` 0.700 / 0.614 and 1.064 / 1.160; ``all`` 0.648 / 0.712 and 0.684 /
+    0.547."""
+    keep_forced: bool = False
+    """Keep the rows of forced moves (one legal action) in the training data. They teach the
+    policy nothing (a one-action target has zero cross-entropy whatever the network says) and
+    repeat their game's result as correlated value rows (45-48% of the decisions of Maya (2012)
+    2p heuristic games, 20 games, 0 and 10% random moves), so by default they are dropped (the
+    count is logged as ``forced_rows_dropped``); ``true`` is the behaviour before this key."""
+    playout_cap: dict[str, Any] = field(default_factory=dict)
+    """Playout-cap randomisation (KataGo; design D4): ``{p: P, small: N}`` (and optionally
+    ``value_weight: W``): in self-play each decision of the learner gets the full ``simulations``
+    with probability ``P`` and is recorded as a training row; otherwise a cheap search of ``N``
+    simulations picks the move, which is played but not recorded for the policy target (with
+    ``W`` > 0 it still gives a value row of weight ``W``; default 0: no row, KataGo's
+    ``cheapSearchTargetWeight`` 0). Empty (the default): every decision searches fully."""
     leaf_value: str = "auto"
     """The search's leaf value in self-play, the evaluation and the saved network's record
     (:data:`LEAF_VALUES`): ``net`` (the value head), ``hook`` (the game's ``leaf_values``
@@ -103,9 +164,23 @@ class ExitConfig:
             check_int(f"exit.{name}", getattr(self, name), minimum=1)
         for name in ("max_seconds", "weight_decay", "value_weight"):
             check_number(f"exit.{name}", getattr(self, name))
-        for name in ("imitation_epsilon", "gate_threshold", "value_target_hook"):
+        for name in ("imitation_epsilon", "gate_threshold", "value_target_hook", "value_target_q"):
             check_number(f"exit.{name}", getattr(self, name), 0, 1)
+        if self.value_target_hook + self.value_target_q > 1:
+            raise ConfigError(
+                f"exit.value_target_hook={self.value_target_hook!r} + exit.value_target_q={self.value_target_q!r} "
+                "is above 1; allowed: weights summing to at most 1 (the rest is the final result's)"
+            )
+        check_int("exit.window_games", self.window_games, minimum=0)
+        check_int("exit.max_reuse", self.max_reuse, minimum=1)
+        check_int("exit.holdout_checks", self.holdout_checks, minimum=1)
+        check_number("exit.holdout_fraction", self.holdout_fraction, 0, 0.5)
+        if self.holdout_stop not in HOLDOUT_STOPS:
+            raise ConfigError(f"exit.holdout_stop={self.holdout_stop!r}; allowed: {', '.join(HOLDOUT_STOPS)}")
         check_bool("exit.id_bias", self.id_bias)
+        self._check_backend()
+        check_bool("exit.keep_forced", self.keep_forced)
+        self.playout_cap_settings()
         if self.leaf_value not in LEAF_VALUES:
             raise ConfigError(f"exit.leaf_value={self.leaf_value!r}; allowed: {', '.join(LEAF_VALUES)}")
         if not isinstance(self.search, dict):
@@ -146,6 +221,57 @@ class ExitConfig:
                 check_search_spec("exit.gate_opponents", name)
             elif name not in ("random", "heuristic"):
                 raise ConfigError(f"exit.gate_opponents: {name!r}; allowed: 'random', 'heuristic', 'mcts:N[...]'")
+
+    def _check_backend(self) -> None:
+        from training.exit.actors import BACKENDS, import_ray
+
+        if self.actor_backend not in BACKENDS:
+            raise ConfigError(f"exit.actor_backend={self.actor_backend!r}; allowed: {', '.join(BACKENDS)}")
+        address = self.ray_address
+        if address is not None and (not isinstance(address, str) or not address.strip()):
+            raise ConfigError(
+                f"exit.ray_address={address!r}; allowed: null, 'auto', 'host:port' or 'ray://host:port'"
+            )
+        if address is not None and self.actor_backend != "ray":
+            raise ConfigError(
+                f"exit.ray_address={address!r} is only read with exit.actor_backend: ray (it is "
+                f"{self.actor_backend!r}); allowed: null here"
+            )
+        if self.actor_backend == "ray":
+            try:
+                import_ray()
+            except ImportError as error:
+                raise ConfigError(f"exit.actor_backend='ray': {error}") from None
+
+    def playout_cap_settings(self) -> tuple[float, int, float] | None:
+        """``playout_cap`` as ``(p, small, value_weight)`` for the actors (``None``: off).
+
+        Raises:
+            ConfigError: not a mapping, an unknown key, a missing ``p``/``small``, ``p`` outside
+                [0, 1], ``small`` not an int in [1, ``simulations``], ``value_weight`` outside [0, 1].
+        """
+        cap = self.playout_cap
+        keys = ("p", "small", "value_weight")
+        if not isinstance(cap, dict):
+            raise ConfigError(f"exit.playout_cap={cap!r}; allowed: a mapping with keys p, small (value_weight)")
+        if not cap:
+            return None
+        unknown = sorted(set(cap) - set(keys))
+        missing = [k for k in keys[:2] if k not in cap]
+        if unknown or missing:
+            raise ConfigError(
+                f"exit.playout_cap={cap!r}: unknown key(s) {unknown}, missing {missing}; "
+                "allowed: p, small, value_weight"
+            )
+        check_number("exit.playout_cap.p", cap["p"], 0, 1)
+        small = cap["small"]
+        if isinstance(small, bool) or not isinstance(small, int) or not 1 <= small <= self.simulations:
+            raise ConfigError(
+                f"exit.playout_cap.small={small!r}; allowed: an int in [1, {self.simulations}] (exit.simulations)"
+            )
+        weight = cap.get("value_weight", 0.0)
+        check_number("exit.playout_cap.value_weight", weight, 0, 1)
+        return float(cap["p"]), int(small), float(weight)
 
     def search_config(self):
         """The self-play search: a :class:`maya_envs.bots.guided.GuidedConfig` of

@@ -31,6 +31,16 @@ class Positions:
             absolute seat order, in [-1, 1] (the leaf value ``hook`` of the search; what the
             trainer's ``leaf_value: auto`` compares the network's value with), or ``None``
             (rows saved before it was recorded).
+        root_values: ``float32 (N, num_players)`` the guided search's value of the chosen
+            action at the position (:attr:`maya_envs.bots.guided.SearchResult.value`: each
+            seat's mean backed-up value, absolute seat order, in [-1, 1]); ``NaN`` in the rows
+            of a decision without a search (a teacher bot); ``None``: no row has one.
+        games: ``int64 (N,)`` the game each row comes from (distinct per game within one
+            :class:`Positions`; :meth:`concat` keeps them distinct), or ``None`` (rows saved
+            before it was recorded).
+        policy_weights, value_weights: ``float32 (N,)`` each row's weight in the policy and the
+            value loss (``None``: 1 for every row). A cheap search of playout-cap randomisation
+            (``exit.playout_cap``) records its row with policy weight 0.
     """
 
     boards: np.ndarray
@@ -41,9 +51,45 @@ class Positions:
     seats: np.ndarray
     values: np.ndarray
     hooks: np.ndarray | None = None
+    root_values: np.ndarray | None = None
+    games: np.ndarray | None = None
+    policy_weights: np.ndarray | None = None
+    value_weights: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.seats)
+
+    def select(self, rows: np.ndarray) -> Positions:
+        """The rows ``rows`` (an ``int`` index array, in that order) as a new :class:`Positions`."""
+        rows = np.asarray(rows, np.int64)
+        starts, ends = self.offsets[rows], self.offsets[rows + 1]
+        lengths = ends - starts
+        spans = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows) else []
+        spans = np.asarray(spans, np.int64)
+
+        def pick(array: np.ndarray | None) -> np.ndarray | None:
+            return None if array is None else array[rows]
+
+        return Positions(
+            boards=self.boards[rows],
+            actions=self.actions[spans],
+            features=self.features[spans],
+            policies=self.policies[spans],
+            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            seats=self.seats[rows],
+            values=self.values[rows],
+            hooks=pick(self.hooks),
+            root_values=pick(self.root_values),
+            games=pick(self.games),
+            policy_weights=pick(self.policy_weights),
+            value_weights=pick(self.value_weights),
+        )
+
+    def forced(self) -> np.ndarray:
+        """``bool (N,)``: the rows with one legal action (a forced move: its policy target is
+        that action whatever the search, so it teaches the policy nothing; its value row repeats
+        the game's result once more)."""
+        return np.diff(self.offsets) == 1
 
     @staticmethod
     def concat(parts: Sequence[Positions]) -> Positions:
@@ -53,6 +99,20 @@ class Positions:
         offsets = np.concatenate(
             [parts[0].offsets[:1]] + [p.offsets[1:] + s for p, s in zip(parts, starts, strict=True)]
         )
+        games = None
+        if all(p.games is not None for p in parts):  # shifted so that every part's games stay apart
+            shifts = np.cumsum([0] + [int(p.games.max()) + 1 if len(p) else 0 for p in parts[:-1]])
+            games = np.concatenate([p.games + shift for p, shift in zip(parts, shifts, strict=True)]).astype(np.int64)
+
+        def optional(name: str, fill: float) -> np.ndarray | None:
+            arrays = [getattr(p, name) for p in parts]
+            if all(a is None for a in arrays):
+                return None
+            shape = next(a for a in arrays if a is not None).shape[1:]
+            return np.concatenate(
+                [a if a is not None else np.full((len(p), *shape), fill, np.float32) for a, p in zip(arrays, parts)]
+            )
+
         return Positions(
             boards=np.concatenate([p.boards for p in parts]),
             actions=np.concatenate([p.actions for p in parts]),
@@ -62,6 +122,10 @@ class Positions:
             seats=np.concatenate([p.seats for p in parts]),
             values=np.concatenate([p.values for p in parts]),
             hooks=None if any(p.hooks is None for p in parts) else np.concatenate([p.hooks for p in parts]),
+            root_values=optional("root_values", np.nan),
+            games=games,
+            policy_weights=optional("policy_weights", 1.0),
+            value_weights=optional("value_weights", 1.0),
         )
 
 
@@ -78,10 +142,24 @@ class Recorder:
     def __post_init__(self) -> None:
         self.hook = game_hook(self.inputs.rules, "leaf_values")
 
-    def add(self, game: int, state: Any, seat: int, target: np.ndarray) -> None:
+    def add(
+        self,
+        game: int,
+        state: Any,
+        seat: int,
+        target: np.ndarray,
+        root_value: np.ndarray | None = None,
+        policy_weight: float = 1.0,
+        value_weight: float = 1.0,
+    ) -> None:
+        """Record one decision: ``target`` the policy target over the legal actions,
+        ``root_value`` the search's value (``(num_players,)``, absolute seats; ``None``: no
+        search) and the row's loss weights (:class:`Positions`)."""
         board, actions, features = self.inputs.encode(state, seat)
         hooked = self.hook(self.inputs.rules, state) if self.hook is not None else np.zeros(self.num_players)
-        self.rows.append((game, board, np.asarray(actions, np.int64), features, target, seat, hooked))
+        q = np.full(self.num_players, np.nan) if root_value is None else np.asarray(root_value, np.float64)
+        actions = np.asarray(actions, np.int64)
+        self.rows.append((game, board, actions, features, target, seat, hooked, q, policy_weight, value_weight))
 
     def positions(self, values_by_game: dict[int, np.ndarray]) -> Positions:
         rows = self.rows
@@ -97,6 +175,10 @@ class Recorder:
             seats=np.array([r[5] for r in rows], np.int64),
             values=np.array([values_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), self.num_players),
             hooks=np.array([r[6] for r in rows], np.float32).reshape(len(rows), self.num_players),
+            root_values=np.array([r[7] for r in rows], np.float32).reshape(len(rows), self.num_players),
+            games=np.array([r[0] for r in rows], np.int64),
+            policy_weights=np.array([r[8] for r in rows], np.float32),
+            value_weights=np.array([r[9] for r in rows], np.float32),
         )
 
 
@@ -109,15 +191,44 @@ def value_targets(values: np.ndarray, seats: np.ndarray) -> np.ndarray:
 
 
 def mixed_value_targets(
-    values: np.ndarray, seats: np.ndarray, hooks: np.ndarray | None, weight: float
+    values: np.ndarray,
+    seats: np.ndarray,
+    hooks: np.ndarray | None,
+    weight: float,
+    root_values: np.ndarray | None = None,
+    q_weight: float = 0.0,
 ) -> np.ndarray:
-    """The value head's target ``(1 - weight) * z + weight * h``, seat-relative like
-    :func:`value_targets`: ``z`` every seat's final value, ``h`` the game's ``leaf_values``
-    estimate of the position (``hooks (B, num_players)``, absolute seat order; design D3 of the
-    strong-agents study: a function of the position, not of the game's later chance, so
-    memorising a game stops paying; (z + hook) / 2 moved the Maya (2012) 2p value error on fresh
-    games from 0.74 to 0.71). ``weight`` 0 (or no ``hooks``) is :func:`value_targets`."""
-    target = value_targets(values, seats)
-    if weight == 0 or hooks is None:
-        return target
-    return ((1.0 - weight) * target + weight * value_targets(hooks, seats)).astype(np.float32)
+    """The value head's target ``(1 - weight - q_weight) * z + weight * h + q_weight * q``,
+    seat-relative like :func:`value_targets` (design D3 of the strong-agents study):
+
+    * ``z`` every seat's final value (``values (B, num_players)``);
+    * ``h`` the game's ``leaf_values`` estimate of the position (``hooks (B, num_players)``);
+    * ``q`` the guided search's value of the chosen action (``root_values (B, num_players)``;
+      where a row has none, ``NaN``, its ``h``, else its ``z``).
+
+    All inputs in absolute seat order. ``h`` and ``q`` are functions of the position, not of the
+    game's later chance, so memorising a game stops paying: (z + hook) / 2 moved the Maya (2012)
+    2p value error on fresh games from 0.74 to 0.71; averaging ``z`` with the search value is
+    the Connect Four recipe of the study's table. With both weights 0 (or no ``hooks`` and no
+    ``root_values``) this is :func:`value_targets`.
+
+    Raises:
+        ValueError: a weight outside [0, 1] or weights summing past 1.
+    """
+    if not (0 <= weight <= 1 and 0 <= q_weight <= 1 and weight + q_weight <= 1 + 1e-9):
+        raise ValueError(f"value target weights {weight!r} (hook) and {q_weight!r} (q); allowed: >= 0, sum <= 1")
+    z = value_targets(values, seats)
+    if hooks is None:
+        weight = 0.0
+    if root_values is None:
+        q_weight = 0.0
+    if weight == 0 and q_weight == 0:
+        return z
+    target = (1.0 - weight - q_weight) * z.astype(np.float64)
+    if weight:
+        target += weight * value_targets(hooks, seats)
+    if q_weight:
+        fallback = z if hooks is None else value_targets(hooks, seats)
+        q = value_targets(root_values, seats).astype(np.float64)
+        target += q_weight * np.where(np.isnan(q), fallback, q)
+    return target.astype(np.float32)

@@ -11,7 +11,11 @@ final returns. Each later iteration:
    older kept network); every searched decision of the network's seats is recorded with its
    search policy, and each seat's final value once the game ends.
 2. **Learning**: ``n_epochs`` passes over the replay buffer (the last ``replay_iterations``
-   iterations) with the policy cross-entropy and value loss (:mod:`training.exit.learner`).
+   iterations), or with ``window_games`` one pass over a bounded-reuse draw from the window of
+   the last games (:mod:`training.exit.window`), with the policy cross-entropy and value loss
+   (:mod:`training.exit.learner`; value target: ``value_target_hook`` / ``value_target_q``).
+   Forced moves are not trained on (``keep_forced``); with ``holdout_fraction`` a share of the
+   new games is held out, and the value loss stops when their value loss stops improving.
 3. **Gating**: the new network, raw (no search), plays ``gate_games`` seat-rotated games
    against the last kept network and against each of ``gate_opponents``; it is kept when its
    parity score against the last kept network reaches ``gate_threshold``
@@ -22,7 +26,9 @@ The run directory receives ``config.yaml``, TensorBoard scalars (``tb/``), ``his
 (one row per iteration; from iteration 1 with ``new_games_policy_loss``/``new_games_value_loss``,
 the losses on the iteration's new games before the learner sees them, and
 ``new_games_value_mse_{net,hook,mix}``, the own-seat error of each leaf value on them, with
-``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``), the learning curve
+``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``; every row with
+``forced_rows_dropped``, ``holdout_rows``, ``rows_trained`` and, with held-out games,
+``holdout_value_losses`` and ``value_stopped_after``), the learning curve
 (``learning_curve.json``/``.png``: the gate matches against the bots),
 ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
 (everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
@@ -98,9 +104,15 @@ class ExitTrainer:
         }
         self.net = PolicyValueNet(**self.net_kwargs)
         self.learner = Learner(
-            self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size, ex.value_target_hook
-        )
-        self.replay = ReplayBuffer(ex.replay_iterations)
+            self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size, ex.value_target_hook,
+            ex.value_target_q,
+        )  # fmt: skip
+        if ex.window_games:
+            from training.exit.window import ReplayWindow
+
+            self.replay = ReplayWindow(ex.window_games, ex.max_reuse)
+        else:
+            self.replay = ReplayBuffer(ex.replay_iterations)
         self.rng = np.random.default_rng(config.seed)
         self.iteration = -1  # the last finished iteration (0: the imitation start)
         self.best = copy.deepcopy(self.net.state_dict())
@@ -131,7 +143,7 @@ class ExitTrainer:
             "history": self.history,
             "elapsed": self.elapsed,
             "rng": self.rng.bit_generator.state,
-            "replay": [vars(chunk) for chunk in self.replay.chunks],
+            "replay": self._replay_state(),
             "leaf": self.leaf,
             "leaf_errors": self.leaf_errors,
         }
@@ -157,9 +169,19 @@ class ExitTrainer:
         self.rng.bit_generator.state = data["rng"]
         self.leaf = data.get("leaf", self.leaf)
         self.leaf_errors = data.get("leaf_errors")
-        for chunk in data["replay"]:
-            self.replay.add(Positions(**chunk))
+        if isinstance(data["replay"], dict) != bool(self.config.exit.window_games):
+            raise ValueError(f"{str(path)!r}: its replay data and the config's exit.window_games do not match")
+        if isinstance(data["replay"], dict):
+            self.replay.load_state_dict(data["replay"])
+        else:
+            for chunk in data["replay"]:
+                self.replay.add(Positions(**chunk))
         self.resumed_from = str(path)
+
+    def _replay_state(self) -> Any:
+        if hasattr(self.replay, "state_dict"):
+            return self.replay.state_dict()
+        return [vars(chunk) for chunk in self.replay.chunks]
 
     def save_model(self, path: Path) -> Path:
         """The last kept network as a :func:`maya_envs.nn.model.save_network` file."""
@@ -185,10 +207,42 @@ class ExitTrainer:
         ex = self.config.exit
         lineups = [[f"teacher:{ex.imitation}"] * self.num_players for _ in range(ex.imitation_games)]
         played = actors.play(lineups, self._seeds(len(lineups)), {}, self._seeds(1)[0])
-        self.replay.add(played.positions)
+        return self._learn(played, self._usable(played.positions), ex.imitation_epochs, imitation=True)
+
+    def _usable(self, positions):
+        """The rows to learn from: without forced moves unless ``exit.keep_forced``."""
+        if self.config.exit.keep_forced:
+            return positions
+        return positions.select(np.flatnonzero(~positions.forced()))
+
+    def _learn(self, played, new, passes: int, imitation: bool) -> dict[str, Any]:
+        """Hold out a share of the new games (``holdout_fraction``), add the rest to the replay
+        data, train (``passes`` passes over the buffer, or over window draws), then add the
+        held-out games; the history fields of the iteration's games and learning."""
+        ex = self.config.exit
+        held = None
+        if ex.holdout_fraction and new.games is not None:
+            games = np.unique(new.games)
+            count = min(max(1, int(round(ex.holdout_fraction * len(games)))), len(games) - 1)
+            if count > 0:
+                chosen = self.rng.choice(games, size=count, replace=False)
+                out = np.isin(new.games, chosen)
+                new, held = new.select(np.flatnonzero(~out)), new.select(np.flatnonzero(out))
+        self.replay.add(new)
         learn_cpu = time.process_time()
-        stats = self.learner.train(self.replay, ex.imitation_epochs, self.rng)
-        return _learned(played, stats, time.process_time() - learn_cpu)
+        if ex.window_games:
+            count = len(new) if imitation else ex.max_reuse * len(new)
+            orders = [self.replay.draw(self.rng, count) for _ in range(passes)]
+        else:
+            orders = [self.replay.draw(self.rng) for _ in range(passes)]
+        stats = self.learner.fit(self.replay.positions, orders, held, ex.holdout_checks, ex.holdout_stop)
+        if held is not None:
+            self.replay.extend(held)
+        return {
+            **_learned(played, stats, time.process_time() - learn_cpu),
+            "forced_rows_dropped": len(played.positions) - len(new) - (len(held) if held is not None else 0),
+            "holdout_rows": 0 if held is None else len(held),
+        }
 
     def _self_play(self, actors) -> dict[str, Any]:
         ex = self.config.exit
@@ -199,18 +253,16 @@ class ExitTrainer:
         lineups = opponent_lineups(drawn, self.num_players, older)
         nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
         played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0], self.leaf)
-        policy_loss, value_loss, errors = self.learner.measure_values(played.positions)
+        new = self._usable(played.positions)
+        policy_loss, value_loss, errors = self.learner.measure_values(new)
         leaf_played = self.leaf
         if ex.leaf_value == "auto" and errors:
             from training.exit.config import choose_leaf
 
             self.leaf = choose_leaf(errors, self.leaf_errors)
         self.leaf_errors = errors or None
-        self.replay.add(played.positions)
-        learn_cpu = time.process_time()
-        stats = self.learner.train(self.replay, self.config.n_epochs, self.rng)
         return {
-            **_learned(played, stats, time.process_time() - learn_cpu),
+            **self._learn(played, new, 1 if ex.window_games else self.config.n_epochs, imitation=False),
             "new_games_policy_loss": policy_loss,
             "new_games_value_loss": value_loss,
             **{f"new_games_value_mse_{name}": error for name, error in errors.items()},
@@ -283,13 +335,14 @@ class ExitTrainer:
             imitation_epsilon=ex.imitation_epsilon,
             in_flight=ex.games_in_flight,
             torch_threads=1,
+            playout_cap=ex.playout_cap_settings(),
         )
         (run_dir / "networks").mkdir(exist_ok=True)
         writer = SummaryWriter(str(run_dir / "tb"))
         start_iteration = self.iteration + 1
         started = time.perf_counter() - self.elapsed
         first = 0 if ex.imitation != "none" else 1
-        with Actors(settings, ex.actors) as actors, tqdm(
+        with Actors(settings, ex.actors, ex.actor_backend, ex.ray_address) as actors, tqdm(
             total=ex.iterations + 1, initial=max(start_iteration, first), desc="expert iteration", unit="it",
             disable=not (config.progress_bar and is_terminal()), dynamic_ncols=True,  # a log: the lines below
         ) as bar:  # fmt: skip
@@ -354,6 +407,8 @@ class ExitTrainer:
         for key in ("new_games_policy_loss", "new_games_value_loss", *mse):  # not in iteration 0
             if key in row:
                 writer.add_scalar(f"exit/{key}", row[key], step)
+        if row.get("holdout_value_losses"):  # the held-out games' value loss after training
+            writer.add_scalar("exit/holdout_value_loss", row["holdout_value_losses"][-1], step)
         writer.add_scalar("exit/kept", float(row["kept"]), step)
         for name, match in row["gates"].items():
             writer.add_scalar(f"gate/win_rate_vs_{name.replace(' ', '_')}", match["win_rate"], step)

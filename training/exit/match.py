@@ -67,10 +67,13 @@ def measure(
     pair: bool = False,
     seed: int = 0,
     leaf: str | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> list[dict[str, Any]]:
     """Play the matches (module docstring) and return one row per (simulations, opponent);
     the search's leaf value is ``leaf`` (``net``, ``hook``, ``mix``; ``None``: the one the
-    network records, :func:`maya_envs.nn.agent.recorded_leaf`).
+    network records, :func:`maya_envs.nn.agent.recorded_leaf`); the actors run on ``backend``
+    (``process``, ``ray`` at ``address``: :class:`training.exit.actors.Actors`).
 
     Raises:
         ValueError: a bad network, opponent spec, count or ``--pair`` on a game without teams
@@ -112,7 +115,7 @@ def measure(
             game=game.key, game_options=options, net_kwargs=dict(net.config), search=search, eval_search=search
         )
         candidate = "az:net" if sims else "policy:net"
-        with Actors(settings, actors) as pool:
+        with Actors(settings, actors, backend, address) as pool:
             for opponent in opponents:
                 spec = f"bot:{opponent}"
                 if pair:
@@ -153,6 +156,8 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from training.exit.actors import BACKENDS
+
     parser = argparse.ArgumentParser(
         prog="python -m training.exit.match",
         description="Seat-rotated matches of a network (raw and with guided search) against bots.",
@@ -163,7 +168,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--simulations", type=int, nargs="+", default=[0], help="0 = raw network; N = N guided simulations per move"
     )
-    parser.add_argument("--actors", type=int, default=1, help="actor processes (default 1)")
+    parser.add_argument("--actors", type=int, default=1, help="actors (default 1)")
+    parser.add_argument(
+        "--actor-backend", choices=tuple(BACKENDS), default="process", help="where the actors run (default process)"
+    )
+    parser.add_argument("--ray-address", help="with --actor-backend ray: the cluster (auto, ray://HOST:10001)")
     parser.add_argument(
         "--leaf", choices=("net", "hook", "mix"), help="the search's leaf value (default: the one the network records)"
     )
@@ -179,9 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, exit_on_signal)
     try:
         rows = measure(
-            args.network, args.opponents, args.games, args.simulations, args.actors, args.pair, args.seed, args.leaf
-        )
-    except ValueError as error:
+            args.network, args.opponents, args.games, args.simulations, args.actors, args.pair, args.seed, args.leaf,
+            args.actor_backend, args.ray_address,
+        )  # fmt: skip
+    except (ValueError, ImportError) as error:  # ImportError: --actor-backend ray without Ray
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     print(markdown(rows))
     if args.out:

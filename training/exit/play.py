@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -23,13 +23,26 @@ from maya_envs.core.rng import make_rng
 from training.exit.data import Positions, Recorder
 
 
+class Decision(NamedTuple):
+    """One decision of an :class:`Agent`: the legal ``action`` id and, to record a row, the
+    policy ``target`` (``float32`` over ``rules.legal_actions(state)``, same order, summing to 1;
+    ``None``: no row), the search's ``value`` (``(num_players,)``, absolute seats; ``None``: no
+    search) and the row's loss weights (:class:`~training.exit.data.Positions`)."""
+
+    action: int
+    target: np.ndarray | None = None
+    value: np.ndarray | None = None
+    policy_weight: float = 1.0
+    value_weight: float = 1.0
+
+
 class Agent:
     """Decides for one seat in many games at once.
 
-    ``decide(states, seats, plies)`` returns one ``(action, target)`` per state: a legal
-    action id and, for an agent that records, the policy target as ``float32`` over
-    ``rules.legal_actions(state)`` (same order), summing to 1; ``None`` otherwise.
-    ``plies[i]`` counts the decisions that seat already took in that game.
+    ``decide(states, seats, plies)`` returns one :class:`Decision` (or a plain ``(action,
+    target)`` pair) per state: a legal action id and, for an agent that records, the policy
+    target as ``float32`` over ``rules.legal_actions(state)`` (same order), summing to 1;
+    ``None`` otherwise. ``plies[i]`` counts the decisions that seat already took in that game.
     """
 
     record: bool = False
@@ -93,11 +106,27 @@ class PolicyAgent(Agent):
 
 class SearchAgent(Agent):
     """The network with guided search (:func:`maya_envs.bots.guided.search_many`) over all its
-    games at once. Its target is the search policy; its move is drawn from that policy for
-    the first ``sample_moves`` decisions of its seat in a game, then the search's choice."""
+    games at once. Its target is the search policy (recorded with the search's value of the
+    chosen action); its move is drawn from that policy for the first ``sample_moves`` decisions
+    of its seat in a game, then the search's choice.
+
+    ``playout_cap`` ``(p, small, value_weight)`` (recording agents only; KataGo's playout-cap
+    randomisation, ``cheapSearchProb`` / ``cheapSearchVisits`` / ``cheapSearchTargetWeight``):
+    each decision gets the full ``config.simulations`` with probability ``p`` and is recorded as
+    a training row; otherwise a cheap search of ``small`` simulations decides the move, which is
+    played but gives no policy row: with ``value_weight`` 0 no row at all, else a row of policy
+    weight 0 and that value weight. ``None``: every decision searches fully.
+    """
 
     def __init__(
-        self, rules: Rules, evaluator: Any, config: Any, record: bool = False, sample_moves: int = 0, rng=None
+        self,
+        rules: Rules,
+        evaluator: Any,
+        config: Any,
+        record: bool = False,
+        sample_moves: int = 0,
+        rng=None,
+        playout_cap: tuple[float, int, float] | None = None,
     ) -> None:
         from maya_envs.bots.guided import EvaluationMemo, TreeKeeper
 
@@ -106,18 +135,33 @@ class SearchAgent(Agent):
         self.evaluator = EvaluationMemo(evaluator, memo) if memo else evaluator
         self.record, self.sample_moves = record, sample_moves
         self.rng = make_rng(rng)
+        self.playout_cap = playout_cap if record else None
         # config.reuse: each search starts from the kept subtree of the position it reaches
         self.keeper = TreeKeeper() if getattr(config, "reuse", False) else None
 
     def decide(self, states, seats, plies):
         from maya_envs.bots.guided import search_many
 
-        trees = None if self.keeper is None else self.keeper.find(states)
-        results = search_many(self.rules, states, seats, self.evaluator, self.config, self.rng, trees)
+        full = np.ones(len(states), bool)
+        if self.playout_cap is not None:
+            full = self.rng.random(len(states)) < self.playout_cap[0]
+        trees = [None] * len(states) if self.keeper is None else self.keeper.find(states)
+        results: list[Any] = [None] * len(states)
+        for chosen, config in ((full, self.config), (~full, None)):
+            index = np.flatnonzero(chosen)
+            if not len(index):
+                continue
+            config = config or replace(self.config, simulations=self.playout_cap[1])
+            found = search_many(
+                self.rules, [states[i] for i in index], [seats[i] for i in index], self.evaluator, config, self.rng,
+                [trees[i] for i in index],
+            )
+            for i, result in zip(index, found, strict=True):
+                results[i] = result
         if self.keeper is not None:
             self.keeper.keep(results)
         out = []
-        for state, result, ply in zip(states, results, plies, strict=True):
+        for state, result, ply, is_full in zip(states, results, plies, full, strict=True):
             legal = self.rules.legal_actions(state)
             target = np.asarray(result.policy, np.float64)[legal]
             total = target.sum()
@@ -125,7 +169,12 @@ class SearchAgent(Agent):
             action = int(result.action)
             if ply < self.sample_moves:
                 action = int(legal[int(self.rng.choice(len(legal), p=target))])
-            out.append((action, target.astype(np.float32) if self.record else None))
+            if not self.record or (not is_full and self.playout_cap[2] == 0):
+                out.append(Decision(action))
+            elif is_full:
+                out.append(Decision(action, target.astype(np.float32), result.value))
+            else:
+                out.append(Decision(action, target.astype(np.float32), result.value, 0.0, self.playout_cap[2]))
         return out
 
 
@@ -200,10 +249,11 @@ def play_games(
             seats = [rules.current_player(s) for s in states]
             agent = lineups[games[0]][seats[0]]
             chosen = agent.decide(states, seats, [running[g][2][s] for g, s in zip(games, seats, strict=True)])
-            for game, state, seat, (action, target) in zip(games, states, seats, chosen, strict=True):
+            for game, state, seat, decision in zip(games, states, seats, chosen, strict=True):
+                action, target, root_value, policy_weight, value_weight = Decision(*decision)
                 entry = running[game]
                 if recorder is not None and agent.record and target is not None:
-                    recorder.add(game, state, seat, target)
+                    recorder.add(game, state, seat, target, root_value, policy_weight, value_weight)
                 entry[0] = rules.apply_action(state, action, entry[1])
                 entry[2][seat] += 1
                 entry[3] += 1

@@ -19,7 +19,8 @@ class Batch:
     float32 (B, Amax, F)``, ``valid bool (B, Amax)``, ``policy float32 (B, Amax)`` (0 where
     not valid), ``values float32 (B, num_players)``, ``seats int64 (B,)`` and ``hooks float32
     (B, num_players)``, the game's leaf estimate of each row (absolute seat order; ``None``
-    where the rows have none)."""
+    where the rows have none); ``root_values``, ``policy_weights`` and ``value_weights``: those
+    fields of :class:`~training.exit.data.Positions` for the rows (``None`` where absent)."""
 
     board: np.ndarray
     actions: np.ndarray
@@ -29,6 +30,9 @@ class Batch:
     values: np.ndarray
     seats: np.ndarray
     hooks: np.ndarray | None = None
+    root_values: np.ndarray | None = None
+    policy_weights: np.ndarray | None = None
+    value_weights: np.ndarray | None = None
 
 
 class ReplayBuffer:
@@ -44,6 +48,15 @@ class ReplayBuffer:
         """Add one iteration's positions (the oldest iteration leaves when full)."""
         self.chunks.append(positions)
         self._all = None
+
+    def extend(self, positions: Positions) -> None:
+        """Add rows to the newest iteration's positions (its held-out games, after training)."""
+        self.chunks[-1] = Positions.concat([self.chunks[-1], positions])
+        self._all = None
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray:
+        """One pass: every kept row once, shuffled (row indices into :attr:`positions`)."""
+        return rng.permutation(len(self))
 
     def __len__(self) -> int:
         return sum(len(c) for c in self.chunks)
@@ -85,4 +98,7 @@ def gather(data: Positions, rows: np.ndarray) -> Batch:
         values=data.values[rows],
         seats=data.seats[rows],
         hooks=None if data.hooks is None else data.hooks[rows],
+        root_values=None if data.root_values is None else data.root_values[rows],
+        policy_weights=None if data.policy_weights is None else data.policy_weights[rows],
+        value_weights=None if data.value_weights is None else data.value_weights[rows],
     )

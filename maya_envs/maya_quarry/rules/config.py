@@ -177,6 +177,9 @@ def _validate(data: Any, n: int, source: str) -> Components:
     path = f"components.pyramid_sets[{key!r}]"
     if not isinstance(names, list) or not 1 <= len(names) <= MAX_PYRAMIDS:
         raise ConfigError(f"{path}: must be a list of 1..{MAX_PYRAMIDS} pyramid names, got {names!r}")
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            raise ConfigError(f"{path}[{index}]: must be a pyramid name (a string), got {name!r}")
     if len(set(names)) != len(names):
         raise ConfigError(f"{path}: names a pyramid twice: {names!r}")
     if starting > len(names):

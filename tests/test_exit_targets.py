@@ -1,0 +1,294 @@
+"""Expert iteration's value targets and data (issue 28 items 2-3, design D3/D4 of the
+strong-agents study): the outcome mixed with the search's value ``q`` (seat-relative), the
+replay window of the last games with bounded reuse, held-out early stopping of the value loss,
+forced moves out of the rows, and playout-cap randomisation."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from maya_envs.bots.base import make_bot
+from maya_envs.core.errors import ConfigError
+from maya_envs.games import find_game
+from maya_envs.nn.inputs import NetworkInputs
+from maya_envs.nn.model import PolicyValueNet, load_network
+from training.config import load_config
+from training.exit.data import Positions, mixed_value_targets, value_targets
+from training.exit.learner import Learner
+from training.exit.play import BotAgent, SearchAgent, play_games
+from training.exit.replay import gather
+from training.exit.window import ReplayWindow
+
+from .test_exit import _run
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return find_game("maya2012").make_rules({"num_players": 2, "max_turns": 16})
+
+
+def _positions(games: list[int], actions_per_row: int = 2, values=(1.0, -1.0)) -> Positions:
+    """Synthetic rows, one per entry of ``games`` (its game id); the board's first entry is the
+    row's index, so a row can be traced through the window."""
+    n = len(games)
+    offsets = np.arange(n + 1, dtype=np.int64) * actions_per_row
+    return Positions(
+        boards=np.stack([np.arange(n), np.zeros(n)], axis=1).astype(np.float16),
+        actions=np.tile(np.arange(actions_per_row, dtype=np.int64), n),
+        features=np.zeros((n * actions_per_row, 1), np.float16),
+        policies=np.full(n * actions_per_row, 1.0 / actions_per_row, np.float32),
+        offsets=offsets,
+        seats=np.arange(n, dtype=np.int64) % 2,
+        values=np.tile(np.asarray(values, np.float32), (n, 1)),
+        games=np.asarray(games, np.int64),
+    )
+
+
+# -- the value target: outcome and search value --------------------------------------------------
+
+
+def test_value_target_mixes_outcome_and_search_value_seat_relative():
+    values = np.array([[1.0, -1.0, -1.0]] * 3, np.float32)  # z, absolute seats
+    hooks = np.array([[0.5, 0.0, -0.5]] * 3, np.float32)
+    q = np.array([[0.2, 0.4, -0.6], [0.2, 0.4, -0.6], [np.nan] * 3], np.float32)  # row 2: no search
+    seats = np.array([0, 2, 1])
+    mixed = mixed_value_targets(values, seats, None, 0.0, q, 0.5)
+    # seat 0 sees seats (0, 1, 2); seat 2 sees (2, 0, 1); seat 1 sees (1, 2, 0)
+    assert mixed[0].tolist() == pytest.approx([0.6, -0.3, -0.8])
+    assert mixed[1].tolist() == pytest.approx([-0.8, 0.6, -0.3])
+    assert mixed[2].tolist() == pytest.approx([-1.0, -1.0, 1.0])  # no q and no hook: z itself
+    # with the hook too: (1 - a - b) z + a h + b q; a row without q takes the hook as its q
+    both = mixed_value_targets(values, seats, hooks, 0.25, q, 0.5)
+    assert both[0].tolist() == pytest.approx([0.25 * 1 + 0.25 * 0.5 + 0.5 * 0.2, -0.25 + 0.2, -0.25 - 0.125 - 0.3])
+    no_q = 0.25 * value_targets(values, seats) + 0.75 * value_targets(hooks, seats)
+    assert both[2].tolist() == pytest.approx(no_q[2])
+    assert np.array_equal(mixed_value_targets(values, seats, hooks, 0.0, q, 0.0), value_targets(values, seats))
+    with pytest.raises(ValueError, match=r"value target weights 0.6 \(hook\) and 0.6 \(q\)"):
+        mixed_value_targets(values, seats, hooks, 0.6, q, 0.6)
+    with pytest.raises(ConfigError, match=r"exit.value_target_q=1.5; allowed: a number in \[0, 1\]"):
+        load_config("maya2012/2p_exit", ["exit.value_target_q=1.5"])
+    with pytest.raises(ConfigError, match=r"exit.value_target_hook=0.5 \+ exit.value_target_q=0.75 is above 1"):
+        load_config("maya2012/2p_exit", ["exit.value_target_hook=0.5", "exit.value_target_q=0.75"])
+
+
+class ConstantValues:
+    """An evaluator: uniform priors, every seat's value fixed (absolute seat order)."""
+
+    def __init__(self, rules, values):
+        self.rules, self.values = rules, np.asarray(values, np.float32)
+
+    def __call__(self, states, seats):
+        priors = [np.full(len(self.rules.legal_actions(s)), 1.0 / len(self.rules.legal_actions(s))) for s in states]
+        return priors, np.tile(self.values, (len(states), 1))
+
+
+def test_the_search_records_its_value_and_the_learner_fits_it_seat_relative(rules):
+    """Every evaluated value is (0.3, -0.3), so early in a game (no simulation reaches its end)
+    the recorded q is exactly that, in absolute seats; a teacher's rows have none (NaN); the
+    learner's target with value_target_q 1 is q seen from the row's seat."""
+    from maya_envs.bots.guided import GuidedConfig
+
+    inputs = NetworkInputs(rules)
+    search = SearchAgent(rules, ConstantValues(rules, [0.3, -0.3]), GuidedConfig(simulations=3), record=True, rng=0)
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    data = play_games(rules, [[search, teacher], [teacher, search]], [1, 2], inputs, in_flight=2).positions
+    searched = np.flatnonzero(np.isfinite(data.root_values).all(axis=1))
+    assert 0 < len(searched) < len(data) and np.isnan(np.delete(data.root_values, searched, axis=0)).all()
+    q = data.root_values[searched]
+    assert np.allclose(q[:8], [0.3, -0.3])  # the first decisions of both games
+    assert np.allclose(q[:, 0], -q[:, 1]) and (np.abs(q) <= 1).all()  # later ones may back up a result
+    assert set(data.seats[searched]) == {0, 1}  # the search played both seats
+    net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, num_values=2, hidden=8)
+    learner = Learner(net, 1e-3, 0.0, 1.0, batch_size=64, value_target_q=1.0)
+    _, _, value_loss, _, out = learner.loss(gather(data, searched), with_values=True)
+    wanted = np.where(data.seats[searched, None] == 0, q, q[:, ::-1])  # (me, the other)
+    assert value_loss.item() == pytest.approx(float(((out.detach().numpy() - wanted) ** 2).mean()), rel=1e-5)
+
+
+# -- the replay window -------------------------------------------------------------------------
+
+
+def test_window_keeps_the_last_games_and_no_row_is_drawn_more_than_max_reuse():
+    window = ReplayWindow(games=3, max_reuse=2)
+    window.add(_positions([5, 5, 7]))  # two games (ids 0 and 1 in the window)
+    window.add(_positions([0, 1, 1, 1]))  # two more (ids 2, 3): the oldest (first) game leaves
+    assert window.game_ids().tolist() == [1, 2, 3, 3, 3] and len(window) == 5
+    assert window.positions.boards[:, 0].tolist() == [2, 0, 1, 2, 3]  # the rows of the kept games
+    rng = np.random.default_rng(0)
+    first = window.draw(rng, 3)
+    assert len(first) == len(set(first.tolist())) == 3  # distinct rows in one pass
+    drawn = [first, window.draw(rng, 10), window.draw(rng, 10)]
+    counts = np.bincount(np.concatenate(drawn), minlength=len(window))
+    assert counts.tolist() == [2] * 5 and window.uses.tolist() == [2] * 5  # exactly R uses, no more
+    assert len(drawn[1]) == 5 and len(drawn[2]) == 2  # the second pass had all 5; the third what was left
+    assert len(window.draw(rng, 10)) == 0  # every row spent
+    window.add(_positions([9]))  # a new game's row is fresh; the window keeps 3 games
+    assert window.game_ids().tolist() == [2, 3, 3, 3, 4] and window.uses.tolist() == [2, 2, 2, 2, 0]
+    assert window.draw(rng, 10).tolist() == [4]
+
+
+def test_window_draws_are_deterministic_under_a_seed_and_survive_a_checkpoint():
+    def filled():
+        window = ReplayWindow(games=50, max_reuse=3)
+        for start in range(0, 60, 10):
+            window.add(_positions(list(np.repeat(np.arange(start, start + 10), 3))))
+        return window
+
+    a, b = filled(), filled()
+    assert len(a) == 150 and len(set(a.game_ids().tolist())) == 50  # 60 games added, 50 kept
+    draws_a = [a.draw(np.random.default_rng(7), 40) for _ in range(3)]
+    draws_b = [b.draw(np.random.default_rng(7), 40) for _ in range(3)]
+    assert all(np.array_equal(x, y) for x, y in zip(draws_a, draws_b, strict=True))
+    restored = ReplayWindow(games=50, max_reuse=3)
+    restored.load_state_dict(copy.deepcopy(a.state_dict()))
+    rng_a, rng_r = np.random.default_rng(3), np.random.default_rng(3)
+    assert np.array_equal(a.draw(rng_a, 500), restored.draw(rng_r, 500))
+    assert a.uses.max() == 3 and np.array_equal(a.uses, restored.uses)
+    with pytest.raises(ValueError, match="needs each row's game"):
+        ReplayWindow(2, 1).add(Positions(**{**vars(_positions([0])), "games": None}))
+    with pytest.raises(ValueError, match=r"max_reuse=0; allowed: an int >= 1"):
+        ReplayWindow(2, 0)
+
+
+def test_positions_keep_games_apart_when_joined_and_select_rows():
+    joined = Positions.concat([_positions([0, 0, 1]), _positions([0, 2])])
+    assert joined.games.tolist() == [0, 0, 1, 2, 4]  # the second part's games shifted past the first's
+    assert joined.root_values is None and joined.policy_weights is None
+    picked = joined.select(np.array([4, 1]))
+    assert picked.boards[:, 0].tolist() == [1, 1] and picked.games.tolist() == [4, 0]
+    assert picked.offsets.tolist() == [0, 2, 4] and len(picked.actions) == 4
+    weighted = Positions(**{**vars(_positions([0])), "policy_weights": np.zeros(1, np.float32)})
+    assert Positions.concat([_positions([0]), weighted]).policy_weights.tolist() == [1.0, 0.0]
+
+
+# -- held-out early stopping ---------------------------------------------------------------------
+
+
+def _disagreeing_held_out() -> tuple[Positions, Positions, PolicyValueNet]:
+    """64 training rows where seat 0 wins, 16 held-out rows (the same boards) where it loses,
+    and a small seeded network."""
+    train = _positions(list(range(64)), values=(1.0, -1.0))
+    held = _positions(list(range(16)), values=(-1.0, 1.0))
+    train.seats[:] = held.seats[:] = 0
+    torch.manual_seed(0)
+    return train, held, PolicyValueNet(board_dim=2, feature_dim=1, num_actions=2, num_values=2, hidden=8)
+
+
+def test_held_out_value_loss_that_stops_improving_stops_the_value_head():
+    """The training rows say seat 0 wins, the held-out rows (same boards) say it loses: learning
+    the training rows raises the held-out value loss, so at the first check the value loss
+    leaves the objective; from there the value head stays exactly where it was (a twin trained
+    on the first quarter alone has the same value head), while the policy keeps learning."""
+    train, held, net = _disagreeing_held_out()
+    twin = copy.deepcopy(net)
+    learner = Learner(net, 1e-2, 1e-4, 1.0, batch_size=8)
+    order = np.random.default_rng(0).permutation(64)
+    stats = learner.fit(train, [order, order], held, checks=4, stop="value")  # checks after batches 4, 8, 12, 16
+    assert stats.value_stopped_after == 32 and stats.rows_trained == 128
+    assert len(stats.holdout_value_losses) == 2 and stats.holdout_value_losses[1] > stats.holdout_value_losses[0]
+    Learner(twin, 1e-2, 1e-4, 1.0, batch_size=8).fit(train, [order[:32]])
+    for (name, a), b in zip(net.value.state_dict().items(), twin.value.state_dict().values(), strict=True):
+        assert torch.equal(a, b), name
+    assert not torch.equal(net.board[0].weight, twin.board[0].weight)  # the trunk kept learning
+    # held-out rows that agree with the training rows keep improving: no stop
+    agree = _positions(list(range(16)), values=(1.0, -1.0))
+    agree.seats[:] = 0
+    again = Learner(copy.deepcopy(twin), 1e-2, 0.0, 1.0, batch_size=8).fit(train, [order], agree, checks=2)
+    assert again.value_stopped_after is None and len(again.holdout_value_losses) == 3
+
+
+def test_held_out_stop_all_ends_the_training_at_the_best_weights():
+    """``stop="all"`` (the default): the first check is worse than the start, so training ends
+    there and the network is back at its starting weights (the best measurement)."""
+    train, held, net = _disagreeing_held_out()
+    start = copy.deepcopy(net.state_dict())
+    order = np.random.default_rng(0).permutation(64)
+    stats = Learner(net, 1e-2, 1e-4, 1.0, batch_size=8).fit(train, [order, order], held, checks=4)
+    assert stats.value_stopped_after == stats.rows_trained == 32 and len(stats.holdout_value_losses) == 2
+    assert all(torch.equal(v, start[k]) for k, v in net.state_dict().items())
+    with pytest.raises(ValueError, match=r"stop='heads'; allowed: value, all"):
+        Learner(net, 1e-2, 0.0, 1.0, batch_size=8).fit(train, [order], held, stop="heads")
+
+
+# -- forced moves and playout caps ---------------------------------------------------------------
+
+
+def test_forced_moves_leave_the_training_rows_unless_kept():
+    from training.exit.loop import ExitTrainer
+
+    rules = find_game("maya2012").make_rules({"num_players": 2})  # whole games: forced moves come late
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    data = play_games(rules, [[teacher, teacher]] * 4, [1, 2, 3, 4], NetworkInputs(rules), in_flight=4).positions
+    forced = int(data.forced().sum())
+    assert 0 < forced < len(data)  # Maya (2012) has forced moves
+    dropped = ExitTrainer(load_config("maya2012/2p_exit"))._usable(data)
+    assert len(dropped) == len(data) - forced and not dropped.forced().any()
+    kept = ExitTrainer(load_config("maya2012/2p_exit", ["exit.keep_forced=true"]))._usable(data)
+    assert len(kept) == len(data)
+
+
+def test_playout_caps_record_only_the_full_searches(rules, monkeypatch):
+    import maya_envs.bots.guided as guided
+    from maya_envs.bots.guided import GuidedConfig
+
+    searched: list[tuple[int, int]] = []  # (simulations, roots) of each search_many call
+    real = guided.search_many
+
+    def counting(rules_, roots, seats, evaluator, config, rng):
+        searched.append((config.simulations, len(roots)))
+        return real(rules_, roots, seats, evaluator, config, rng)
+
+    monkeypatch.setattr(guided, "search_many", counting)
+    inputs = NetworkInputs(rules)
+    evaluator = ConstantValues(rules, [0.0, 0.0])
+
+    def play(cap):
+        searched.clear()
+        agent = SearchAgent(rules, evaluator, GuidedConfig(simulations=4), True, 0, 5, playout_cap=cap)
+        return play_games(rules, [[agent, agent]] * 3, [1, 2, 3], inputs, in_flight=3)
+
+    played = play((0.5, 2, 0.0))
+    full = sum(r for s, r in searched if s == 4)
+    cheap = sum(r for s, r in searched if s == 2)
+    assert full + cheap == played.decisions and 0 < full < played.decisions
+    assert len(played.positions) == full and played.positions.policy_weights.tolist() == [1.0] * full
+    played = play((0.5, 2, 0.25))  # cheap decisions give value rows of weight 0.25, no policy weight
+    cheap = sum(r for s, r in searched if s == 2)
+    assert len(played.positions) == played.decisions
+    assert (played.positions.policy_weights == 0).sum() == cheap
+    assert set(played.positions.value_weights[played.positions.policy_weights == 0]) == {0.25}
+    played = play((0.0, 2, 0.0))
+    assert {s for s, _ in searched} == {2} and played.positions is not None and len(played.positions) == 0
+    played = play(None)
+    assert {s for s, _ in searched} == {4} and len(played.positions) == played.decisions
+
+
+NEW = [
+    "--set", "exit.window_games=6", "--set", "exit.max_reuse=2", "--set", "exit.holdout_fraction=0.25",
+    "--set", "exit.value_target_q=0.5", "--set", "exit.playout_cap={p: 0.5, small: 2}",
+    "--set", "exit.imitation_epochs=2", "--set", "exit.games_per_iteration=4",
+]  # fmt: skip
+
+
+def test_a_tiny_run_with_the_window_holdout_q_and_playout_caps_logs_them_and_resumes_exactly(tmp_path):
+    straight = _run(tmp_path / "a", *NEW, "--set", "exit.iterations=2")
+    history = json.loads((straight / "history.json").read_text())
+    assert [row["holdout_rows"] > 0 for row in history] == [True, True, True]
+    assert all(len(row["holdout_value_losses"]) >= 2 for row in history)
+    assert all(isinstance(row["forced_rows_dropped"], int) for row in history)
+    # imitation: 2 passes over the non-held-out rows; each later iteration at most 2 x its new rows
+    assert history[0]["rows_trained"] == 2 * (history[0]["positions"] - history[0]["forced_rows_dropped"]
+                                              - history[0]["holdout_rows"])  # fmt: skip
+    first = _run(tmp_path / "b", *NEW)
+    resumed = _run(tmp_path / "b", *NEW, "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2")
+    net_a, _ = load_network(straight / "model.pt")
+    net_b, _ = load_network(resumed / "model.pt")
+    for (name, a), b in zip(net_a.state_dict().items(), net_b.state_dict().values(), strict=True):
+        assert torch.equal(a, b), name
+    with pytest.raises(SystemExit):  # a window checkpoint under a config without the window
+        _run(tmp_path / "c", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2")
