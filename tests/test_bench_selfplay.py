@@ -24,13 +24,21 @@ def test_quick_mode_writes_results(tmp_path):
         sys.modules.pop("bench_selfplay", None)
     results = json.loads((tmp_path / "bench_selfplay_quick.json").read_text())
     assert set(results["cases"]) == {"maya2012 2p", "maya_quarry 3p", "yaxha 2p"}
-    for entry in results["cases"].values():
-        teacher, self_play = entry["teacher"], entry["self_play"]
-        assert teacher["positions"] > 0 and self_play["positions"] > 0
-        assert teacher["positions_per_cpu_s"] > 0 and self_play["positions_per_cpu_s"] > 0
-        assert self_play["sims_per_cpu_s"] == pytest.approx(self_play["positions_per_cpu_s"] * 2)  # --quick: 2 sims
+    for label, entry in results["cases"].items():
+        # the node cache and tree reuse run only where the game has perfect information and no chance
+        variants = ["before", "cache", "reuse"] if label == "maya2012 2p" else ["before"]
+        assert sorted(k for k in entry if k.startswith("self_play_")) == sorted(f"self_play_{v}" for v in variants)
+        teacher = entry["teacher"]
+        assert teacher["positions"] > 0 and teacher["positions_per_cpu_s"] > 0
+        for variant in variants:
+            self_play = entry[f"self_play_{variant}"]
+            assert self_play["positions"] > 0 and self_play["positions_per_cpu_s"] > 0
+            assert self_play["sims_per_cpu_s"] == pytest.approx(self_play["positions_per_cpu_s"] * 2)  # --quick: 2 sims
+        # the cache plays the very same games as the search without it
+        before = entry["self_play_before"]
+        assert before["positions"] == entry.get("self_play_cache", before)["positions"]
     table = (tmp_path / "bench_selfplay_quick.md").read_text()
-    assert "| yaxha 2p |" in table and "self-play / teacher" in table
+    assert "| yaxha 2p | before |" in table and "| yaxha 2p | reuse | | n/a" in table and "self-play / teacher" in table
 
 
 def test_bad_counts_are_clear_errors(capsys):

@@ -241,9 +241,9 @@ def test_playout_caps_record_only_the_full_searches(rules, monkeypatch):
     searched: list[tuple[int, int]] = []  # (simulations, roots) of each search_many call
     real = guided.search_many
 
-    def counting(rules_, roots, seats, evaluator, config, rng):
+    def counting(rules_, roots, seats, evaluator, config, rng, *trees):
         searched.append((config.simulations, len(roots)))
-        return real(rules_, roots, seats, evaluator, config, rng)
+        return real(rules_, roots, seats, evaluator, config, rng, *trees)
 
     monkeypatch.setattr(guided, "search_many", counting)
     inputs = NetworkInputs(rules)

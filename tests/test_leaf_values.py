@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.bots.guided import MIX_WEIGHT, GuidedConfig, parse_az_spec, search_many  # noqa: E402
 from maya_envs.bots.search_common import game_hook  # noqa: E402
-from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.nn.agent import LeafValueEvaluator, NetworkEvaluator, recorded_leaf  # noqa: E402
 from maya_envs.nn.inputs import NetworkInputs  # noqa: E402
 from maya_envs.nn.model import PolicyValueNet, save_network  # noqa: E402
@@ -362,3 +362,24 @@ def test_the_residual_head_leaves_the_rest_of_the_networks_training_unchanged(on
     for key, value in trained[False].items():
         assert torch.allclose(value, trained[True][key], atol=1e-6), key
     assert not torch.equal(trained[True]["residual.2.weight"], torch.zeros_like(trained[True]["residual.2.weight"]))
+
+
+def test_the_evaluation_memo_answers_residual_values_as_its_base_and_keeps_them_apart():
+    """``az:...:leaf=residual:memo=N``: the memo wraps the network, so it must pass the residual
+    head on (it did not: the search refused the residual leaf) and not mix its values with the
+    plain value head's for the same state."""
+    from maya_envs.bots.guided import EvaluationMemo
+
+    rules = GAMES[DEFAULT_GAME.key].make_rules({"num_players": 2})
+    _net, base = _untrained(rules, residual=True)
+    states = _states(rules, 6)
+    seats = [rules.current_player(s) for s in states]
+    memo = EvaluationMemo(base, 100)
+    assert memo.has_residual
+    plain = memo(states, seats)[1]
+    for _ in range(2):  # the second pass is answered from memory
+        priors, values = LeafValueEvaluator(memo, rules, "residual")(states, seats)
+        wanted_priors, wanted = LeafValueEvaluator(base, rules, "residual")(states, seats)
+        assert np.array_equal(values, wanted) and not np.allclose(values, plain, atol=1e-3)
+        assert all(np.array_equal(a, b) for a, b in zip(priors, wanted_priors, strict=True))
+    assert memo.hits == len(states) and memo.misses == 2 * len(states)

@@ -51,7 +51,31 @@ action joins the node with the prior ``1 / len(legal)`` and selection renormalis
 the actions legal in the current sample.
 
 Determinism: each root gets its own generator drawn from ``rng`` in root order; with a
-deterministic evaluator the results depend only on ``rng``'s seed, the roots and the config.
+deterministic evaluator the results depend only on ``rng``'s seed, the roots and the config
+(and, with ``time_limit``, on the clock).
+
+**Search cost** (issue 28 item 5; measured in ``benchmarks/bench_selfplay.py`` and
+``benchmarks/equal_time_match.py``):
+
+* the **node cache** (:attr:`GuidedConfig.cache`, on by default where it applies: perfect
+  information, no chance, no determinization, i.e. Maya (2012) 2p): each node keeps its state,
+  so an edge's action is applied once, not once per simulation through it; the same results;
+* **tree reuse** (:attr:`GuidedConfig.reuse`, :class:`TreeKeeper`): the next search starts from
+  the kept node of the state the moves played reached (at most :data:`REUSE_DEPTH` plies below
+  the last root) with its visits and values; the Gumbel root's sequential halving counts only
+  the new visits. Off where information is hidden: a determinized tree is open loop (a node is
+  many sampled worlds, not a state to match) and its statistics were gathered in worlds sampled
+  for the seat that searched, which the next seat's search must not inherit;
+* the **evaluation memo** (:attr:`GuidedConfig.memo`, :class:`EvaluationMemo`): a bot's evaluations
+  of ``(state, seat)`` kept across its moves, asked again through transpositions and through the
+  subtree of the move played;
+* a **cheap prior below the root** (:attr:`GuidedConfig.prior_depth`, with ``leaf="hook"``):
+  nodes that deep get a uniform prior and the hook's value, no evaluator call. Measured in
+  Maya (2012) 2p: ``prior_depth=2`` halves the cost of an early move (57 -> 31 ms CPU at 32
+  simulations) but loses strength (65.0% [55.3, 73.6] against the heuristic, 100 games, against
+  86.8% [83.1, 89.7] without), so it is off by default;
+* a **clock** (:attr:`GuidedConfig.time_limit`, ``az:...:time=SECONDS``): search until the time
+  per move is spent, the Gumbel schedule planned for the simulations that fit.
 
 Bot names: ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` (:data:`AZ_SYNTAX`; the network part is
 in :mod:`maya_envs.nn.agent`).
@@ -60,8 +84,10 @@ in :mod:`maya_envs.nn.agent`).
 from __future__ import annotations
 
 import math
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -83,14 +109,25 @@ MIX_WEIGHT = 0.5
 """``mix``: ``MIX_WEIGHT * net + (1 - MIX_WEIGHT) * hook`` (design D1 of the strong-agents study)."""
 TIEBREAK = 1e-9
 """Scale of the random term that breaks exact ties among root actions (a flat prior)."""
+TIMED_SIMULATIONS = 800
+"""The simulation cap of a timed search (``time_limit``) whose spec gives no count (``az:<model>:time=S``);
+the web page's ``az`` maximum (:data:`maya_envs.web.session.PAGE_LIMITS`)."""
+REUSE_DEPTH = 2
+"""Tree reuse (:class:`TreeKeeper`) looks this many plies below a kept root: the child of the move played
+and, below it, the child of the reply (two seats alternating)."""
 AZ_SYNTAX = (
     "az:<model>[:SIMULATIONS][:KEY=VALUE...] with <model> a .pt network checkpoint or a shipped network name, "
     "SIMULATIONS a positive int (default 32) and KEY one of select (gumbel|puct), m (considered actions, "
     "int >= 1), noise (Gumbel scale, >= 0; default 0: no root noise, as a match wants; self-play explores "
     "with 1), c (PUCT constant, >= 0), leaf (net|hook|mix|residual: the leaf value, the network's, the game's "
     "leaf_values estimate, their mean, or the estimate plus the network's residual head; default: the leaf the "
-    "network was trained with, else net); "
-    "e.g. 'az:runs/x/model.pt:64', 'az:maya2012_2p:32:noise=1', 'az:maya2012_2p_exit:32:leaf=hook'"
+    "network was trained with, else net), "
+    f"time (seconds per move, > 0: search until it is spent, at most SIMULATIONS or {TIMED_SIMULATIONS} "
+    "simulations), reuse (0|1: keep the subtree of the moves played, perfect-information games without chance), "
+    "prior_depth (int >= 1, with leaf=hook: nodes this deep get a uniform prior and no network call), "
+    "memo (int >= 0: evaluations kept for repeated states, 0 off); "
+    "e.g. 'az:runs/x/model.pt:64', 'az:maya2012_2p:32:noise=1', 'az:maya2012_2p_exit:32:leaf=hook', "
+    "'az:maya2012_2p_exit:time=0.02:leaf=hook:reuse=1'"
 )
 
 
@@ -112,8 +149,29 @@ class GuidedConfig:
             ``"net"`` the evaluator's, ``"hook"`` the game's ``leaf_values`` estimate, ``"mix"``
             their mean, ``"residual"`` the evaluator's residual values (a network with a
             residual value head); ``None``: the evaluator's (for an ``az:`` spec: the leaf recorded with
-            the network, :func:`maya_envs.nn.agent.make_network_bot`). The priors always come
-            from the evaluator.
+            the network, :func:`maya_envs.nn.agent.make_network_bot`). The priors come from the
+            evaluator (below ``prior_depth``: uniform).
+        time_limit: seconds per move (``> 0``, finite), or ``None`` (no clock: the search depends
+            only on its seed). With a clock the search runs until the time is spent (counted from
+            the call, the root's evaluation included; at least one simulation) or ``simulations``
+            simulations are done; the Gumbel schedule is planned, after its first pass over the
+            considered actions, for the simulations the measured rate fits into the time left.
+        cache: keep each node's state and legal actions on the node, so that a simulation through
+            an edge does not apply its action again (the results are identical). ``None``: exactly
+            when the game has perfect information and no chance (``rules.spec``) and the search
+            does not determinize; ``True`` elsewhere is an error (the node of an open-loop tree
+            stands for many states).
+        reuse: keep the tree between moves (:class:`TreeKeeper`, :class:`AZBot`): a search whose
+            root is the state reached by the move played (and the reply to it) starts from that
+            subtree, its visit counts and values. Needs ``cache`` (perfect information, no
+            chance): in a determinized (open-loop) tree a node holds no state to match, and its
+            statistics mix worlds sampled for the seat that searched.
+        prior_depth: with ``leaf="hook"``: a new node at this depth or deeper (the root is depth
+            0) gets a uniform prior over its legal actions and the hook's value, without an
+            evaluator call; ``None``: every node is evaluated.
+        memo: evaluations an :class:`AZBot` (or a self-play agent) keeps for states it meets
+            again, in this move or a later one (:class:`EvaluationMemo`, least recently used
+            dropped first); 0: none. A deterministic evaluator gives the same search with it.
     """
 
     simulations: int = 32
@@ -125,6 +183,11 @@ class GuidedConfig:
     c_scale: float = 0.1
     determinize: bool | None = None
     leaf: str | None = None
+    time_limit: float | None = None
+    cache: bool | None = None
+    reuse: bool = False
+    prior_depth: int | None = None
+    memo: int = 0
 
     def __post_init__(self) -> None:
         if not is_int(self.simulations) or self.simulations < 1:
@@ -141,6 +204,24 @@ class GuidedConfig:
             raise ValueError(f"determinize={self.determinize!r}; allowed: None, True, False")
         if self.leaf is not None and self.leaf not in LEAVES:
             raise ValueError(f"leaf={self.leaf!r}; allowed: {', '.join(LEAVES)} (or None: the evaluator's)")
+        if self.time_limit is not None and not (is_number(self.time_limit) and 0 < self.time_limit < math.inf):
+            raise ValueError(f"time_limit={self.time_limit!r}; allowed: seconds > 0 (finite) or None")
+        if not (self.cache is None or isinstance(self.cache, bool)):
+            raise ValueError(f"cache={self.cache!r}; allowed: None, True, False")
+        if not isinstance(self.reuse, bool):
+            raise ValueError(f"reuse={self.reuse!r}; allowed: True, False")
+        if self.reuse and self.cache is False:
+            raise ValueError("reuse=True needs the node cache (cache=None or True), got cache=False")
+        if not is_int(self.memo) or self.memo < 0:
+            raise ValueError(f"memo={self.memo!r}; allowed: an int >= 0 (evaluations kept; 0: none)")
+        if self.prior_depth is not None:
+            if not is_int(self.prior_depth) or self.prior_depth < 1:
+                raise ValueError(f"prior_depth={self.prior_depth!r}; allowed: an int >= 1 or None")
+            if self.leaf not in (None, "hook"):
+                raise ValueError(
+                    f"prior_depth={self.prior_depth} needs leaf='hook' (no evaluator value there), "
+                    f"got leaf={self.leaf!r}"
+                )
 
 
 class LeafValueEvaluator:
@@ -172,16 +253,80 @@ class LeafValueEvaluator:
                 "trained with exit.leaf_value residual or auto)"
             )
 
+    def hook_values(self, states: Sequence[Any]) -> np.ndarray:
+        """The hook's values ``float64 (len(states), num_players)`` (``hook``/``mix`` modes)."""
+        return np.stack([np.asarray(self.hook(self.rules, state), np.float64) for state in states])
+
     def __call__(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[Sequence[np.ndarray], np.ndarray]:
         if self.mode == "residual":
             return self.base.residual_values(states, seats)
         priors, values = self.base(states, seats)
         if self.mode == "net":
             return priors, values
-        hooked = np.stack([np.asarray(self.hook(self.rules, state), np.float64) for state in states])
+        hooked = self.hook_values(states)
         if self.mode == "mix":
             hooked = MIX_WEIGHT * np.asarray(values, np.float64) + (1.0 - MIX_WEIGHT) * hooked
         return priors, hooked.astype(np.float32)
+
+
+class EvaluationMemo:
+    """An evaluator (module docstring) that answers a ``(state, seat)`` it has answered before
+    from memory and asks ``base`` only about the others (in one call, each state once). A
+    guided search meets the same state again in later moves (the subtree below the move
+    played) and through transpositions: about a quarter of the evaluations of a Maya (2012) 2p
+    game at 32 simulations repeat an earlier one. States must be hashable; an unhashable one
+    is passed through.
+
+    Args:
+        base: the evaluator (deterministic: the memo returns its first answer).
+        entries: the most evaluations kept (>= 1); the least recently used goes first.
+
+    Attributes:
+        hits, misses: answers from memory / from ``base`` so far.
+    """
+
+    def __init__(self, base: Evaluator, entries: int) -> None:
+        if not is_int(entries) or entries < 1:
+            raise ValueError(f"entries={entries!r}; allowed: an int >= 1")
+        self.base, self.entries = base, entries
+        self._memo: OrderedDict[Any, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self.hits = self.misses = 0
+
+    @property
+    def has_residual(self) -> bool:
+        """Whether ``base`` has residual values (``leaf="residual"`` reads them through the memo)."""
+        return bool(getattr(self.base, "has_residual", False))
+
+    def __call__(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[list[np.ndarray], np.ndarray]:
+        return self._answer(self.base, "value", states, seats)
+
+    def residual_values(self, states: Sequence[Any], seats: Sequence[int]) -> tuple[list[np.ndarray], np.ndarray]:
+        """``base.residual_values``, kept apart from the plain evaluations (another value)."""
+        return self._answer(self.base.residual_values, "residual", states, seats)
+
+    def _answer(self, ask_base, kind: str, states: Sequence[Any], seats: Sequence[int]):
+        try:
+            keys = [(kind, state, int(seat)) for state, seat in zip(states, seats, strict=True)]
+            found = [self._memo.get(key) for key in keys]
+        except TypeError:  # an unhashable state
+            return ask_base(states, seats)
+        ask = list(dict.fromkeys(k for k, f in zip(keys, found, strict=True) if f is None))
+        if ask:
+            priors, values = ask_base([k[1] for k in ask], [k[2] for k in ask])
+            values = np.asarray(values)
+            for key, prior, value in zip(ask, priors, values, strict=True):
+                self._memo[key] = (prior, value)
+        out = []
+        for key, answer in zip(keys, found, strict=True):
+            if answer is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+            out.append(self._memo[key])
+            self._memo.move_to_end(key)
+        while len(self._memo) > self.entries:
+            self._memo.popitem(last=False)
+        return [p for p, _ in out], np.stack([v for _, v in out])
 
 
 @dataclass(frozen=True)
@@ -196,22 +341,28 @@ class SearchResult:
             (the mean of the values backed up through it; the root's evaluated value when the
             move was forced).
         simulations: simulations run (0 when the move was forced).
+        tree: the search tree's root (for :class:`TreeKeeper`; not compared).
     """
 
     action: int
     policy: np.ndarray
     value: np.ndarray
     simulations: int
+    tree: Any = field(default=None, compare=False, repr=False)
 
 
 class _Node:
     """A tree node: its actions (python list, open loop: may grow), their prior, visits
     ``n (A,)``, value sums ``w (A, num_players)``, children (``None`` until evaluated) and the
-    evaluated value ``raw (num_players,)``."""
+    evaluated value ``raw (num_players,)``. With the node cache (:attr:`GuidedConfig.cache`)
+    also its ``state``, the seat to move there (``mover``) and ``after[i]``, the state action
+    ``i`` leads to (``None`` until first applied); else these are ``None``."""
 
-    __slots__ = ("actions", "index", "prior", "n", "w", "children", "raw")
+    __slots__ = ("actions", "index", "prior", "n", "w", "children", "raw", "state", "mover", "after")
 
-    def __init__(self, actions: list[int], prior: np.ndarray, raw: np.ndarray) -> None:
+    def __init__(
+        self, actions: list[int], prior: np.ndarray, raw: np.ndarray, state: Any = None, mover: int | None = None
+    ) -> None:
         self.actions = list(actions)
         self.index = {a: i for i, a in enumerate(self.actions)}
         p = np.maximum(np.asarray(prior, np.float64).reshape(len(self.actions)), 0.0)
@@ -221,6 +372,8 @@ class _Node:
         self.w = np.zeros((len(self.actions), len(raw)))
         self.children: list[_Node | None] = [None] * len(self.actions)
         self.raw = np.asarray(raw, np.float64)
+        self.state, self.mover = state, mover
+        self.after: list[Any] | None = None if mover is None else [None] * len(self.actions)
 
     def edges(self, legal: list[int]) -> np.ndarray:
         """Indices of ``legal`` (the current sample's legal actions) among this node's actions,
@@ -311,18 +464,34 @@ class _Search:
         config: GuidedConfig,
         rng: np.random.Generator,
         determinize: Callable | None,
+        cached: bool = False,
+        tree: _Node | None = None,
     ) -> None:
         self.rules, self.state, self.seat, self.config, self.rng = rules, state, seat, config, rng
         self.determinize = determinize
+        self.cached = cached
         self.legal = list(rules.legal_actions(state))
+        # A kept subtree is used only where it is this state's node (TreeKeeper matched the state).
+        self.tree = tree if tree is not None and tree.state is not None and tree.actions == self.legal else None
         self.root: _Node | None = None
         self.count = 0
+        self.limit = config.simulations
+        self.first_pass = 0
         self.gumbel = np.zeros(len(self.legal))
         self.tiebreak = np.zeros(len(self.legal))
+        self.base = np.zeros(len(self.legal))
         self.schedule: tuple[int, ...] = ()
 
-    def start(self, prior: np.ndarray, value: np.ndarray) -> None:
-        self.root = _Node(self.legal, prior, value)
+    def start(self, prior: np.ndarray | None = None, value: np.ndarray | None = None) -> None:
+        """Root the tree: a new node from the evaluator's ``prior`` and ``value``, or the kept
+        subtree (its visits so far are the ``base`` the Gumbel schedule counts from)."""
+        if self.tree is not None:
+            self.root = self.tree
+            self.base = self.root.n.copy()
+        elif self.cached:
+            self.root = _Node(self.legal, prior, value, self.state, self.seat)
+        else:
+            self.root = _Node(self.legal, prior, value)
         cfg = self.config
         # Ties at the root (a flat prior with no noise) are broken at random, not towards low ids.
         self.tiebreak = TIEBREAK * self.rng.random(len(self.legal))
@@ -330,6 +499,14 @@ class _Search:
             self.gumbel = cfg.gumbel_scale * self.rng.gumbel(size=len(self.legal)) + self.tiebreak
             m = min(cfg.max_considered, len(self.legal))
             self.schedule = considered_visits(m, cfg.simulations)
+            self.first_pass = min(m, cfg.simulations)
+
+    def plan(self, simulations: int) -> None:
+        """Gumbel, timed: re-plan the schedule for ``simulations`` in all (after the first pass,
+        which every schedule of these ``m`` actions shares)."""
+        m = min(self.config.max_considered, len(self.legal))
+        self.limit = max(self.count, min(simulations, self.config.simulations))
+        self.schedule = considered_visits(m, self.limit)
 
     @property
     def forced(self) -> bool:
@@ -348,7 +525,7 @@ class _Search:
         elif node is self.root:
             target = self.schedule[self.count]
             score = self.gumbel + _logits(node.prior) + _sigma(cfg, node, idx, mover)
-            score = np.where(n == target, score, -np.inf)
+            score = np.where(n - self.base[idx] == target, score, -np.inf)
             if not np.isfinite(score).any():  # not reached with the mctx schedule; stay safe
                 score = -n
         else:
@@ -359,19 +536,29 @@ class _Search:
     def descend(self) -> tuple[list[tuple[_Node, int]], Any, np.ndarray | None]:
         """Walk one simulation down from a (sampled) root: ``(path, leaf state, values)`` with
         ``values`` set when the walk ended at a finished game, else ``None`` (the leaf state
-        then needs the evaluator, for the seat to move there)."""
+        then needs the evaluator, for the seat to move there). With the node cache the walk
+        reads each node's state and legal actions and applies an edge's action only the first
+        time through it (the same walk)."""
         rules = self.rules
+        cached = self.cached
         determinize = self.determinize
-        state = self.state if determinize is None else determinize(rules, self.state, self.seat, self.rng)
+        if cached or determinize is None:
+            state = self.state
+        else:
+            state = determinize(rules, self.state, self.seat, self.rng)
         node = self.root
         path: list[tuple[_Node, int]] = []
         while True:
-            mover = rules.current_player(state)
-            legal = self.legal if node is self.root else list(rules.legal_actions(state))
-            idx = node.edges(legal)
-            i = self.select(node, idx, mover)
+            if cached:
+                i = self.select(node, np.arange(len(node.actions)), node.mover)
+                state = node.after[i]
+                if state is None:
+                    state = node.after[i] = rules.apply_action(node.state, node.actions[i], self.rng)
+            else:
+                legal = self.legal if node is self.root else list(rules.legal_actions(state))
+                i = self.select(node, node.edges(legal), rules.current_player(state))
+                state = rules.apply_action(state, node.actions[i], self.rng)
             path.append((node, i))
-            state = rules.apply_action(state, node.actions[i], self.rng)
             if rules.current_player(state) < 0:
                 return path, state, terminal_values(rules, state)
             child = node.children[i]
@@ -395,7 +582,7 @@ class _Search:
         elif cfg.selection == "gumbel":
             mover = self.seat
             sigma = _sigma(cfg, root, idx, mover)
-            n = root.n[idx]
+            n = root.n[idx] - self.base[idx]
             score = np.where(n == n.max(), self.gumbel + _logits(root.prior) + sigma, -np.inf)
             action = self.legal[int(np.argmax(score))]
             policy[self.legal] = _softmax(_logits(root.prior) + sigma)
@@ -407,7 +594,7 @@ class _Search:
             policy[self.legal] = n / n.sum()
         i = root.index[action]
         value = root.w[i] / root.n[i] if root.n[i] > 0 else root.value()
-        return SearchResult(int(action), policy, value.astype(np.float32), self.count)
+        return SearchResult(int(action), policy, value.astype(np.float32), self.count, root)
 
 
 def search_many(
@@ -417,6 +604,7 @@ def search_many(
     evaluator: Evaluator,
     config: GuidedConfig | None = None,
     rng: int | np.random.Generator | None = None,
+    trees: Sequence[Any] | None = None,
 ) -> list[SearchResult]:
     """Search every root in lock step; see the module docstring.
 
@@ -425,49 +613,85 @@ def search_many(
         roots: states, each unfinished.
         seats: the seat to move in each root (``rules.current_player(root)``); the search
             determinizes the root for it (hidden-information games).
-        evaluator: ``evaluator(states, seats) -> (priors, values)``; called once for the roots,
-            then at most once per simulation round with every root's new leaf (never with an
-            empty list).
+        evaluator: ``evaluator(states, seats) -> (priors, values)``; called once for the roots
+            (those without a kept tree), then at most once per simulation round with every
+            root's new leaf (never with an empty list).
         config: a :class:`GuidedConfig` (default: ``GuidedConfig()``).
         rng: an int, ``None`` or a generator; each root gets its own generator from it.
+        trees: per root, a kept subtree to start from or ``None`` (:meth:`TreeKeeper.find`; a
+            tree that is not this root's node is ignored); needs the node cache.
 
     Returns:
         One :class:`SearchResult` per root, in order.
 
     Raises:
         ValueError: a finished root, a seat that is not the one to move, mismatched lengths, an
-            evaluator answer of the wrong shape, or determinization for a game without the hook.
+            evaluator answer of the wrong shape, determinization for a game without the hook,
+            ``cache=True``, ``reuse`` or ``trees`` where the node cache does not apply (hidden
+            information, chance, determinization), or ``prior_depth`` without ``leaf="hook"``.
     """
     config = config or GuidedConfig()
+    started = time.perf_counter()
+    deadline = None if config.time_limit is None else started + config.time_limit
     rng = make_rng(rng)
+    if config.prior_depth is not None and config.leaf != "hook":
+        raise ValueError(f"prior_depth={config.prior_depth} needs leaf='hook', got leaf={config.leaf!r}")
     if config.leaf not in (None, "net"):
         evaluator = LeafValueEvaluator(evaluator, rules, config.leaf)
-    if len(roots) != len(seats):
-        raise ValueError(f"search_many: {len(roots)} roots but {len(seats)} seats")
+    if len(roots) != len(seats) or (trees is not None and len(trees) != len(roots)):
+        raise ValueError(f"search_many: {len(roots)} roots but {len(seats)} seats and {trees and len(trees)} trees")
     determinize = determinizer(rules, config.determinize)
+    cached = node_cache(rules, config, determinize)
+    if trees is not None and any(t is not None for t in trees) and not cached:
+        raise ValueError("search_many: kept trees need the node cache (perfect information, no chance)")
     searches = []
-    for state, seat in zip(roots, seats, strict=True):
+    for k, (state, seat) in enumerate(zip(roots, seats, strict=True)):
         mover = rules.current_player(state)
         if mover < 0:
             raise ValueError("search_many: a root is a finished game (no legal action)")
         if int(seat) != mover:
             raise ValueError(f"search_many: seat {seat!r} is given for a root where seat {mover} moves")
         root_rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
-        searches.append(_Search(rules, state, int(seat), config, root_rng, determinize))
+        tree = None if trees is None else trees[k]
+        searches.append(_Search(rules, state, int(seat), config, root_rng, determinize, cached, tree))
     if not searches:
         return []
     num_players = rules.spec.num_players
     # A hidden-information root is evaluated in one sampled world for its seat, like every leaf:
     # the estimate (leaf hook, mix, residual) of the true state would pass the hidden cards into
-    # the root's value and from there into the completed Q-values and the policy target.
-    seen = [s.state if determinize is None else determinize(rules, s.state, s.seat, s.rng) for s in searches]
-    priors, values = _evaluate(evaluator, seen, [s.seat for s in searches], num_players)
-    for search, prior, value in zip(searches, priors, values, strict=True):
-        if len(prior) != len(search.legal):
-            raise ValueError(f"evaluator gave {len(prior)} priors for a state with {len(search.legal)} legal actions")
-        search.start(prior, value)
+    # the root's value and from there into the completed Q-values and the policy target. A root
+    # whose tree is kept from the last move (reuse: perfect information only) needs no evaluation.
+    fresh = [s for s in searches if s.tree is None]
+    if fresh:
+        seen = [s.state if determinize is None else determinize(rules, s.state, s.seat, s.rng) for s in fresh]
+        priors, values = _evaluate(evaluator, seen, [s.seat for s in fresh], num_players)
+        for search, prior, value in zip(fresh, priors, values, strict=True):
+            if len(prior) != len(search.legal):
+                raise ValueError(
+                    f"evaluator gave {len(prior)} priors for a state with {len(search.legal)} legal actions"
+                )
+            search.start(prior, value)
+    for search in searches:
+        if search.tree is not None:
+            search.start()
     active = [s for s in searches if not s.forced]
-    for _ in range(config.simulations):
+    planned = False
+    loop_start = time.perf_counter()
+    for done in range(config.simulations):
+        if deadline is not None and done > 0:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            if not planned and config.selection == "gumbel" and done >= max((s.first_pass for s in active), default=0):
+                # Every search has had its first pass (shared by all schedules): plan the rest
+                # for the simulations the measured rate fits into the time left.
+                fits = done + int((deadline - now) / max((now - loop_start) / done, 1e-9))
+                for search in active:
+                    search.plan(fits)
+                planned = True
+        active = [s for s in active if s.count < s.limit]
+        if not active:
+            break
         pending = []
         for search in active:
             path, leaf, terminal = search.descend()
@@ -478,15 +702,87 @@ def search_many(
                 pending.append((search, path, leaf, rules.current_player(leaf)))
         if not pending:
             continue
+        cheap = [] if config.prior_depth is None else [p for p in pending if len(p[1]) >= config.prior_depth]
+        if cheap:
+            pending = [p for p in pending if len(p[1]) < config.prior_depth]
+            hooked = evaluator.hook_values([p[2] for p in cheap])
+            for (search, path, leaf, mover), value in zip(cheap, hooked, strict=True):
+                legal = list(rules.legal_actions(leaf))
+                _expand(search, path, leaf, mover, legal, np.full(len(legal), 1.0 / len(legal)), value)
+        if not pending:
+            continue
         priors, values = _evaluate(evaluator, [p[2] for p in pending], [p[3] for p in pending], num_players)
-        for (search, path, leaf, _), prior, value in zip(pending, priors, values, strict=True):
+        for (search, path, leaf, mover), prior, value in zip(pending, priors, values, strict=True):
             legal = list(rules.legal_actions(leaf))
             if len(prior) != len(legal):
                 raise ValueError(f"evaluator gave {len(prior)} priors for a state with {len(legal)} legal actions")
-            node, i = path[-1]
-            node.children[i] = _Node(legal, prior, value)
-            search.backup(path, np.asarray(value, np.float64))
+            _expand(search, path, leaf, mover, legal, prior, value)
     return [search.result(rules.spec.num_actions) for search in searches]
+
+
+def _expand(
+    search: _Search, path: list[tuple[_Node, int]], leaf: Any, mover: int, legal: list[int], prior, value
+) -> None:
+    """Add the new leaf's node under the last edge of ``path`` and back its value up."""
+    node, i = path[-1]
+    if search.cached:
+        node.children[i] = _Node(legal, prior, value, leaf, mover)
+    else:
+        node.children[i] = _Node(legal, prior, value)
+    search.backup(path, np.asarray(value, np.float64))
+
+
+def node_cache(rules: Rules, config: GuidedConfig, determinize: Callable | None) -> bool:
+    """Whether the search keeps states on its nodes (:attr:`GuidedConfig.cache`): where the game
+    has perfect information and no chance and the search does not determinize.
+
+    Raises:
+        ValueError: ``cache=True`` or ``reuse=True`` where it does not apply.
+    """
+    spec = rules.spec
+    fits = determinize is None and spec.information == "perfect" and not getattr(spec, "chance", True)
+    if (config.cache or config.reuse) and not fits:
+        raise ValueError(
+            f"cache={config.cache}, reuse={config.reuse}: the node cache (and tree reuse) needs a game of perfect "
+            f"information without chance and no determinization; {spec.name!r} has information={spec.information!r}, "
+            f"chance={getattr(spec, 'chance', None)!r}"
+        )
+    return fits if config.cache is None else bool(config.cache)
+
+
+class TreeKeeper:
+    """Tree reuse between moves (:attr:`GuidedConfig.reuse`): :meth:`keep` the trees of the last
+    searches, then :meth:`find` the kept node of each new root, a node at most
+    :data:`REUSE_DEPTH` plies below a kept root whose state equals it (the subtree under the
+    move played and, for the opponent's move, under the reply). Its visit counts and values
+    carry over; the rest of the old trees is dropped. States must be hashable (else nothing is
+    found); the tree must have been searched with the node cache.
+    """
+
+    def __init__(self, depth: int = REUSE_DEPTH) -> None:
+        self.depth = depth
+        self._index: dict[Any, _Node] = {}
+
+    def keep(self, results: Sequence[SearchResult]) -> None:
+        """Index the nodes 1..depth plies below each result's root (replacing what was kept)."""
+        index: dict[Any, _Node] = {}
+        try:
+            for result in results:
+                frontier = [] if result.tree is None or result.tree.state is None else [result.tree]
+                for _ in range(self.depth):
+                    frontier = [child for node in frontier for child in node.children if child is not None]
+                    for child in frontier:
+                        index[child.state] = child
+        except TypeError:  # an unhashable state: no reuse
+            index = {}
+        self._index = index
+
+    def find(self, states: Sequence[Any]) -> list[_Node | None]:
+        """The kept node of each state, or ``None``."""
+        try:
+            return [self._index.get(state) for state in states]
+        except TypeError:
+            return [None] * len(states)
 
 
 def _evaluate(
@@ -528,11 +824,16 @@ class AZBot:
         **overrides: Any,
     ) -> None:
         config = with_overrides(config or GuidedConfig(), overrides, "guided search")
-        determinizer(rules, config.determinize)  # fail now, not in the middle of a game
+        # fail now, not in the middle of a game
+        node_cache(rules, config, determinizer(rules, config.determinize))
         if config.leaf not in (None, "net"):
             LeafValueEvaluator(evaluator, rules, config.leaf)  # a game without the hook fails now
-        self.rules, self.evaluator, self.config = rules, evaluator, config
+        if config.prior_depth is not None and config.leaf != "hook":
+            raise ValueError(f"prior_depth={config.prior_depth} needs leaf='hook', got leaf={config.leaf!r}")
+        self.rules, self.config = rules, config
+        self.evaluator = EvaluationMemo(evaluator, config.memo) if config.memo else evaluator
         self.rng = make_rng(seed)
+        self.keeper = TreeKeeper() if config.reuse else None
         self.last_result: SearchResult | None = None
 
     def act(self, state: Any) -> int:
@@ -544,7 +845,10 @@ class AZBot:
         seat = self.rules.current_player(state)
         if seat < 0:
             raise ValueError("AZBot.act called on a finished game (no legal action)")
-        self.last_result = search_many(self.rules, [state], [seat], self.evaluator, self.config, self.rng)[0]
+        trees = None if self.keeper is None else self.keeper.find([state])
+        self.last_result = search_many(self.rules, [state], [seat], self.evaluator, self.config, self.rng, trees)[0]
+        if self.keeper is not None:
+            self.keeper.keep([self.last_result])
         return self.last_result.action
 
 
@@ -573,7 +877,10 @@ def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
         if not text.isdigit() or int(text) < 1:
             raise ValueError(f"bot {name!r}: simulations {text!r} is not a positive int; syntax: {AZ_SYNTAX}")
         options["simulations"] = int(text)
-    keys = {"select": "selection", "m": "max_considered", "noise": "gumbel_scale", "c": "c_puct", "leaf": "leaf"}
+    keys = {
+        "select": "selection", "m": "max_considered", "noise": "gumbel_scale", "c": "c_puct", "leaf": "leaf",
+        "time": "time_limit", "reuse": "reuse", "prior_depth": "prior_depth", "memo": "memo",
+    }
     for part in keyed:
         key, _, text = part.partition("=")
         if key not in keys:
@@ -581,12 +888,16 @@ def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
         try:
             if key in ("select", "leaf"):
                 value: Any = text
-            elif key == "m":
+            elif key in ("m", "prior_depth", "memo"):
                 value = int(text)
+            elif key == "reuse":
+                value = {"0": False, "1": True}[text]
             else:
                 value = float(text)
             options[keys[key]] = value
             GuidedConfig(**options)
-        except ValueError:
+        except (ValueError, KeyError):
             raise ValueError(f"bot {name!r}: bad value {text!r} for {key!r}; syntax: {AZ_SYNTAX}") from None
+    if "time_limit" in options and not positional:
+        options["simulations"] = TIMED_SIMULATIONS
     return model, GuidedConfig(**options)

@@ -83,6 +83,8 @@ PAGE_LIMITS: dict[str, dict[str, tuple[str, float]]] = {
         "max_considered": ("m", 64),
         "gumbel_scale": ("noise", 10.0),
         "c_puct": ("c", 100.0),
+        "time_limit": ("time", 30.0),
+        "memo": ("memo", 100000),
     },
 }
 """The most a seat from a page may ask of a search: ``{kind: {config field: (name in the spec,

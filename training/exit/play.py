@@ -128,10 +128,16 @@ class SearchAgent(Agent):
         rng=None,
         playout_cap: tuple[float, int, float] | None = None,
     ) -> None:
-        self.rules, self.evaluator, self.config = rules, evaluator, config
+        from maya_envs.bots.guided import EvaluationMemo, TreeKeeper
+
+        memo = getattr(config, "memo", 0)
+        self.rules, self.config = rules, config
+        self.evaluator = EvaluationMemo(evaluator, memo) if memo else evaluator
         self.record, self.sample_moves = record, sample_moves
         self.rng = make_rng(rng)
         self.playout_cap = playout_cap if record else None
+        # config.reuse: each search starts from the kept subtree of the position it reaches
+        self.keeper = TreeKeeper() if getattr(config, "reuse", False) else None
 
     def decide(self, states, seats, plies):
         from maya_envs.bots.guided import search_many
@@ -139,6 +145,7 @@ class SearchAgent(Agent):
         full = np.ones(len(states), bool)
         if self.playout_cap is not None:
             full = self.rng.random(len(states)) < self.playout_cap[0]
+        trees = [None] * len(states) if self.keeper is None else self.keeper.find(states)
         results: list[Any] = [None] * len(states)
         for chosen, config in ((full, self.config), (~full, None)):
             index = np.flatnonzero(chosen)
@@ -146,10 +153,13 @@ class SearchAgent(Agent):
                 continue
             config = config or replace(self.config, simulations=self.playout_cap[1])
             found = search_many(
-                self.rules, [states[i] for i in index], [seats[i] for i in index], self.evaluator, config, self.rng
+                self.rules, [states[i] for i in index], [seats[i] for i in index], self.evaluator, config, self.rng,
+                [trees[i] for i in index],
             )
             for i, result in zip(index, found, strict=True):
                 results[i] = result
+        if self.keeper is not None:
+            self.keeper.keep(results)
         out = []
         for state, result, ply, is_full in zip(states, results, plies, full, strict=True):
             legal = self.rules.legal_actions(state)
