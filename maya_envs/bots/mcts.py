@@ -144,6 +144,16 @@ def parse_spec(name: str) -> tuple[str, MCTSConfig]:
     return kind, MCTSConfig(**options)
 
 
+def read_spec(name: str) -> tuple[None, MCTSConfig]:
+    """``(None, config)`` of a search bot spec: the row parser of :data:`maya_envs.bot_kinds.BOT_KINDS`
+    (a search names no model).
+
+    Raises:
+        ValueError: as :func:`parse_spec`.
+    """
+    return None, parse_spec(name)[1]
+
+
 class _Node:
     """A tree node: children by action id, visit and availability counts, value sums per seat."""
 

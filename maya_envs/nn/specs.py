@@ -34,6 +34,19 @@ def parse_network_spec(name: str) -> tuple[str, str, GuidedConfig | None]:
     raise ValueError(f"bot {name!r} is not a network bot (policy:<model> or az:<model>[...])")
 
 
+def read_policy_spec(name: str) -> tuple[str, None]:
+    """``(model, None)`` of a ``policy:<model>`` spec: the row parser of
+    :data:`maya_envs.bot_kinds.BOT_KINDS` (the raw network has no settings).
+
+    Raises:
+        ValueError: not a ``policy:`` spec, or one without a model.
+    """
+    kind, model, _ = parse_network_spec(name)
+    if kind != "policy":
+        raise ValueError(f"bot {name!r}: expected {POLICY_SYNTAX}")
+    return model, None
+
+
 def model_path(model: str) -> Path:
     """The checkpoint file ``<model>`` names: a path (a ``.pt``, or any existing file) or a
     shipped network's name.

@@ -80,7 +80,7 @@ class _Actor:
     def play(self, games: Games, seed: int) -> Played:
         import torch
 
-        from maya_envs.bots.base import make_bot
+        from maya_envs.players import resolve_player
         from maya_envs.nn.agent import NetworkEvaluator
         from maya_envs.nn.model import PolicyValueNet
         from training.exit.play import BotAgent, PolicyAgent, SearchAgent
@@ -111,9 +111,9 @@ class _Actor:
             elif kind == "policy":
                 made = PolicyAgent(rules, evaluators[rest], deterministic=True, rng=rng)
             elif kind == "teacher":
-                made = BotAgent(rules, make_bot(rest, rules, rng), True, s.imitation_epsilon, rng)
+                made = BotAgent(rules, resolve_player(rest, rules, rng), True, s.imitation_epsilon, rng)
             elif kind == "bot":
-                made = BotAgent(rules, make_bot(rest, rules, rng), rng=rng)
+                made = BotAgent(rules, resolve_player(rest, rules, rng), rng=rng)
             else:
                 raise ValueError(f"unknown agent spec {spec!r}")
             agents[spec] = made
