@@ -117,7 +117,7 @@ BOT_KINDS: dict[str, BotKind] = {
         BotKind(
             "mcts",
             _SEARCH,
-            "mcts:200",
+            "mcts:20",
             "UCT (IS-MCTS where the game hides information)",
             "maya_envs.bots.mcts:make_search_bot",
             parse="maya_envs.bots.mcts:read_spec",
@@ -127,7 +127,7 @@ BOT_KINDS: dict[str, BotKind] = {
         BotKind(
             "ismcts",
             "ismcts" + _SEARCH.removeprefix("mcts"),
-            "ismcts:200",
+            "ismcts:20",
             "information-set MCTS, always determinizing",
             "maya_envs.bots.mcts:make_search_bot",
             parse="maya_envs.bots.mcts:read_spec",
@@ -146,7 +146,7 @@ BOT_KINDS: dict[str, BotKind] = {
         BotKind(
             "az",
             "az:<model>[:SIMULATIONS][:KEY=VALUE...]",
-            f"az:{MODEL}:32",
+            f"az:{MODEL}:8",
             "a network guiding a Gumbel/PUCT search",
             "maya_envs.nn.agent:make_network_bot",
             parse="maya_envs.bots.guided:parse_az_spec",
