@@ -104,7 +104,9 @@ class BotKind:
         except ImportError as error:
             if self.model is None:
                 raise
-            raise ImportError(f"bot {spec!r} plays a neural network and needs torch, from the train extra: {TRAIN_EXTRA}") from error
+            raise ImportError(
+                f"bot {spec!r} plays a neural network and needs torch, from the train extra: {TRAIN_EXTRA}"
+            ) from error
         return factory(spec, rules, seed)
 
 
@@ -113,7 +115,9 @@ BOT_KINDS: dict[str, BotKind] = {
     kind.name: kind
     for kind in (
         BotKind("random", "random", "random", "uniform over the legal actions", "maya_envs.bots.random_bot:RandomBot"),
-        BotKind("heuristic", "heuristic", "heuristic", "the game's rule-of-thumb bot", "maya_envs.bots.heuristic:game_heuristic_bot"),
+        BotKind(
+            "heuristic", "heuristic", "heuristic", "the game's rule-of-thumb bot", "maya_envs.bots.heuristic:game_heuristic_bot"
+        ),
         BotKind(
             "mcts",
             _SEARCH,

@@ -118,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--option", type=parse_option, action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. setup=random (repeatable; VALUE read as JSON when it parses)")  # fmt: skip
     parser.add_argument("--lineup", default="random", help="agent specs in seat order, comma-separated; "
-                        f"one spec fills every seat (default random): {player_syntax()}, a checkpoint .zip")  # fmt: skip
+                        f"one spec fills every seat (default random): {player_syntax()}, "
+                        "a checkpoint .zip")  # fmt: skip
     parser.add_argument("--rotate", action="store_true", help="game i shifts the lineup by i seats")
     parser.add_argument("--games", type=_positive, default=None, help="games per run (default 200; --readme: 1000)")
     parser.add_argument("--seed", type=_non_negative, default=0)

@@ -74,7 +74,8 @@ PAGE_LIMITS: dict[str, dict[str, tuple[str, float]]] = {
     },
 }
 """The most a seat from a page may ask of a search: ``{budget group: {config field: (name in the
-spec, maximum)}}`` (a row's :attr:`maya_envs.bot_kinds.BotKind.budget`) for ``mcts``/``ismcts`` (:class:`maya_envs.bots.mcts.MCTSConfig`) and ``az``
+spec, maximum)}}`` (a row's :attr:`maya_envs.bot_kinds.BotKind.budget`) for ``mcts``/``ismcts``
+(:class:`maya_envs.bots.mcts.MCTSConfig`) and ``az``
 (:class:`maya_envs.bots.guided.GuidedConfig`). Measured on this project's games (early moves,
 one CPU): ``mcts:200`` takes 0.13-0.29 s a move, ``mcts:200:heuristic`` 0.8-6 s, so a move at
 the limits takes about a minute at most."""
@@ -85,7 +86,10 @@ PAGE_KINDS = (*PAGE_BOTS, "pretrained", "checkpoint")
 """The seat kinds (the part before the first ``:``) a page may ask for, besides ``human``."""
 AGENT_SPECS = (
     HUMAN,
-    *(row.example if row.model is None else row.syntax.replace("<model>", SHIPPED_NETWORK) for row in map(BOT_KINDS.get, PAGE_BOTS)),
+    *(
+        row.example if row.model is None else row.syntax.replace("<model>", SHIPPED_NETWORK)
+        for row in map(BOT_KINDS.get, PAGE_BOTS)
+    ),
     "pretrained",
     "pretrained:<name>",
     "checkpoint:<name given with --checkpoint>",

@@ -13,7 +13,8 @@ each forward pass):
 ``az:<net>``           network ``<net>`` with guided search (``eval_search``: no root
                        noise, what the ``az:`` bot spec plays)
 ``policy:<net>``       network ``<net>`` raw: its most probable legal action
-``teacher:<bot>``      a bot spec (``heuristic``, ``mcts:...``; the one resolver, :mod:`maya_envs.players`) recording its choice as the target,
+``teacher:<bot>``      a bot spec (``heuristic``, ``mcts:...``; resolved by
+                       :mod:`maya_envs.players`) recording its choice as the target,
                        with ``imitation_epsilon`` random moves
 ``bot:<bot>``          a bot (``random``, ``heuristic``, ``mcts:...``)
 =====================  ==============================================================

@@ -159,7 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Seat-rotated matches of a network (raw and with guided search) against bots.",
     )
     parser.add_argument("network", help="a .pt network file (algo: exit) or a shipped network name")
-    parser.add_argument("--opponents", nargs="+", default=["heuristic"], help=f"bot specs (default: heuristic): {bot_syntax()}")
+    parser.add_argument(
+        "--opponents", nargs="+", default=["heuristic"], help=f"bot specs (default: heuristic): {bot_syntax()}"
+    )
     parser.add_argument("--games", type=int, default=400, help="games per match (default 400)")
     parser.add_argument(
         "--simulations", type=int, nargs="+", default=[0], help="0 = raw network; N = N guided simulations per move"
