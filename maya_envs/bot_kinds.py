@@ -56,6 +56,8 @@ class BotKind:
             there is not offered to pages. ``None``: nothing to limit.
         training_opponent: may be a PPO training opponent (the rollout searches are too slow:
             evaluation only).
+        needs: optional packages the kind imports (``("torch",)`` for a network: the ``train``
+            extra); building without one is an :class:`ImportError` naming the extra.
     """
 
     name: str
@@ -67,6 +69,7 @@ class BotKind:
     model: str | None = None
     budget: str | None = None
     training_opponent: bool = True
+    needs: tuple[str, ...] = ()
 
     def read(self, spec: str) -> tuple[str | None, Any]:
         """``(model, settings)`` of ``spec`` (both ``None`` for a kind without parts).
@@ -97,17 +100,14 @@ class BotKind:
             ValueError: a malformed spec, an unknown model or one that does not fit ``rules``.
             ImportError: a network kind without torch (the message names the extra).
         """
+        for module in self.needs:
+            try:
+                importlib.import_module(module)
+            except ImportError as error:
+                raise ImportError(f"bot {spec!r} needs {module}, from the train extra: {TRAIN_EXTRA}") from error
         if self.parse is None:
             return _load(self.factory)(rules, seed)
-        try:
-            factory = _load(self.factory)
-        except ImportError as error:
-            if self.model is None:
-                raise
-            raise ImportError(
-                f"bot {spec!r} plays a neural network and needs torch, from the train extra: {TRAIN_EXTRA}"
-            ) from error
-        return factory(spec, rules, seed)
+        return _load(self.factory)(spec, rules, seed)
 
 
 _SEARCH = "mcts[:SIMULATIONS][:ROLLOUT][:KEY=VALUE...]"
@@ -146,6 +146,7 @@ BOT_KINDS: dict[str, BotKind] = {
             "maya_envs.nn.agent:make_network_bot",
             parse="maya_envs.nn.specs:read_policy_spec",
             model="maya_envs.nn.specs:model_path",
+            needs=("torch",),
         ),
         BotKind(
             "az",
@@ -156,6 +157,7 @@ BOT_KINDS: dict[str, BotKind] = {
             parse="maya_envs.bots.guided:parse_az_spec",
             model="maya_envs.nn.specs:model_path",
             budget="az",
+            needs=("torch",),
         ),
     )
 }

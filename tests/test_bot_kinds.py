@@ -5,11 +5,13 @@ shows up everywhere with no other file edited."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
 from maya_envs.bot_kinds import BOT_KINDS, BOT_NAMES, MODEL, bot_syntax, make_bot
-from maya_envs.games import GAMES, find_game
+from maya_envs.games import DEFAULT_GAME, GAMES, find_game
 from maya_envs.players import check_player_spec, player_syntax, resolve_player
 from maya_envs.pretrained import network_names, pretrained_info
 
@@ -28,16 +30,9 @@ def _example(kind, key: str) -> str:
 def _cases():
     for key in GAMES:
         for name, kind in BOT_KINDS.items():
-            marks = [pytest.mark.skipif(not _has_torch(), reason="torch")] if kind.model is not None else []
+            missing = [module for module in kind.needs if importlib.util.find_spec(module) is None]
+            marks = [pytest.mark.skip(reason=f"needs {missing}")] if missing else []
             yield pytest.param(key, name, id=f"{key}-{name}", marks=marks)
-
-
-def _has_torch() -> bool:
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 @pytest.mark.parametrize(("key", "name"), list(_cases()))
@@ -78,7 +73,7 @@ def test_the_training_configs_accept_each_kind_where_the_table_allows_it(name):
     from training.config import check_opponent
 
     kind = BOT_KINDS[name]
-    spec = _example(kind, "maya2012")
+    spec = _example(kind, DEFAULT_GAME.key)
     check_opponent(spec, training=False)  # any kind may be an evaluation opponent
     with pytest.raises(ConfigError) as refused:
         check_opponent("no-such-bot", training=False)
