@@ -197,7 +197,7 @@ def check_player_spec(spec: Any, *, shipped: bool = True, models: bool = True) -
             raise ValueError(f"no such pretrained baseline; known: {list_pretrained()}")
         return
     if not is_bot_spec(spec):
-        raise ValueError(f"unknown player {spec!r}; allowed: {player_syntax(shipped=shipped)}")
+        raise ValueError(f"{spec!r}; allowed: {player_syntax(shipped=shipped, models=models)}")
     kind = bot_kind(spec)
     if kind.model is not None and not models:
         raise ValueError(f"{spec!r} plays a network; allowed: {player_syntax(shipped=shipped, models=False)}")
