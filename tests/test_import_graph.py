@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import maya_envs
 
 ROOT = Path(maya_envs.__file__).parent
@@ -116,3 +118,36 @@ def test_the_search_hooks_and_the_trainer_import_the_search_toolkit_not_a_search
     offenders = [path.name for path in users if "maya_envs.bots.mcts" in _imported_modules(path)]
     assert offenders == []
     assert "maya_envs.bots.search_common" in _imported_modules(ROOT / "bots" / "mcts.py")
+
+
+def _package_imports(package: str) -> dict[str, set[str]]:
+    """``{module: modules of maya_envs it imports}`` for every module of ``maya_envs.<package>``."""
+    modules = _modules()
+    prefix = f"maya_envs.{package}"
+    return {
+        name: _imports(name, path, modules)
+        for name, path in modules.items()
+        if name == prefix or name.startswith(prefix + ".")
+    }
+
+
+@pytest.mark.parametrize(("lower", "upper"), [("bots", "nn"), ("web", "cli")])
+def test_no_arrow_runs_back_up_from_bots_to_nn_or_from_web_to_cli(lower, upper):
+    """Issue 31 item 1: the bots reach the network bots only through the bot-kind table's lazy rows
+    (maya_envs.bot_kinds), and the web app resolves seats with maya_envs.players, not the CLI."""
+    imports = _package_imports(lower)
+    assert len(imports) > 2
+    offenders = {
+        name: sorted(m for m in found if m == f"maya_envs.{upper}" or m.startswith(f"maya_envs.{upper}."))
+        for name, found in imports.items()
+    }
+    assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_the_bot_kind_table_and_the_resolver_import_no_bot_and_no_network():
+    """The table is pure like the game table (its rows import their modules on use), and the
+    resolver sits above it, below the wrappers: neither imports bots/, nn/ or wrappers/."""
+    modules = _modules()
+    for name in ("maya_envs.bot_kinds", "maya_envs.players"):
+        found = _imports(name, modules[name], modules)
+        assert not [m for m in found if m.split(".")[1] in ("bots", "nn", "wrappers", "web", "cli")], (name, found)

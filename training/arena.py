@@ -7,8 +7,9 @@ Usage::
         --agents ppo=runs/<run>/model.zip heuristic random --games 400
     maya-arena --agents runs/<run>/model.zip random          # env from the run's config.yaml
 
-Agents: ``random``, ``heuristic``, ``mcts:N[...]``, ``policy:<model>``, ``az:<model>[:N][...]``
-(see ``maya_envs.bots.make_bot``), a MaskablePPO checkpoint ``.zip``, ``rllib:<path>``;
+Agents: the bot specs (``random``, ``heuristic``, ``mcts:N[...]``, ``policy:<model>``, ...: every
+row of ``maya_envs.bot_kinds.BOT_KINDS``), ``pretrained[:<name>]``, a MaskablePPO checkpoint
+``.zip``, ``rllib:<path>``;
 ``label=spec`` names one. Seats follow a
 balanced design (``--design latin``: cyclic rotations of every table of agents;
 ``permutations``: every ordering; see ``maya_envs.evaluation.arena.seating_plan``) and
@@ -35,6 +36,7 @@ import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
+from maya_envs.players import player_syntax
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
 from training.config import load_config
 from training.progress import game_progress
@@ -65,16 +67,15 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``maya-arena`` (its agent help from the bot-kind table)."""
     parser = argparse.ArgumentParser(prog="maya-arena", description=description(__doc__))
     parser.add_argument(
         "--agents",
         nargs="+",
         required=True,
         metavar="SPEC",
-        help="random, heuristic, mcts:N[...], ismcts..., policy:<model>, az:<model>[:N][...], pretrained[:<name>], "
-        "a checkpoint .zip, rllib:<path>; "
-        "name=SPEC labels one",
+        help=f"{player_syntax()}, a checkpoint .zip, rllib:<path>; name=SPEC labels one",
     )
     parser.add_argument("--env", help=f"a game: one of {game_names()}")
     parser.add_argument("--players", type=int, help="num_players game option")
@@ -88,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="output directory (default: runs/arena__<env>__<time>)")
     parser.add_argument("--no-plot", action="store_true", help="skip ratings.png")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.games <= 0:
         parser.error(f"--games must be > 0, got {args.games}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from maya_envs.bot_kinds import BOT_KINDS
 from maya_envs.core.errors import ConfigError
 
 
@@ -36,15 +37,15 @@ def check_bool(key: str, value: Any) -> None:
 
 
 def is_search_spec(name: Any) -> bool:
-    """Whether ``name`` names a rollout search bot (``mcts...``, ``ismcts...``)."""
-    return isinstance(name, str) and name.split(":", 1)[0] in ("mcts", "ismcts")
+    """Whether ``name`` names a search bot that plays without a network: a row of
+    :data:`maya_envs.bot_kinds.BOT_KINDS` with settings and no model (``mcts...``, ``ismcts...``)."""
+    kind = BOT_KINDS.get(name.split(":", 1)[0]) if isinstance(name, str) else None
+    return kind is not None and kind.parse is not None and kind.model is None
 
 
 def check_search_spec(key: str, name: str) -> None:
-    """Raise unless ``name`` is a well-formed rollout search bot spec."""
-    from maya_envs.bots.mcts import parse_spec
-
+    """Raise unless ``name`` is a well-formed search bot spec (:func:`is_search_spec`)."""
     try:
-        parse_spec(name)
+        BOT_KINDS[name.split(":", 1)[0]].check(name)
     except ValueError as error:
         raise ConfigError(f"{key}: {error}") from None

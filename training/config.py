@@ -14,13 +14,13 @@ from typing import Any
 
 import yaml
 
-from maya_envs.bots.base import NETWORK_BOTS
+from maya_envs.bot_kinds import BOT_KINDS, BOT_NAMES
 from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME
-from maya_envs.nn.specs import check_network_spec
-from maya_envs.pretrained import is_pretrained_spec, list_pretrained
+from maya_envs.players import PRETRAINED_SPECS, check_player_spec
+from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.registration import ENV_IDS
-from training.checks import check_bool, check_int, check_number, check_search_spec, is_search_spec
+from training.checks import check_bool, check_int, check_number
 from training.config_names import path_name, resolve_config
 from training.exit.config import ExitConfig
 
@@ -129,7 +129,7 @@ class TrainConfig:
                 if is_pretrained_spec(name):
                     raise ConfigError(
                         f"eval_opponents: {name!r}; algo: exit plays its evaluation in lock step with bots only: "
-                        "'random', 'heuristic', 'mcts:N...', 'policy:<model>', 'az:<model>...'"
+                        + quoted(BOT_NAMES)
                     )
         if self.env_id not in ENV_IDS:
             raise ConfigError(f"env_id={self.env_id!r}; allowed: {sorted(ENV_IDS)}")
@@ -147,23 +147,7 @@ class TrainConfig:
         if not isinstance(self.eval_opponents, list) or not self.eval_opponents:
             raise ConfigError(f"eval_opponents={self.eval_opponents!r}; allowed: a non-empty list of bot names")
         for name in list(self.opponents) + list(self.eval_opponents):
-            if isinstance(name, str) and name.split(":", 1)[0] in NETWORK_BOTS:
-                try:
-                    check_network_spec(name)
-                except ValueError as error:
-                    raise ConfigError(f"opponent {name!r}: {error}") from None
-                continue
-            if is_search_spec(name) and name not in self.opponents:
-                check_search_spec("eval_opponents", name)
-                continue
-            if name not in ("random", "heuristic") and not is_pretrained_spec(name):
-                raise ConfigError(
-                    f"opponent {name!r}; allowed: 'random', 'heuristic', 'pretrained', 'pretrained:<name>', "
-                    "'policy:<model>', 'az:<model>[:SIMULATIONS][:KEY=VALUE...]'"
-                    + (", 'mcts:N...' (evaluation only)" if name in self.eval_opponents else "")
-                )
-            if name.startswith("pretrained:") and name.partition(":")[2] not in ["raw", *list_pretrained()]:
-                raise ConfigError(f"opponent {name!r}: no such pretrained baseline; known: {list_pretrained()}")
+            check_opponent(name, training=name in self.opponents)
         gain = self.action_feature_gain
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:
             raise ConfigError(f"action_feature_gain={gain!r}; allowed: a number in (0, 1000]")
@@ -301,6 +285,34 @@ def _yaml(text: str, where: str) -> Any:
         return yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise ConfigError(f"{where} is not valid YAML: {error}") from error
+
+
+def quoted(names) -> str:
+    """``'a', 'b'``: names as a config error lists them."""
+    return ", ".join(repr(name) for name in names)
+
+
+def check_opponent(name: Any, training: bool) -> None:
+    """Refuse an opponent spec a PPO run cannot play: a bot kind of the table
+    (:data:`maya_envs.bot_kinds.BOT_KINDS`; as a ``training`` opponent only the kinds fast
+    enough for it, :attr:`~maya_envs.bot_kinds.BotKind.training_opponent`) or a shipped agent,
+    parsed and its model or shipped name looked up (no torch needed).
+
+    Raises:
+        ConfigError: the message names the opponent and lists what is allowed.
+    """
+    kind = BOT_KINDS.get(name.split(":", 1)[0]) if isinstance(name, str) else None
+    if not (is_pretrained_spec(name) or (kind is not None and (kind.training_opponent or not training))):
+        fast = [k.syntax for k in BOT_KINDS.values() if k.training_opponent]
+        slow = [k.syntax for k in BOT_KINDS.values() if not k.training_opponent]
+        raise ConfigError(
+            f"opponent {name!r}; allowed: {quoted(fast + list(PRETRAINED_SPECS))}"
+            + ("" if training else f", {quoted(slow)} (evaluation only)")
+        )
+    try:
+        check_player_spec(name)
+    except ValueError as error:
+        raise ConfigError(f"opponent {name!r}: {error}") from None
 
 
 def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:

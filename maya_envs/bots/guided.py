@@ -95,6 +95,7 @@ import numpy as np
 from maya_envs.bots.search_common import determinizer, game_hook, is_int, is_number, terminal_values, with_overrides
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
+from maya_envs.core.specs import Grammar, parse_parts, positive_count
 
 Evaluator = Callable[[Sequence[Any], Sequence[int]], tuple[Sequence[np.ndarray], np.ndarray]]
 """``evaluator(states, seats) -> (priors, values)``; see the module docstring."""
@@ -852,6 +853,34 @@ class AZBot:
         return self.last_result.action
 
 
+def _zero_or_one(text: str) -> bool:
+    """``"0"`` -> False, ``"1"`` -> True (the spec's ``reuse=``); anything else is a ValueError."""
+    if text not in ("0", "1"):
+        raise ValueError(f"{text!r} is not 0 or 1")
+    return text == "1"
+
+
+AZ_GRAMMAR = Grammar(
+    AZ_SYNTAX,
+    model="first",
+    positional=(("simulations", positive_count("simulations")),),
+    options={
+        "select": ("selection", str),
+        "m": ("max_considered", int),
+        "noise": ("gumbel_scale", float),
+        "c": ("c_puct", float),
+        "leaf": ("leaf", str),
+        "time": ("time_limit", float),
+        "reuse": ("reuse", _zero_or_one),
+        "prior_depth": ("prior_depth", int),
+        "memo": ("memo", int),
+    },
+    check=lambda values: GuidedConfig(**values),
+)
+"""The parts of an ``az:`` spec (:mod:`maya_envs.core.specs`); each option is checked by
+:class:`GuidedConfig` as it is read."""
+
+
 def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
     """Split ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` into ``(model, config)``
     (syntax: :data:`AZ_SYNTAX`).
@@ -859,45 +888,10 @@ def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
     Raises:
         ValueError: a malformed name; the message names the bad part and gives the syntax.
     """
-    kind, _, rest = name.partition(":")
-    if kind != "az" or not rest:
+    if name.partition(":")[0] != "az":
         raise ValueError(f"bot {name!r}: expected {AZ_SYNTAX}")
-    model, *parts = rest.split(":")
-    if not model or "=" in model:
-        raise ValueError(f"bot {name!r}: no model before the options; syntax: {AZ_SYNTAX}")
-    positional = [p for p in parts if "=" not in p]
-    keyed = [p for p in parts if "=" in p]
-    if parts != positional + keyed:
-        raise ValueError(f"bot {name!r}: KEY=VALUE parts must come last; syntax: {AZ_SYNTAX}")
-    if len(positional) > 1:
-        raise ValueError(f"bot {name!r}: too many parts; syntax: {AZ_SYNTAX}")
-    options: dict[str, Any] = {"gumbel_scale": 0.0}  # a match bot plays without root noise
-    if positional:
-        text = positional[0]
-        if not text.isdigit() or int(text) < 1:
-            raise ValueError(f"bot {name!r}: simulations {text!r} is not a positive int; syntax: {AZ_SYNTAX}")
-        options["simulations"] = int(text)
-    keys = {
-        "select": "selection", "m": "max_considered", "noise": "gumbel_scale", "c": "c_puct", "leaf": "leaf",
-        "time": "time_limit", "reuse": "reuse", "prior_depth": "prior_depth", "memo": "memo",
-    }
-    for part in keyed:
-        key, _, text = part.partition("=")
-        if key not in keys:
-            raise ValueError(f"bot {name!r}: unknown option {key!r}; syntax: {AZ_SYNTAX}")
-        try:
-            if key in ("select", "leaf"):
-                value: Any = text
-            elif key in ("m", "prior_depth", "memo"):
-                value = int(text)
-            elif key == "reuse":
-                value = {"0": False, "1": True}[text]
-            else:
-                value = float(text)
-            options[keys[key]] = value
-            GuidedConfig(**options)
-        except (ValueError, KeyError):
-            raise ValueError(f"bot {name!r}: bad value {text!r} for {key!r}; syntax: {AZ_SYNTAX}") from None
-    if "time_limit" in options and not positional:
-        options["simulations"] = TIMED_SIMULATIONS
-    return model, GuidedConfig(**options)
+    parts = parse_parts(name, AZ_GRAMMAR, {"gumbel_scale": 0.0})  # a match bot plays without root noise
+    values = dict(parts.values)
+    if "time_limit" in values and not parts.positional:  # a clock without a count: the clock decides
+        values["simulations"] = TIMED_SIMULATIONS
+    return parts.model, GuidedConfig(**values)

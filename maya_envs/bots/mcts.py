@@ -58,6 +58,7 @@ from maya_envs.bots.search_common import (  # noqa: F401  (relative_values: the 
 )
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
+from maya_envs.core.specs import Grammar, number, one_of, parse_parts, positive_count
 
 ROLLOUTS = ("random", "heuristic")
 SEARCH_NAMES = ("mcts", "ismcts")
@@ -110,6 +111,18 @@ class MCTSConfig:
             raise ValueError(f"exploration={self.exploration!r}; allowed: a number >= 0")
 
 
+SEARCH_GRAMMAR = Grammar(
+    SPEC_SYNTAX,
+    positional=(("simulations", positive_count("simulations")), ("rollout", one_of("rollout", ROLLOUTS))),
+    options={
+        "time": ("time_limit", number(strict=True, finite=True)),
+        "depth": ("depth", number(integer=True)),
+        "c": ("exploration", number()),
+    },
+)
+"""The parts of a search bot spec (:mod:`maya_envs.core.specs`)."""
+
+
 def parse_spec(name: str) -> tuple[str, MCTSConfig]:
     """Parse a search bot name into ``(kind, config)`` (syntax: :data:`SPEC_SYNTAX`).
 
@@ -119,52 +132,26 @@ def parse_spec(name: str) -> tuple[str, MCTSConfig]:
     Raises:
         ValueError: a malformed name; the message names the bad part and gives the syntax.
     """
-    parts = name.split(":")
-    kind = parts[0]
+    kind = name.split(":", 1)[0]
     if kind not in SEARCH_NAMES:
         raise ValueError(f"bot {name!r} is not a search bot; syntax: {SPEC_SYNTAX}")
-    options: dict[str, Any] = {}
-    positional = [p for p in parts[1:] if "=" not in p]
-    keyed = [p for p in parts[1:] if "=" in p]
-    if parts[1:] != positional + keyed:
-        raise ValueError(f"bot {name!r}: KEY=VALUE parts must come last; syntax: {SPEC_SYNTAX}")
-    if len(positional) > 2:
-        raise ValueError(f"bot {name!r}: too many parts; syntax: {SPEC_SYNTAX}")
-    if positional:
-        text = positional[0]
-        if not text.isdigit() or int(text) < 1:
-            raise ValueError(f"bot {name!r}: simulations {text!r} is not a positive int; syntax: {SPEC_SYNTAX}")
-        options["simulations"] = int(text)
-    if len(positional) == 2:
-        if positional[1] not in ROLLOUTS:
-            raise ValueError(f"bot {name!r}: rollout {positional[1]!r} is not one of {ROLLOUTS}; syntax: {SPEC_SYNTAX}")
-        options["rollout"] = positional[1]
-    for part in keyed:
-        key, _, text = part.partition("=")
-        try:
-            if key == "time":
-                options["time_limit"] = float(text)
-                if not options["time_limit"] > 0 or math.isinf(options["time_limit"]):
-                    raise ValueError
-            elif key == "depth":
-                options["depth"] = int(text)
-                if options["depth"] < 0:
-                    raise ValueError
-            elif key == "c":
-                options["exploration"] = float(text)
-                if not options["exploration"] >= 0:
-                    raise ValueError
-            else:
-                raise KeyError(key)
-        except KeyError:
-            raise ValueError(f"bot {name!r}: unknown option {key!r}; syntax: {SPEC_SYNTAX}") from None
-        except ValueError:
-            raise ValueError(f"bot {name!r}: bad value {text!r} for {key!r}; syntax: {SPEC_SYNTAX}") from None
-    if "time_limit" in options and not positional:
+    parts = parse_parts(name, SEARCH_GRAMMAR)
+    options = parts.values
+    if "time_limit" in options and not parts.positional:
         options["simulations"] = None
     if kind == "ismcts":
         options["determinize"] = True
     return kind, MCTSConfig(**options)
+
+
+def read_spec(name: str) -> tuple[None, MCTSConfig]:
+    """``(None, config)`` of a search bot spec: the row parser of :data:`maya_envs.bot_kinds.BOT_KINDS`
+    (a search names no model).
+
+    Raises:
+        ValueError: as :func:`parse_spec`.
+    """
+    return None, parse_spec(name)[1]
 
 
 class _Node:

@@ -46,12 +46,13 @@ from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
 from maya_envs.notation import describe_action, describe_end, read_move, why_illegal
+from maya_envs.players import HUMAN, bot_syntax
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
 
-HUMAN = "human"
-SEAT_KINDS = "human, a bot name (random, heuristic, mcts:N, ...), a checkpoint .zip, pretrained or pretrained:<name>"
+SEAT_KINDS = f"human, a bot name ({bot_syntax()}), a checkpoint .zip, pretrained or pretrained:<name>"
+"""What a seat may be, from the bot-kind table (:data:`maya_envs.bot_kinds.BOT_KINDS`)."""
 
 
 class QuitGame(Exception):
@@ -84,29 +85,10 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
     near = "" if is_pretrained_spec(spec) else did_you_mean(spec, (HUMAN, "pretrained"))
     if near and ":" not in spec and not Path(spec).exists():
         raise ValueError(f"unknown seat {spec!r}{near}; a seat is {SEAT_KINDS}")
-    if is_pretrained_spec(spec):
-        try:
-            return make_opponent(spec, rules, seed, observation_shape)
-        except ImportError as error:
-            raise ValueError(f"{spec!r}: {error}") from error
-    if spec.endswith(".zip") or Path(spec).is_file():
-        if not Path(spec).is_file():
-            raise ValueError(f"checkpoint {spec!r} does not exist")
-        try:
-            from sb3_contrib import MaskablePPO
-        except ImportError as error:
-            raise ValueError("a checkpoint seat needs the train extra: pip install 'maya-envs[train]'") from error
-        model = MaskablePPO.load(spec, device="cpu")
-        try:
-            return make_opponent(
-                model, rules, observation_shape=observation_shape
-            )  # checks the model's observation shape against the game
-        except ValueError as error:
-            raise ValueError(f"checkpoint {spec!r}: {error}") from error
-    try:
-        return make_opponent(spec, rules, seed, observation_shape)
-    except ImportError as error:  # a policy:/az: seat without torch
-        raise ValueError(str(error)) from error
+    try:  # the one resolver: a shipped agent, a checkpoint path, a registered prefix or a bot spec
+        return make_opponent(spec, rules, seed, observation_shape, files=True)
+    except ImportError as error:  # a network or shipped seat without torch
+        raise ValueError(f"{spec!r}: {error}" if is_pretrained_spec(spec) else str(error)) from error
 
 
 def log_viewer(seats: list[str], actor: int) -> int | None:
@@ -257,8 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, help="number of players (default: the game's default)")
     parser.add_argument(
         "--seats",
-        help="comma-separated, in seat order: human, random, heuristic, mcts:N, policy:<model>, az:<model>[:N], "
-        "a checkpoint .zip, pretrained, pretrained:<name>; missing seats are heuristic (default: human, then "
+        help=f"comma-separated, in seat order: {SEAT_KINDS}; missing seats are heuristic (default: human, then "
         "heuristic)",
     )
     parser.add_argument("--seed", type=int, help="the game's seed (default: drawn in secret, shown at the end; it is recorded)")

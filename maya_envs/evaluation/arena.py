@@ -18,6 +18,7 @@ from typing import Any
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.core.rng import make_rng, spawn_seed
 from maya_envs.evaluation.stats import wilson_interval
+from maya_envs.players import load_checkpoint, player_syntax
 from maya_envs.wrappers.opponents import make_opponent
 
 
@@ -319,7 +320,7 @@ def _exp_name(config: Path) -> str | None:
 def resolve_agent(spec: str) -> tuple[str, Any]:
     """Turn a command-line agent spec into ``(name, agent)``.
 
-    Specs: ``random``, ``heuristic``, ``mcts:N[...]``/``ismcts...`` (the bots), a path to a
+    Specs: the bot specs (:data:`maya_envs.bot_kinds.BOT_KINDS`), a path to a
     MaskablePPO ``.zip`` checkpoint (loaded on the CPU; needs the ``train`` extra),
     ``rllib:<path>``, each optionally prefixed by a label ``name=`` (``ppo=runs/x/model.zip``);
     an unlabelled checkpoint is named by :func:`checkpoint_name`.
@@ -334,16 +335,14 @@ def resolve_agent(spec: str) -> tuple[str, Any]:
     else:
         name = spec
     if not spec:
-        raise ValueError("an empty agent spec; allowed: random, heuristic, mcts:N, a checkpoint .zip, rllib:<path>")
+        raise ValueError(f"an empty agent spec; allowed: {player_syntax()}, a checkpoint .zip, rllib:<path>")
     if spec.endswith(".zip"):
         path = Path(spec)
         if not path.is_file():
             raise ValueError(f"agent {spec!r}: checkpoint file does not exist")
-        from sb3_contrib import MaskablePPO  # lazy: the train extra
-
         if name == spec:
             name = checkpoint_name(path)
-        return name, MaskablePPO.load(path, device="cpu")
+        return name, load_checkpoint(spec)
     return name, spec
 
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from maya_envs.bots.guided import GuidedConfig, parse_az_spec
+from maya_envs.core.specs import Grammar, parse_parts
 from maya_envs.pretrained import network_file, network_names
 
 POLICY_SYNTAX = "policy:<model> with <model> a .pt network checkpoint or a shipped network name"
+POLICY_GRAMMAR = Grammar(POLICY_SYNTAX, model="rest")
+"""A ``policy:`` spec: the model is everything after ``policy:`` (:mod:`maya_envs.core.specs`)."""
 
 
 def parse_network_spec(name: str) -> tuple[str, str, GuidedConfig | None]:
@@ -22,15 +25,26 @@ def parse_network_spec(name: str) -> tuple[str, str, GuidedConfig | None]:
     Raises:
         ValueError: not such a spec, or a malformed one (the message gives the syntax).
     """
-    kind, _, rest = name.partition(":")
+    kind = name.partition(":")[0]
     if kind == "policy":
-        if not rest:
-            raise ValueError(f"bot {name!r}: expected {POLICY_SYNTAX}")
-        return kind, rest, None
+        return kind, parse_parts(name, POLICY_GRAMMAR).model, None
     if kind == "az":
         model, config = parse_az_spec(name)
         return kind, model, config
     raise ValueError(f"bot {name!r} is not a network bot (policy:<model> or az:<model>[...])")
+
+
+def read_policy_spec(name: str) -> tuple[str, None]:
+    """``(model, None)`` of a ``policy:<model>`` spec: the row parser of
+    :data:`maya_envs.bot_kinds.BOT_KINDS` (the raw network has no settings).
+
+    Raises:
+        ValueError: not a ``policy:`` spec, or one without a model.
+    """
+    kind, model, _ = parse_network_spec(name)
+    if kind != "policy":
+        raise ValueError(f"bot {name!r}: expected {POLICY_SYNTAX}")
+    return model, None
 
 
 def model_path(model: str) -> Path:

@@ -28,6 +28,7 @@ from typing import Any
 from maya_envs.cli import description
 from maya_envs.cli.play import parse_option
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
+from maya_envs.players import player_syntax
 from maya_envs.stats.collect import StatsConfig, Table
 from maya_envs.stats.report import markdown, run, to_json
 
@@ -117,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--option", type=parse_option, action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. setup=random (repeatable; VALUE read as JSON when it parses)")  # fmt: skip
     parser.add_argument("--lineup", default="random", help="agent specs in seat order, comma-separated; "
-                        "one spec fills every seat (default random)")  # fmt: skip
+                        f"one spec fills every seat (default random): {player_syntax()}, "
+                        "a checkpoint .zip")  # fmt: skip
     parser.add_argument("--rotate", action="store_true", help="game i shifts the lineup by i seats")
     parser.add_argument("--games", type=_positive, default=None, help="games per run (default 200; --readme: 1000)")
     parser.add_argument("--seed", type=_non_negative, default=0)

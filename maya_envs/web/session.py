@@ -47,30 +47,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from maya_envs.bot_kinds import BOT_KINDS
 from maya_envs.captions import move_caption, result_line
 from maya_envs.core.errors import IllegalActionError, plain_words
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import game_names, game_of_rules
 from maya_envs.notation import describe_action
+from maya_envs.players import HUMAN
 from maya_envs.records import Record, RecordError, iter_replay, make_env, new_header, parse_record
 from maya_envs.web.games import action_targets
 
-HUMAN = "human"
 CHECKPOINT_PREFIX = "checkpoint:"
-AGENT_SPECS = (
-    HUMAN,
-    "random",
-    "heuristic",
-    "mcts:200",
-    "ismcts:200",
-    "pretrained",
-    "pretrained:<name>",
-    "policy:<shipped network>",
-    "az:<shipped network>[:SIMULATIONS]",
-    "checkpoint:<name given with --checkpoint>",
-)
-PAGE_KINDS = ("random", "heuristic", "mcts", "ismcts", "pretrained", "policy", "az", "checkpoint")
-"""The seat kinds (the part before the first ``:``) a page may ask for, besides ``human``."""
+SHIPPED_NETWORK = "<shipped network>"
 PAGE_LIMITS: dict[str, dict[str, tuple[str, float]]] = {
     "mcts": {
         "simulations": ("simulations", 2000),
@@ -87,11 +75,29 @@ PAGE_LIMITS: dict[str, dict[str, tuple[str, float]]] = {
         "memo": ("memo", 100000),
     },
 }
-"""The most a seat from a page may ask of a search: ``{kind: {config field: (name in the spec,
-maximum)}}`` for ``mcts``/``ismcts`` (:class:`maya_envs.bots.mcts.MCTSConfig`) and ``az``
+"""The most a seat from a page may ask of a search: ``{budget group: {config field: (name in the
+spec, maximum)}}`` (a row's :attr:`maya_envs.bot_kinds.BotKind.budget`) for ``mcts``/``ismcts``
+(:class:`maya_envs.bots.mcts.MCTSConfig`) and ``az``
 (:class:`maya_envs.bots.guided.GuidedConfig`). Measured on this project's games (early moves,
 one CPU): ``mcts:200`` takes 0.13-0.29 s a move, ``mcts:200:heuristic`` 0.8-6 s, so a move at
 the limits takes about a minute at most."""
+PAGE_BOTS = tuple(kind.name for kind in BOT_KINDS.values() if kind.budget is None or kind.budget in PAGE_LIMITS)
+"""The bot kinds a page may seat: every row of :data:`maya_envs.bot_kinds.BOT_KINDS` with
+nothing to limit or with its limits in :data:`PAGE_LIMITS`."""
+PAGE_KINDS = (*PAGE_BOTS, "pretrained", "checkpoint")
+"""The seat kinds (the part before the first ``:``) a page may ask for, besides ``human``."""
+AGENT_SPECS = (
+    HUMAN,
+    *(
+        row.example if row.model is None else row.syntax.replace("<model>", SHIPPED_NETWORK)
+        for row in map(BOT_KINDS.get, PAGE_BOTS)
+    ),
+    "pretrained",
+    "pretrained:<name>",
+    "checkpoint:<name given with --checkpoint>",
+)
+"""What a page may seat, in words (the page's suggestions and the errors), from the table: a
+kind's example, or its syntax where it names a network (a shipped one)."""
 ENV_KEYWORDS = ("render_mode", "illegal_action", "render_observer")
 """Keywords of a game's ``env()`` that are not game options: the server sets them."""
 MAX_SEED_DIGITS = 40
@@ -220,18 +226,11 @@ def check_budget(spec: str) -> None:
             (the message names it and the maximum).
     """
     kind = spec.split(":", 1)[0]
-    if kind in ("mcts", "ismcts"):
-        from maya_envs.bots.mcts import parse_spec
-
-        _, config = parse_spec(spec)
-        limits = PAGE_LIMITS["mcts"]
-    elif kind == "az":
-        from maya_envs.bots.guided import parse_az_spec
-
-        _, config = parse_az_spec(spec)
-        limits = PAGE_LIMITS["az"]
-    else:
+    row = BOT_KINDS.get(kind)
+    if row is None or row.budget is None:
         return
+    _, config = row.read(spec)
+    limits = PAGE_LIMITS[row.budget]
     for field, (written, most) in limits.items():
         value = getattr(config, field)
         if value is not None and value > most:
@@ -270,8 +269,6 @@ def resolve_seat(
         ValueError: not a string, a path, an unknown bot or baseline or checkpoint name, a
             budget over its maximum (the message lists what is allowed).
     """
-    from maya_envs.cli.play import load_seat
-    from maya_envs.nn.specs import parse_network_spec
     from maya_envs.pretrained import network_names
     from maya_envs.wrappers.opponents import make_opponent
 
@@ -287,19 +284,20 @@ def resolve_seat(
             raise ValueError(f"unknown checkpoint {short(name)}; known: {known}")
         path = checkpoints[name]
         try:
-            return load_seat(path, rules, seed, observation_shape)
-        except ValueError as error:
+            return make_opponent(path, rules, seed, observation_shape, files=True)
+        except (ValueError, ImportError) as error:
             raise ValueError(_hide_path(str(error), path, spec)) from None
     if _names_a_file(spec):
         raise ValueError(
             f"seat {short(spec)}: a page cannot name a file; agents come from the registry "
-            f"({', '.join(AGENT_SPECS[1:9])}) or from checkpoints given at start (checkpoint:<name>)"
+            f"({', '.join(AGENT_SPECS[1:-1])}) or from checkpoints given at start (checkpoint:<name>)"
         )
     kind = spec.split(":", 1)[0]
     if kind not in PAGE_KINDS:
         raise ValueError(f"unknown bot {short(spec)}; a page may seat: {', '.join(AGENT_SPECS)}")
-    if kind in ("policy", "az"):
-        model = parse_network_spec(spec)[1]
+    row = BOT_KINDS.get(kind)
+    if row is not None and row.model is not None:
+        model = row.read(spec)[0]
         if model not in network_names():
             raise ValueError(
                 f"seat {short(spec)}: a page cannot name a file; a network seat takes a shipped network: "

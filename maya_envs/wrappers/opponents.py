@@ -1,5 +1,8 @@
 """Turn an opponent spec (a bot name, a bot, a policy, a callable) into one interface.
 
+Strings are resolved by the one player resolver, :mod:`maya_envs.players` (bot kinds:
+:data:`maya_envs.bot_kinds.BOT_KINDS`); this module wraps what it returns.
+
 An opponent chooses for ``agent`` in an AEC env over a rules engine:
 ``opponent.choose(env, agent) -> action id``.
 
@@ -22,7 +25,7 @@ Accepted specs:
   guiding a search (bot names of :func:`maya_envs.bots.make_bot`; need torch);
 * ``"<prefix>:<text>"`` for a registered prefix: the resolver of that prefix turns the spec
   into one of the objects above. ``pretrained`` is built in; others come from
-  :func:`register_resolver` or from the ``maya_envs.opponents`` entry-point group of any
+  :func:`maya_envs.players.register_resolver` or from the ``maya_envs.opponents`` entry-point group of any
   installed package (this project's ``training`` package registers ``rllib``: an RLlib
   checkpoint, ``"rllib:<checkpoint path>"``, imported only for such a spec);
 * an object with ``choose(env, agent)`` (such as that RLlib agent), asked as is.
@@ -30,69 +33,18 @@ Accepted specs:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
-from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 import numpy as np
 
-from maya_envs.bots.base import BOT_NAMES, make_bot
-from maya_envs.games import game_of_rules
-from maya_envs.pretrained import (
-    PREFIX,
-    default_agent,
-    is_pretrained_spec,
-    load_pretrained,
-    pretrained_info,
-    raw_agent,
-    resolve_pretrained_spec,
+from maya_envs.bot_kinds import BOT_NAMES, make_bot
+from maya_envs.players import (  # noqa: F401  (register_resolver, resolver_for, ENTRY_POINT_GROUP: the old import path)
+    ENTRY_POINT_GROUP,
+    default_observation_shape,
+    expand_spec,
+    register_resolver,
+    resolver_for,
 )
-
-Resolver = Callable[[str, Any], Any]
-"""``resolver(spec, rules) -> opponent object`` for the specs ``"<prefix>:..."`` of one prefix."""
-ENTRY_POINT_GROUP = "maya_envs.opponents"
-"""Entry points ``prefix = "module:resolver"`` that installed packages register for specs."""
-_RESOLVERS: dict[str, Resolver] = {}
-
-
-def register_resolver(prefix: str, resolver: Resolver) -> None:
-    """Resolve the opponent specs ``"<prefix>"`` and ``"<prefix>:..."`` with ``resolver``."""
-    _RESOLVERS[prefix] = resolver
-
-
-def resolver_for(spec: Any) -> Resolver | None:
-    """The resolver registered (or installed as an entry point) for ``spec``'s prefix, else ``None``."""
-    if not isinstance(spec, str):
-        return None
-    prefix = spec.split(":", 1)[0]
-    if prefix not in _RESOLVERS and prefix in _entry_points():
-        _RESOLVERS[prefix] = _entry_points()[prefix].load()
-    return _RESOLVERS.get(prefix)
-
-
-@cache
-def _entry_points() -> dict[str, Any]:
-    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
-
-
-def _pretrained(spec: str, rules, observation_shape: tuple[int, ...] | None = None) -> Any:
-    """The shipped agent ``spec`` names, matched against the game of ``rules`` as a seat
-    observing ``observation_shape`` sees it (default: the game's default observer): for
-    ``"pretrained"`` the default entry's ``default_spec`` (a bot spec), else an ``sb3``
-    entry's MaskablePPO model or a ``network`` entry's bot ``"policy:<name>"``."""
-    if not is_pretrained_spec(spec):
-        raise ValueError(f"a pretrained spec looks like 'pretrained' or 'pretrained:<name>', got {spec!r}")
-    shape = default_observation_shape(rules) if observation_shape is None else tuple(observation_shape)
-    name = resolve_pretrained_spec(spec, replace(rules.spec, observation_shape=shape))
-    agent = default_agent(name) if spec == PREFIX else raw_agent(name)
-    if pretrained_info(name).kind == "sb3" and agent == name:
-        return load_pretrained(name)
-    return agent
-
-
-register_resolver("pretrained", _pretrained)
 
 
 class OpponentPolicy:
@@ -104,12 +56,11 @@ class OpponentPolicy:
         rules,
         seed: int | np.random.Generator | None = None,
         observation_shape: tuple[int, ...] | None = None,
+        files: bool = False,
     ) -> None:
         shape = tuple(observation_shape) if observation_shape is not None else default_observation_shape(rules)
-        if is_pretrained_spec(spec):  # built in: the baseline must fit the shape this seat observes
-            spec = _pretrained(spec, rules, shape)
-        elif (resolver := resolver_for(spec)) is not None:
-            spec = resolver(spec, rules)
+        named = spec
+        spec = expand_spec(spec, rules, shape, files=files)  # the one resolver (maya_envs.players)
         self.spec = spec
         if isinstance(spec, str):
             self._bot = make_bot(spec, rules, seed)
@@ -120,8 +71,9 @@ class OpponentPolicy:
             self._kind = "model"
             expects = getattr(getattr(spec, "observation_space", None), "shape", None)
             if expects is not None and tuple(expects) != shape:
+                where = f"checkpoint {named!r}: " if isinstance(named, str) else ""
                 raise ValueError(
-                    f"model expects observations of shape {tuple(expects)}, but {rules.spec.name} with "
+                    f"{where}model expects observations of shape {tuple(expects)}, but {rules.spec.name} with "
                     f"{rules.spec.num_players} players and these options gives {shape} "
                     "(a checkpoint of another game, player count or variant?)"
                 )
@@ -191,11 +143,13 @@ def make_opponent(
     rules,
     seed: int | np.random.Generator | None = None,
     observation_shape: tuple[int, ...] | None = None,
+    files: bool = False,
 ) -> OpponentPolicy | OpponentPool:
     """Resolve ``spec`` (see the module docstring) for ``rules``; a model (and a pretrained
     baseline) must take observations of ``observation_shape`` (default: the shape of the
     game's default observer; pass the env's ``spec_card.observation_shape`` where the env's
-    observer has options, such as Yaxha's ``action_features``).
+    observer has options, such as Yaxha's ``action_features``). With ``files`` (command lines,
+    never a page) a path names a MaskablePPO checkpoint (:func:`maya_envs.players.load_checkpoint`).
 
     Raises:
         ValueError: an unknown bot name, an unusable object, or an unknown or unfitting
@@ -205,10 +159,5 @@ def make_opponent(
         return spec
     if isinstance(spec, dict):
         return OpponentPool(spec, rules, observation_shape)
-    return OpponentPolicy(spec, rules, seed, observation_shape)
+    return OpponentPolicy(spec, rules, seed, observation_shape, files)
 
-
-def default_observation_shape(rules) -> tuple[int, ...]:
-    """The observation shape of the default observer of ``rules``' game (its env's
-    ``observer_class`` with no options)."""
-    return game_of_rules(rules).hook("env").observer_class(rules).layout.shape

@@ -15,7 +15,8 @@ each forward pass):
 ``az:<net>``           network ``<net>`` with guided search (``eval_search``: no root
                        noise, what the ``az:`` bot spec plays)
 ``policy:<net>``       network ``<net>`` raw: its most probable legal action
-``teacher:<bot>``      a bot (``heuristic``, ``mcts:...``) recording its choice as the target,
+``teacher:<bot>``      a bot spec (``heuristic``, ``mcts:...``; resolved by
+                       :mod:`maya_envs.players`) recording its choice as the target,
                        with ``imitation_epsilon`` random moves
 ``bot:<bot>``          a bot (``random``, ``heuristic``, ``mcts:...``)
 =====================  ==============================================================
@@ -83,7 +84,7 @@ class _Actor:
     def play(self, games: Games, seed: int) -> Played:
         import torch
 
-        from maya_envs.bots.base import make_bot
+        from maya_envs.players import resolve_player
         from maya_envs.nn.agent import NetworkEvaluator
         from maya_envs.nn.model import PolicyValueNet
         from training.exit.play import BotAgent, PolicyAgent, SearchAgent
@@ -114,9 +115,9 @@ class _Actor:
             elif kind == "policy":
                 made = PolicyAgent(rules, evaluators[rest], deterministic=True, rng=rng)
             elif kind == "teacher":
-                made = BotAgent(rules, make_bot(rest, rules, rng), True, s.imitation_epsilon, rng)
+                made = BotAgent(rules, resolve_player(rest, rules, rng), True, s.imitation_epsilon, rng)
             elif kind == "bot":
-                made = BotAgent(rules, make_bot(rest, rules, rng), rng=rng)
+                made = BotAgent(rules, resolve_player(rest, rules, rng), rng=rng)
             else:
                 raise ValueError(f"unknown agent spec {spec!r}")
             agents[spec] = made

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from maya_envs.bot_kinds import BOT_KINDS
 from maya_envs.core.errors import ConfigError
+from maya_envs.players import check_player_spec
 from training.checks import check_bool, check_int, check_number, check_search_spec, is_number, is_search_spec
 
 LEAF_VALUES = ("net", "hook", "mix", "residual", "auto")
@@ -213,17 +215,18 @@ class ExitConfig:
             raise ConfigError(f"exit.opponents: unknown kind(s) {unknown}; allowed: {', '.join(EXIT_OPPONENTS)}")
         if self.imitation not in ("heuristic", "none") and not is_search_spec(self.imitation):
             raise ConfigError(
-                f"exit.imitation={self.imitation!r}; allowed: 'heuristic', 'none' or a search bot 'mcts:N[...]'"
+                f"exit.imitation={self.imitation!r}; allowed: 'heuristic', 'none' or a search bot "
+                + ", ".join(repr(k.syntax) for k in BOT_KINDS.values() if is_search_spec(k.name))
             )
         if is_search_spec(self.imitation):
             check_search_spec("exit.imitation", self.imitation)
         if not isinstance(self.gate_opponents, list):
             raise ConfigError(f"exit.gate_opponents={self.gate_opponents!r}; allowed: a list of bot names")
         for name in self.gate_opponents:
-            if is_search_spec(name):
-                check_search_spec("exit.gate_opponents", name)
-            elif name not in ("random", "heuristic"):
-                raise ConfigError(f"exit.gate_opponents: {name!r}; allowed: 'random', 'heuristic', 'mcts:N[...]'")
+            try:  # bots of the table that play without a network
+                check_player_spec(name, shipped=False, models=False)
+            except ValueError as error:
+                raise ConfigError(f"exit.gate_opponents: {error}") from None
 
     def _check_backend(self) -> None:
         from training.exit.actors import BACKENDS, import_ray

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.bot_kinds import bot_syntax
 from maya_envs.bots.guided import LEAVES
 from training.exit.gating import fair_share, match_lineups, score_match
 
@@ -80,7 +81,7 @@ def measure(
         ValueError: a bad network, opponent spec, count or ``--pair`` on a game without teams
             (the message names the value and what is allowed).
     """
-    from maya_envs.bots.base import make_bot
+    from maya_envs.bot_kinds import make_bot
     from maya_envs.bots.guided import GuidedConfig
     from maya_envs.evaluation.stats import wilson_interval
     from maya_envs.games import find_game
@@ -164,7 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Seat-rotated matches of a network (raw and with guided search) against bots.",
     )
     parser.add_argument("network", help="a .pt network file (algo: exit) or a shipped network name")
-    parser.add_argument("--opponents", nargs="+", default=["heuristic"], help="bot specs (default: heuristic)")
+    parser.add_argument(
+        "--opponents", nargs="+", default=["heuristic"], help=f"bot specs (default: heuristic): {bot_syntax()}"
+    )
     parser.add_argument("--games", type=int, default=400, help="games per match (default 400)")
     parser.add_argument(
         "--simulations", type=int, nargs="+", default=[0], help="0 = raw network; N = N guided simulations per move"
