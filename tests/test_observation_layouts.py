@@ -99,3 +99,20 @@ def test_the_tiling_check_finds_a_gap_and_a_vector_longer_than_its_parts():
     gapped.parts = (gapped.parts[0], type(gapped.parts[1])("b", 3, (2, 3)))
     with pytest.raises(AssertionError, match="starts at 3"):
         assert_tiles(gapped, 9)
+
+
+def test_a_layout_gives_part_starts_spans_and_checks_concatenated_pieces():
+    layout = Layout([("a", 2), ("b", (2, 3)), ("c", 1)])
+    assert dict(layout.starts) == {"a": 0, "b": 2, "c": 8}
+    with pytest.raises(TypeError):
+        layout.starts["a"] = 5  # read-only
+    assert layout.span("a", "b") == slice(0, 8) and layout.span("b", "b") == layout["b"]
+    with pytest.raises(ValueError, match="'a' comes before part 'c'"):
+        layout.span("c", "a")
+    with pytest.raises(KeyError, match="no observation part 'd'"):
+        layout.span("a", "d")
+    layout.check_pieces([2, 3, 3, 1])  # b in two pieces
+    with pytest.raises(ValueError, match="crosses the end of part 'a'"):
+        layout.check_pieces([3, 5, 1])
+    with pytest.raises(ValueError, match="fill 8 values; the layout has 9"):
+        layout.check_pieces([2, 6])
