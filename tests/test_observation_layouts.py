@@ -2,7 +2,9 @@
 the game table: for every game x player count x variant (and the observer's own options), the
 layout's parts tile the vector exactly (no gap, no overlap, nothing past the end, so nothing is
 written outside a part) and, over seeded random games, every part is written: some state of
-some config gives it a value other than the fill, 0.
+some config gives it a value other than the fill, 0. Where an observer gives the layout of one
+row of a part made of rows (``observer.rows``: the quarry's seats, quarries, levels), the same
+holds for the row's parts.
 
 "Some config", not "every config": a part may be constant in one config by rule (Maya (2012)'s
 ``team_game`` is 0 at three players; two Yaxha seats that clash leave no pending seat, the last
@@ -82,11 +84,18 @@ def test_every_layout_part_is_written_and_the_parts_tile_the_observation(key):
         rules = game.make_rules(options)
         observer = game.hook("observer")(rules, **extra)
         layout = observer.layout
+        rows = getattr(observer, "rows", {})  # part name -> the layout of one of its rows
+        for name, row in rows.items():
+            assert_tiles(row, layout.part(name).shape[-1])
         names.update(layout.names)
+        names.update(f"{name}.{sub}" for name, row in rows.items() for sub in row.names)
+        assert_tiles(layout, layout.size)
         for obs in _observations(rules, observer, GAMES_PER_CONFIG, seed=100 * index):
             assert obs.shape == layout.shape and obs.dtype == np.float32
-            assert_tiles(layout, obs.size)
             written.update(part.name for part in layout if obs[part.slice].any())
+            for name, row in rows.items():
+                values = layout.view(obs, name)
+                written.update(f"{name}.{sub.name}" for sub in row if values[..., sub.slice].any())
     assert names - written == set(), f"{key}: parts never written"
 
 
@@ -116,3 +125,13 @@ def test_a_layout_gives_part_starts_spans_and_checks_concatenated_pieces():
         layout.check_pieces([3, 5, 1])
     with pytest.raises(ValueError, match="fill 8 values; the layout has 9"):
         layout.check_pieces([2, 6])
+
+
+def test_a_layout_survives_pickle_and_deepcopy():
+    """Envs are deep-copied (search, branches) and pickled (vector envs in subprocesses)."""
+    import copy
+    import pickle
+
+    layout = Layout([("a", 2), ("b", (2, 3))])
+    for twin in (pickle.loads(pickle.dumps(layout)), copy.deepcopy(layout)):
+        assert twin == layout and dict(twin.starts) == dict(layout.starts) and twin.span("a", "b") == slice(0, 8)

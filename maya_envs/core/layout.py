@@ -140,6 +140,10 @@ class Layout:
     def __hash__(self) -> int:
         return hash(self.parts)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as its ``(name, shape)`` pairs (``starts`` is a read-only view)."""
+        return Layout, ([(p.name, p.shape) for p in self.parts],)
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{p.name}{list(p.shape)}" for p in self.parts)
         return f"Layout({self.size}: {inner})"
@@ -177,6 +181,8 @@ class Observer(Protocol):
     Attributes:
         rules: the rules it encodes states of.
         layout: the named parts of every vector it returns.
+        rows: optional, ``{part name: Layout}``: the layout of one row (the last axis) of a
+            part made of rows, where the observer names the values inside a row.
     """
 
     rules: Any
