@@ -1,6 +1,6 @@
 """What every state of Maya (Abacusspiele 2003) that the rules reach keeps true: the one check
 a loaded state must pass (:func:`check_invariants`, called by
-:func:`maya_envs.maya_quarry.serialize.from_dict` once each field has its type and range).
+:func:`maya_envs.maya_quarry.rules.serialize.from_dict` once each field has its type and range).
 
 A state that passes can be played to the end: the seat to move has a legal action, no count
 leaves the range the rules and the observation (``Box(0, 1)``) assume, and each phase holds
@@ -35,6 +35,9 @@ only what that phase can hold. The invariants (``n`` seats, ``Q`` quarries):
 * **A live state has a move**: the seat to move has at least one legal action.
 
 Raises :class:`~maya_envs.core.errors.StateError` naming the first field that breaks one.
+
+In the rules package for the reason :mod:`maya_envs.maya_quarry.rules.serialize` gives;
+:mod:`maya_envs.maya_quarry.invariants` keeps the path every game has.
 
 Pure: standard library only.
 """

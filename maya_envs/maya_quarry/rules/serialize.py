@@ -10,12 +10,17 @@ saved. Older dicts still load: ``{"schema": "maya_quarry.state/2"}`` (the same k
 get their neutral values).
 
 :func:`from_dict` checks every field's type, length and range, then every invariant the rules
-keep (:func:`maya_envs.maya_quarry.invariants.check_invariants`: blocks and worker cards
+keep (:func:`maya_envs.maya_quarry.rules.invariants.check_invariants`: blocks and worker cards
 conserved, quarry and level capacities, each phase holding only what it can hold, the
 variant's fields, a legal action for the seat to move), and raises
 :class:`~maya_envs.core.errors.StateError` naming the first bad field. So a loaded state plays
 to the end with legal moves and observations inside ``Box(0, 1)``
 (``tests/test_state_fuzz.py`` checks thousands of mutated saves).
+
+It lives in the rules package, beside the state and phase modules it reads: importing any of
+them runs ``rules/__init__.py``, which imports the engine, which saves and loads states, so
+from outside the package it was an import loop (issue 31). :mod:`maya_envs.maya_quarry.serialize`
+keeps the path every game has.
 
 Pure: standard library only.
 """
@@ -28,7 +33,7 @@ from typing import Any
 from maya_envs.core import state_dict as V
 from maya_envs.core.errors import StateError
 from maya_envs.maya_quarry.actions import CARD_COUNTS, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
-from maya_envs.maya_quarry.invariants import check_invariants
+from maya_envs.maya_quarry.rules.invariants import check_invariants
 from maya_envs.maya_quarry.rules.state import ADVANCED_NEUTRAL, NUM_ROUNDS, PHASE_NAMES, MayaQuarryState, Phase
 
 GAME = "maya_quarry"
@@ -59,7 +64,7 @@ def from_dict(data: Any, rules: Any) -> MayaQuarryState:
 
     Raises:
         StateError: a wrong schema or version, a missing or unknown key, a bad field (named),
-            or a broken invariant (:func:`maya_envs.maya_quarry.invariants.check_invariants`).
+            or a broken invariant (:func:`maya_envs.maya_quarry.rules.invariants.check_invariants`).
     """
     data = _upgrade(data)
     V.read_header(data, GAME, (VERSION,))
