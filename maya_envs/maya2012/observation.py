@@ -79,8 +79,10 @@ Pure: numpy only; imports the rules, never the other way round.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 
@@ -200,13 +202,37 @@ def observe(rules: Maya2012Rules, state: Maya2012State, seat: int) -> np.ndarray
     return Maya2012Observer(rules).encode(state, seat)
 
 
+class _Plan(NamedTuple):
+    """What the encoder reads from a layout once (not per state): its size, its part starts,
+    the two-player block ``my_ladders`` .. ``pieces`` (one write) and the first index of each
+    row of ``action_features`` (shape ``(3, 48)``)."""
+
+    size: int
+    at: Mapping[str, int]
+    ladders_to_pieces: slice | None
+    feature_rows: tuple[int, ...]
+
+
+@lru_cache(maxsize=None)
+def _plan(two_players: bool, draft: bool) -> _Plan:
+    layout = _layout(two_players, draft)
+    features = layout.part("action_features")
+    rows, width = features.shape
+    return _Plan(
+        layout.size,
+        layout.starts,
+        layout.span("my_ladders", "pieces") if two_players else None,
+        tuple(features.start + row * width for row in range(rows)),
+    )
+
+
 def encode_observation(state, seat: int, config) -> np.ndarray:
     """Encode ``state`` for ``seat``; returns a new ``float32`` array of
     :func:`observation_shape` (index tables in the module docstring), written by the part
     names of :func:`observation_layout`."""
-    layout = observation_layout(config)
-    at = layout.starts
-    obs = np.zeros(layout.size, np.float32)
+    plan = _plan(config.num_players == 2, config.setup == "draft")
+    at = plan.at
+    obs = np.zeros(plan.size, np.float32)
     colours = np.fromiter(chain.from_iterable(state.towers), np.intp, A.NUM_TOWERS * A.NUM_LEVELS)
     slots = at["towers"] + _SLOT_BASE
     if state.phase == DRAFT:
@@ -219,20 +245,20 @@ def encode_observation(state, seat: int, config) -> np.ndarray:
     if state.monolith >= 0:
         obs[at["monolith"] + state.monolith] = 1.0
     if config.num_players == 2:
-        _encode_2p(obs, layout, state, seat, config)
+        _encode_2p(obs, plan, state, seat, config)
     else:
-        _encode_multi(obs, layout, state, seat, config)
+        _encode_multi(obs, plan, state, seat, config)
     return obs
 
 
-def _encode_2p(obs: np.ndarray, layout: Layout, state, seat: int, config) -> None:
-    at = layout.starts
+def _encode_2p(obs: np.ndarray, plan: _Plan, state, seat: int, config) -> None:
+    at = plan.at
     if state.raven:
         obs[at["raven"] + state.raven - 2] = 1.0
     opp = 1 - seat
     ladders, priests = config.ladders_per_player, config.priests_per_player
     # ladders, priests and pieces left are consecutive parts: one write
-    obs[layout.span("my_ladders", "pieces")] = [
+    obs[plan.ladders_to_pieces] = [
         *[count / MAX_LADDER_SPACES for count in state.ladders[seat]],
         *[count / MAX_LADDER_SPACES for count in state.ladders[opp]],
         *[float(owner == seat) for owner in state.priests],
@@ -249,19 +275,19 @@ def _encode_2p(obs: np.ndarray, layout: Layout, state, seat: int, config) -> Non
     if state.phase == EXCHANGE:
         towers = state.towers
         legal = state_exchanges(state)
-        features = layout.view(obs, "action_features")  # rows: ladders placed, completes, swing
-        features[2, np.asarray(legal, np.intp)] = _swing_unit(0)
+        placed_at, completes_at, swing_at = plan.feature_rows  # the action_features rows
+        obs[swing_at + np.asarray(legal, np.intp)] = _swing_unit(0)
         for action in legal:
             if not joins_formed(towers, action):
                 continue  # no join: no ladder, no priest, no swing
             ladders_placed, completes, swing = exchange_consequences(state, action, seat, config.ladder_spaces)
-            features[0, action] = ladders_placed / 2
-            features[1, action] = float(completes)
-            features[2, action] = _swing_unit(swing)
+            obs[placed_at + action] = ladders_placed / 2
+            obs[completes_at + action] = float(completes)
+            obs[swing_at + action] = _swing_unit(swing)
 
 
-def _encode_multi(obs: np.ndarray, layout: Layout, state, seat: int, config) -> None:
-    at = layout.starts
+def _encode_multi(obs: np.ndarray, plan: _Plan, state, seat: int, config) -> None:
+    at = plan.at
     if state.tasks:
         obs[at["tasks"] + np.asarray(state.tasks[seat], np.intp)] = 1.0
         obs[at["centre_card"] + state.towers[CENTRE][0]] = 1.0
@@ -279,10 +305,10 @@ def _encode_multi(obs: np.ndarray, layout: Layout, state, seat: int, config) -> 
             actions, deltas, cans, rival_deltas = zip(*outlook, strict=True)
             actions = np.asarray(actions, np.intp)
             scale, double = SCORE_DELTA_SCALE, 2 * SCORE_DELTA_SCALE  # (delta + 6) / 12, clipped
-            features = layout.view(obs, "action_features")  # rows: my delta, can declare, rival delta
-            features[0, actions] = [min(max((d + scale) / double, 0.0), 1.0) for d in deltas]
-            features[1, actions] = cans
-            features[2, actions] = [min(max((d / UNKNOWN_HANDS + scale) / double, 0.0), 1.0) for d in rival_deltas]
+            mine_at, declare_at, rivals_at = plan.feature_rows  # the action_features rows
+            obs[mine_at + actions] = [min(max((d + scale) / double, 0.0), 1.0) for d in deltas]
+            obs[declare_at + actions] = cans
+            obs[rivals_at + actions] = [min(max((d / UNKNOWN_HANDS + scale) / double, 0.0), 1.0) for d in rival_deltas]
 
 
 def seat_outlook(state: Maya2012State, seat: int, config: Maya2012Config) -> list[tuple[int, int, bool, int]]:
