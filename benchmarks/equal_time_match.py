@@ -35,7 +35,7 @@ from search_ladder import TimedBot as LadderTimedBot
 from maya_envs.bots import make_bot
 from maya_envs.evaluation import play_match
 from maya_envs.evaluation.stats import wilson_interval
-from maya_envs.games import find_game, game_names
+from maya_envs.games import DEFAULT_GAME, find_game, game_names
 
 
 class TimedBot(LadderTimedBot):
@@ -90,7 +90,7 @@ def calibrate(opponent: str, rules: Any, count: int, seed: int) -> float:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=game_names(), default="maya2012")
+    parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME.key)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--candidate", default="az:maya2012_2p_exit:leaf=hook", help="an az: spec without time=")
     parser.add_argument("--opponent", default="mcts:200:depth=2")

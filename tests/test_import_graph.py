@@ -1,6 +1,9 @@
 """The import map of ``maya_envs`` has no circles (issue 18): dependencies run one way, core <-
 rules <- observation/actions <- env <- wrappers, and that holds for every import statement,
-the local ones inside functions and the ``TYPE_CHECKING`` ones included."""
+the local ones inside functions and the ``TYPE_CHECKING`` ones included, and through the
+packages an import runs: importing ``a.b.c`` runs ``a/b/__init__.py`` first, so a module that
+imports ``a.b.c`` depends on package ``a.b`` too, unless that package holds the module itself
+(then it is already being imported; issue 31)."""
 
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ def _modules() -> dict[str, Path]:
 
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """Modules of the package that ``name`` imports anywhere in its file: ``from a import b``
-    counts as ``a.b`` where that is a module, else as ``a``."""
+    counts as ``a.b`` where that is a module, else as ``a``; each with the packages whose
+    ``__init__`` importing it runs (:func:`_packages_run`)."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -43,7 +47,17 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 elif base in modules:
                     found.add(base)
     found.discard(name)
-    return found
+    return found | {package for target in found for package in _packages_run(name, target, modules)}
+
+
+def _packages_run(name: str, target: str, modules: dict[str, Path]) -> set[str]:
+    """The packages of the import map whose ``__init__`` runs when module ``name`` imports
+    ``target``: every package above ``target``, less those above ``name`` (or ``name`` itself):
+    they are already imported, or being imported, when ``name`` runs."""
+    parts = target.split(".")
+    above_name = {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 2)}
+    packages = {".".join(parts[:k]) for k in range(1, len(parts))}
+    return {p for p in packages - above_name if p in modules}
 
 
 def import_circles() -> list[list[str]]:
@@ -97,6 +111,28 @@ def test_the_checker_sees_local_and_type_checking_imports(tmp_path, monkeypatch)
     )
     monkeypatch.setattr(f"{__name__}.ROOT", package)
     assert import_circles() == [["maya_envs.a", "maya_envs.b"]]
+
+
+def test_the_checker_sees_a_circle_through_a_package_init(tmp_path, monkeypatch):
+    """The checker itself: ``a.save`` imports ``a.rules.state``, which runs ``a/rules/__init__.py``,
+    which imports ``a.rules.engine``, which imports ``a.save``: a circle no module arrow shows
+    (the quarry's serialize -> rules/__init__ -> engine -> serialize, issue 31); a module that
+    imports a sibling inside its own package runs no ``__init__`` and makes none."""
+    package = tmp_path / "maya_envs"
+    rules = package / "game" / "rules"
+    rules.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "game" / "__init__.py").write_text("")
+    (package / "game" / "save.py").write_text("from maya_envs.game.rules.state import State\n")
+    (rules / "__init__.py").write_text("from maya_envs.game.rules.engine import Rules\n")
+    (rules / "state.py").write_text("State = object\n")
+    (rules / "engine.py").write_text(
+        "from maya_envs.game.rules.state import State\nimport maya_envs.game.save as save\nRules = object\n"
+    )
+    monkeypatch.setattr(f"{__name__}.ROOT", package)
+    assert import_circles() == [["maya_envs.game.rules", "maya_envs.game.rules.engine", "maya_envs.game.save"]]
+    (package / "game" / "save.py").write_text("State = object\n")
+    assert import_circles() == []
 
 
 def _imported_modules(path: Path) -> set[str]:

@@ -8,15 +8,22 @@ instead of recomputing offsets from a vector length or an env id::
     layout = observer.layout
     features = layout.view(obs, "action_features")      # shape (..., 3, num_actions)
     layout["action_features"]                            # the slice in the flat vector
+    layout.starts["turn"]                                # the index of its first value
+
+Encoders write by part name too (``obs[layout.starts["monolith"] + pair] = 1``), so an offset
+is never computed beside the layout. A part made of per-item rows (a quarry's values, a
+seat's) can have a layout of its own for one row, the outer part's shape being ``(items,
+row.size)``.
 
 Pure: standard library and numpy only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from math import prod
+from types import MappingProxyType
 from typing import Any, Protocol
 
 import numpy as np
@@ -78,6 +85,8 @@ class Layout:
         self.parts: tuple[Part, ...] = tuple(built)
         self._by_name = {p.name: p for p in built}
         self.size = start
+        #: ``{name: index of the part's first value}``, read-only (what encoders add to).
+        self.starts: Mapping[str, int] = MappingProxyType({p.name: p.start for p in built})
 
     @property
     def shape(self) -> tuple[int]:
@@ -103,6 +112,19 @@ class Layout:
         """The slice of part ``name`` in the flat vector."""
         return self.part(name).slice
 
+    def span(self, first: str, last: str) -> slice:
+        """The slice from part ``first``'s start to part ``last``'s end (the parts in between
+        included), for one write of several consecutive parts.
+
+        Raises:
+            KeyError: no such part.
+            ValueError: ``last`` comes before ``first``.
+        """
+        start, stop = self.part(first).start, self.part(last).stop
+        if stop < start:
+            raise ValueError(f"part {last!r} comes before part {first!r}; parts: {list(self.names)}")
+        return slice(start, stop)
+
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
 
@@ -118,9 +140,30 @@ class Layout:
     def __hash__(self) -> int:
         return hash(self.parts)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as its ``(name, shape)`` pairs (``starts`` is a read-only view)."""
+        return Layout, ([(p.name, p.shape) for p in self.parts],)
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{p.name}{list(p.shape)}" for p in self.parts)
         return f"Layout({self.size}: {inner})"
+
+    def check_pieces(self, sizes: Iterable[int]) -> None:
+        """Check that consecutive pieces of ``sizes`` (an encoder that concatenates its
+        output, e.g. the JAX engine) fill the vector exactly, each part made of whole pieces.
+
+        Raises:
+            ValueError: the sizes do not add up to :attr:`size`, or a piece crosses a part's
+                end; the message names the part.
+        """
+        at = 0
+        for size in sizes:
+            for part in self.parts:
+                if at < part.stop < at + size:
+                    raise ValueError(f"a piece [{at}, {at + size}) crosses the end of part {part.name!r} at {part.stop}")
+            at += size
+        if at != self.size:
+            raise ValueError(f"the pieces fill {at} values; the layout has {self.size}")
 
     def view(self, obs: np.ndarray, name: str) -> np.ndarray:
         """Part ``name`` of ``obs`` (shape ``(..., size)``) as ``(..., *part.shape)`` (a view)."""
@@ -138,6 +181,8 @@ class Observer(Protocol):
     Attributes:
         rules: the rules it encodes states of.
         layout: the named parts of every vector it returns.
+        rows: optional, ``{part name: Layout}``: the layout of one row (the last axis) of a
+            part made of rows, where the observer names the values inside a row.
     """
 
     rules: Any

@@ -59,6 +59,7 @@ import numpy as np
 import pgx
 import pgx.core
 
+from maya_envs.core.layout import Layout
 from maya_envs.core.options import resolve_config
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import observation as O
@@ -220,7 +221,8 @@ class Maya2012(pgx.core.Env):
         self.config = cfg = resolve_config(Maya2012Config, config, options)
         self.rules = Maya2012Rules(cfg)
         self._n = cfg.num_players
-        self._size = (O.SIZE_2P if self._n == 2 else O.SIZE_MULTI) + (O.DRAFT_SIZE if cfg.setup == "draft" else 0)
+        self._layout = O.observation_layout(cfg)  # the observation's parts, concatenated in order
+        self._size = self._layout.size
         self._spaces = np.asarray(cfg.ladder_spaces, np.int32)
         self._limit_phase = OVER if cfg.at_max_turns == "score" else TRUNCATED
         self._from_game = jax.jit(self._state_of_game)
@@ -625,7 +627,7 @@ class Maya2012(pgx.core.Env):
         parts.append((seat == 0)[None])
         parts += self._action_features_2p(x, seat, state.legal_action_mask[:N_EX] & (x.phase == EXCHANGE))
         parts += self._draft_obs(x)
-        return _concat(parts)
+        return _concat(parts, self._layout)
 
     def _action_features_2p(self, x: Game, seat: jax.Array, legal: jax.Array) -> list[jax.Array]:
         """Slices [466, 610): rules ``exchange_consequences`` of every legal exchange, per pair
@@ -685,7 +687,7 @@ class Maya2012(pgx.core.Env):
         legal = _legal_exchanges(x.towers, x.monolith, jnp.int32(0)) & live & dealt
         parts += self._action_features_multi(x, my_cards, ~my_cards & ~centre_card, legal)
         parts += self._draft_obs(x)
-        return _concat(parts)
+        return _concat(parts, self._layout)
 
     def _action_features_multi(self, x: Game, mine: jax.Array, unknown: jax.Array, legal: jax.Array) -> list[jax.Array]:
         """Slices [444, 588): observation ``exchange_outlook`` of every legal exchange."""
@@ -726,10 +728,12 @@ def _fraction(count: jax.Array, total: int) -> jax.Array:
     return jnp.asarray(table)[jnp.clip(count, 0, total)]
 
 
-def _concat(parts: list[jax.Array]) -> jax.Array:
-    """The observation vector of ``parts``, as float32. The parts are computed before the
-    concatenation (an optimisation barrier): fused into it, XLA's CPU backend recomputed the
-    action features per output element, 3-5x slower."""
+def _concat(parts: list[jax.Array], layout: Layout) -> jax.Array:
+    """The observation vector of ``parts``, as float32; ``parts`` are the parts of ``layout`` in
+    order, each made of whole pieces (checked when traced: ``Layout.check_pieces``). The parts
+    are computed before the concatenation (an optimisation barrier): fused into it, XLA's CPU
+    backend recomputed the action features per output element, 3-5x slower."""
+    layout.check_pieces(p.size for p in parts)
     flat = jax.lax.optimization_barrier([p.astype(jnp.float32).reshape(-1) for p in parts])
     return jnp.concatenate(flat)
 

@@ -11,6 +11,14 @@ import numba
 SETUP_MONOLITH, SETUP_RAVEN, EXCHANGE, OVER = 0, 1, 2, 5
 MONOLITH_BASE, RAVEN_BASE, NUM_ACTIONS = 48, 60, 75
 
+OBS_STARTS = (
+    "towers", "monolith", "raven", "my_ladders", "opponent_ladders", "my_priests", "opponent_priests", "pieces",
+    "phase", "turn", "seat", "action_features",
+)  # fmt: skip
+"""The parts of the two-player observation layout whose starts :func:`observe` takes, in this
+order (an argument, not globals: numba's cache would keep a global's value from compile time
+when the layout in :mod:`maya_envs.maya2012.observation` changed)."""
+
 
 @numba.njit(cache=True)
 def _update_mask_row(g, towers, monolith, raven, phase, turn, mask, max_turns, limit_phase, pa, pb, blocked):
@@ -110,10 +118,16 @@ def update_mask(rows, towers, monolith, raven, phase, turn, mask, max_turns, lim
 @numba.njit(cache=True)
 def observe(
     rows, seats, obs, towers, monolith, raven, ladders, priests, ladders_left, priests_left, phase, turn, mask,
-    spaces, ladders_total, priests_total, max_turns, pa, pb, swing_values,
+    spaces, ladders_total, priests_total, max_turns, pa, pb, swing_values, starts,
 ):  # fmt: skip
     """Write the 610-float observation of game ``rows[k]`` for seat ``seats[k]`` into the
-    zeroed ``obs[k]`` (layout: :mod:`maya_envs.maya2012.observation`)."""
+    zeroed ``obs[k]``; ``starts``: the first index of each part of :data:`OBS_STARTS` in the
+    layout (:func:`maya_envs.maya2012.observation.observation_layout`)."""
+    at_towers, at_monolith, at_raven, at_my_ladders, at_opp_ladders = starts[0], starts[1], starts[2], starts[3], starts[4]
+    at_my_priests, at_opp_priests, at_pieces, at_phase, at_turn = starts[5], starts[6], starts[7], starts[8], starts[9]
+    at_seat, at_features = starts[10], starts[11]
+    # rows of the action_features part, shape (3, 48)
+    at_placed, at_completes, at_swing = at_features, at_features + 48, at_features + 2 * 48
     for k in range(rows.size):
         g = rows[k]
         me = seats[k]
@@ -121,28 +135,28 @@ def observe(
         out = obs[k]
         for t in range(9):
             for level in range(5):
-                out[45 * t + 9 * level + towers[g, t, level]] = 1.0
+                out[at_towers + 45 * t + 9 * level + towers[g, t, level]] = 1.0
         if monolith[g] >= 0:
-            out[405 + monolith[g]] = 1.0
+            out[at_monolith + monolith[g]] = 1.0
         if raven[g] > 0:
-            out[417 + raven[g] - 2] = 1.0
+            out[at_raven + raven[g] - 2] = 1.0
         for t in range(9):
-            out[421 + t] = ladders[g, me, t] / 4.0
-            out[430 + t] = ladders[g, opp, t] / 4.0
+            out[at_my_ladders + t] = ladders[g, me, t] / 4.0
+            out[at_opp_ladders + t] = ladders[g, opp, t] / 4.0
             if priests[g, t] == me:
-                out[439 + t] = 1.0
+                out[at_my_priests + t] = 1.0
             elif priests[g, t] == opp:
-                out[448 + t] = 1.0
+                out[at_opp_priests + t] = 1.0
         if ladders_total:
-            out[457] = ladders_left[g, me] / ladders_total
-            out[458] = ladders_left[g, opp] / ladders_total
+            out[at_pieces] = ladders_left[g, me] / ladders_total
+            out[at_pieces + 1] = ladders_left[g, opp] / ladders_total
         if priests_total:
-            out[459] = priests_left[g, me] / priests_total
-            out[460] = priests_left[g, opp] / priests_total
+            out[at_pieces + 2] = priests_left[g, me] / priests_total
+            out[at_pieces + 3] = priests_left[g, opp] / priests_total
         if phase[g] <= EXCHANGE:
-            out[461 + phase[g]] = 1.0
-        out[464] = min(turn[g] / max_turns, 1.0)
-        out[465] = 1.0 if me == 0 else 0.0
+            out[at_phase + phase[g]] = 1.0
+        out[at_turn] = min(turn[g] / max_turns, 1.0)
+        out[at_seat] = 1.0 if me == 0 else 0.0
         if phase[g] != EXCHANGE:
             continue
         my_priests = priests_left[g, me] > 0
@@ -175,9 +189,9 @@ def observe(
                 if complete and my_priests:
                     completes = True
                     swing += 1
-            out[466 + x] = placed / 2.0
-            out[514 + x] = 1.0 if completes else 0.0
-            out[562 + x] = swing_values[swing + 2]
+            out[at_placed + x] = placed / 2.0
+            out[at_completes + x] = 1.0 if completes else 0.0
+            out[at_swing + x] = swing_values[swing + 2]
 
 
 @numba.njit(cache=True)

@@ -89,7 +89,10 @@ for _r in range(2, 6):
 _LEVEL = np.arange(A.NUM_LEVELS)
 # Observation value of a VP swing s (index s + 2), computed as observation.py does.
 _SWING = np.array([min(max((s + 2) / 6, 0.0), 1.0) for s in range(-2, 7)], np.float32)
-OBS_SIZE = O.SIZE_2P
+# The observation's named parts (two players, no draft), which both backends write by name.
+_LAYOUT = O.observation_layout(Maya2012Config())
+_AT = _LAYOUT.starts
+OBS_SIZE = _LAYOUT.size
 _END_STUCK, _END_LIMIT = END_REASONS.index("no_legal_exchange"), END_REASONS.index("max_turns")
 
 
@@ -137,6 +140,8 @@ class BatchedMaya2012:
         self, num_envs: int, seed: int | None = None, board_reuse: int = 64, backend: str = "auto", **game_options: Any
     ) -> None:
         self.backend, self._nb = _load_backend(backend)
+        if self._nb is not None:  # the compiled observe takes the layout's part starts
+            self._obs_starts = np.array([_AT[name] for name in self._nb.OBS_STARTS], np.intp)
         config = Maya2012Config.from_mapping(game_options)
         if config.num_players != 2:
             raise ConfigError(f"num_players={config.num_players} is not batched; allowed: [2]")
@@ -300,6 +305,7 @@ class BatchedMaya2012:
                 np.asarray(rows, np.intp), np.ascontiguousarray(me), obs, self.towers, self.monolith, self.raven,
                 self.ladders, self.priests, self.ladders_left, self.priests_left, self.phase, self.turn, self.mask,
                 self._spaces, cfg.ladders_per_player, cfg.priests_per_player, cfg.max_turns, _PA, _PB, _SWING,
+                self._obs_starts,
             )  # fmt: skip
             return obs
         towers = self.towers[rows]
@@ -308,20 +314,20 @@ class BatchedMaya2012:
         obs = np.zeros((n, OBS_SIZE), np.float32)
         flat = obs.reshape(-1)
         base = local * OBS_SIZE
-        flat[(base[:, None] + O._SLOT_BASE + towers.reshape(n, -1)).ravel()] = 1.0
+        flat[(base[:, None] + (_AT["towers"] + O._SLOT_BASE) + towers.reshape(n, -1)).ravel()] = 1.0
         monolith = self.monolith[rows].astype(np.intp)
         placed = monolith >= 0
-        flat[base[placed] + O.MONOLITH_AT + monolith[placed]] = 1.0
+        flat[base[placed] + _AT["monolith"] + monolith[placed]] = 1.0
         raven = self.raven[rows].astype(np.intp)
         placed = raven > 0
-        flat[base[placed] + O.RAVEN_AT + raven[placed] - 2] = 1.0
+        flat[base[placed] + _AT["raven"] + raven[placed] - 2] = 1.0
         ladders = self.ladders[rows]
         mine, theirs = ladders[local, me], ladders[local, opp]
-        obs[:, O.LADDERS_AT : O.LADDERS_AT + 9] = mine / np.float32(O.MAX_LADDER_SPACES)
-        obs[:, O.LADDERS_AT + 9 : O.LADDERS_AT + 18] = theirs / np.float32(O.MAX_LADDER_SPACES)
+        obs[:, _LAYOUT["my_ladders"]] = mine / np.float32(O.MAX_LADDER_SPACES)
+        obs[:, _LAYOUT["opponent_ladders"]] = theirs / np.float32(O.MAX_LADDER_SPACES)
         priests = self.priests[rows]
-        obs[:, O.PRIESTS_AT : O.PRIESTS_AT + 9] = priests == me[:, None]
-        obs[:, O.PRIESTS_AT + 9 : O.PRIESTS_AT + 18] = priests == opp[:, None]
+        obs[:, _LAYOUT["my_priests"]] = priests == me[:, None]
+        obs[:, _LAYOUT["opponent_priests"]] = priests == opp[:, None]
         cfg = self.config
         ladders_left, priests_left = self.ladders_left[rows], self.priests_left[rows]
         for k, (counts, seat, total) in enumerate(
@@ -333,12 +339,12 @@ class BatchedMaya2012:
             )
         ):
             if total:
-                obs[:, O.PIECES_AT + k] = counts[local, seat] / total
+                obs[:, _AT["pieces"] + k] = counts[local, seat] / total
         phase = self.phase[rows].astype(np.intp)
         live = phase <= EXCHANGE
-        flat[base[live] + O.PHASE_AT + phase[live]] = 1.0
-        obs[:, O.TURN_AT] = np.minimum(self.turn[rows] / cfg.max_turns, 1.0)
-        obs[:, O.SEAT_AT] = me == 0
+        flat[base[live] + _AT["phase"] + phase[live]] = 1.0
+        obs[:, _AT["turn"]] = np.minimum(self.turn[rows] / cfg.max_turns, 1.0)
+        obs[:, _AT["seat"]] = me == 0
         legal = self.mask[rows, :N_EX].astype(bool)
         if legal.any():
             self._action_features(obs, towers, mine, theirs, ladders_left[local, me], priests_left[local, me], legal)
@@ -514,7 +520,7 @@ class BatchedMaya2012:
         self._ended_at_start[rows] = self.phase[rows] == OVER
 
     def _action_features(self, obs, towers, mine, theirs, my_ladders_left, my_priests_left, legal) -> None:
-        """Slices [466, 610) of the observation: ``exchange_consequences`` of every legal
+        """The ``action_features`` part of the observation: ``exchange_consequences`` of every legal
         exchange for the observing seat, all at once."""
         j = _XJ
         # Seam after the swap: new a = a[:j+1] + b[j+1:], so its seam compares a[j] and b[j+1].
@@ -544,10 +550,10 @@ class BatchedMaya2012:
         completes_a, completes_b = complete_a & priest, complete_b & priest
         swing = place_a * gain_a + place_b * gain_b + completes_a + completes_b
         placed = place_a.astype(np.float32) + place_b
-        at = O.ACTION_FEATURES_AT
-        obs[:, at : at + N_EX] = np.where(legal, placed * np.float32(0.5), 0)
-        obs[:, at + N_EX : at + 2 * N_EX] = legal & (completes_a | completes_b)
-        obs[:, at + 2 * N_EX : at + 3 * N_EX] = np.where(legal, _SWING[swing + 2], 0)
+        features = _LAYOUT.view(obs, "action_features")  # (n, 3, 48): ladders placed, completes, swing
+        features[:, 0] = np.where(legal, placed * np.float32(0.5), 0)
+        features[:, 1] = legal & (completes_a | completes_b)
+        features[:, 2] = np.where(legal, _SWING[swing + 2], 0)
 
 
 def _exchange_legality(towers: np.ndarray, monolith: np.ndarray, raven: np.ndarray) -> np.ndarray:

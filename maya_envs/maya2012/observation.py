@@ -79,7 +79,10 @@ Pure: numpy only; imports the rules, never the other way round.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
 from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 
@@ -109,48 +112,27 @@ from maya_envs.maya2012.rules import (
 )
 
 COLOURS = 9
-TOWER_PLANES = A.NUM_TOWERS * A.NUM_LEVELS * COLOURS  # 405
-MONOLITH_AT = TOWER_PLANES
-RAVEN_AT = MONOLITH_AT + len(A.PAIRS)
-LADDERS_AT = RAVEN_AT + 4
-PRIESTS_AT = LADDERS_AT + 18
-PIECES_AT = PRIESTS_AT + 18
-PHASE_AT = PIECES_AT + 4
-TURN_AT = PHASE_AT + 3
-SEAT_AT = TURN_AT + 1
-ACTION_FEATURES_AT = SEAT_AT + 1  # 466
-SIZE_2P = ACTION_FEATURES_AT + 3 * A.NUM_EXCHANGES  # 610
-
 MAX_LADDER_SPACES = 4
-# One-hot offsets of every (tower, level) slot, for a vectorised colour write.
+# One-hot offsets of every (tower, level) slot in the ``towers`` part, for a vectorised colour write.
 _SLOT_BASE = (np.arange(A.NUM_TOWERS * A.NUM_LEVELS) * COLOURS).astype(np.intp)
-
-
-# Three and four players.
-TASKS_AT = MONOLITH_AT + len(A.PAIRS)  # 417
-CENTRE_CARD_AT = TASKS_AT + COLOURS  # 426
-MULTI_PHASE_AT = CENTRE_CARD_AT + COLOURS  # 435
-BONUS_AT = MULTI_PHASE_AT + 2  # 437
-MULTI_TURN_AT = BONUS_AT + 1  # 438
-MULTI_SEAT_AT = MULTI_TURN_AT + 1  # 439
-TEAM_GAME_AT = MULTI_SEAT_AT + 4  # 443
-SCORE_DELTA_AT = TEAM_GAME_AT + 1  # 444
-CAN_DECLARE_AT = SCORE_DELTA_AT + A.NUM_EXCHANGES  # 492
-RIVAL_DELTA_AT = CAN_DECLARE_AT + A.NUM_EXCHANGES  # 540
-SIZE_MULTI = RIVAL_DELTA_AT + A.NUM_EXCHANGES  # 588
 UNKNOWN_HANDS = 3  # the 6 unknown colours are spread over 3 other hands (3p: 2 rivals + the face-down pair)
 # Task-score changes of one exchange are mostly within +-6; larger ones clip. A change maps to
 # [0, 1] as ``(delta + 6) / 12``: the scale keeps one point visible to the action-feature head
 # (1/12 per point; 1/40 was too faint to learn from).
 SCORE_DELTA_SCALE = 6
-DRAFT_SIZE = COLOURS + 1
 
 
 def observation_layout(config: Maya2012Config) -> Layout:
-    """The named parts of the observation for ``config`` (the module's index tables)."""
+    """The named parts of the observation for ``config`` (the module's index tables); the
+    encoder, the batched engine and the JAX engine write by these names."""
+    return _layout(config.num_players == 2, config.setup == "draft")
+
+
+@lru_cache(maxsize=None)
+def _layout(two_players: bool, draft: bool) -> Layout:
     towers = ("towers", (A.NUM_TOWERS, A.NUM_LEVELS, COLOURS))
     features = ("action_features", (3, A.NUM_EXCHANGES))
-    if config.num_players == 2:
+    if two_players:
         parts = [
             towers,
             ("monolith", len(A.PAIRS)),
@@ -178,7 +160,7 @@ def observation_layout(config: Maya2012Config) -> Layout:
             ("team_game", 1),
             features,
         ]
-    if config.setup == "draft":
+    if draft:
         parts += [("draft_block", COLOURS), ("drafting", 1)]
     return Layout(parts)
 
@@ -220,35 +202,63 @@ def observe(rules: Maya2012Rules, state: Maya2012State, seat: int) -> np.ndarray
     return Maya2012Observer(rules).encode(state, seat)
 
 
+class _Plan(NamedTuple):
+    """What the encoder reads from a layout once (not per state): its size, its part starts,
+    the two-player block ``my_ladders`` .. ``pieces`` (one write) and the first index of each
+    row of ``action_features`` (shape ``(3, 48)``)."""
+
+    size: int
+    at: Mapping[str, int]
+    ladders_to_pieces: slice | None
+    feature_rows: tuple[int, ...]
+
+
+@lru_cache(maxsize=None)
+def _plan(two_players: bool, draft: bool) -> _Plan:
+    layout = _layout(two_players, draft)
+    features = layout.part("action_features")
+    rows, width = features.shape
+    return _Plan(
+        layout.size,
+        layout.starts,
+        layout.span("my_ladders", "pieces") if two_players else None,
+        tuple(features.start + row * width for row in range(rows)),
+    )
+
+
 def encode_observation(state, seat: int, config) -> np.ndarray:
     """Encode ``state`` for ``seat``; returns a new ``float32`` array of
-    :func:`observation_shape` (index tables in the module docstring)."""
-    size = (SIZE_2P if config.num_players == 2 else SIZE_MULTI) + (DRAFT_SIZE if config.setup == "draft" else 0)
-    obs = np.zeros(size, np.float32)
+    :func:`observation_shape` (index tables in the module docstring), written by the part
+    names of :func:`observation_layout`."""
+    plan = _plan(config.num_players == 2, config.setup == "draft")
+    at = plan.at
+    obs = np.zeros(plan.size, np.float32)
     colours = np.fromiter(chain.from_iterable(state.towers), np.intp, A.NUM_TOWERS * A.NUM_LEVELS)
+    slots = at["towers"] + _SLOT_BASE
     if state.phase == DRAFT:
         built = colours >= 0
-        obs[_SLOT_BASE[built] + colours[built]] = 1.0
-        obs[size - DRAFT_SIZE + state.draft_block] = 1.0
-        obs[size - 1] = 1.0
+        obs[slots[built] + colours[built]] = 1.0
+        obs[at["draft_block"] + state.draft_block] = 1.0
+        obs[at["drafting"]] = 1.0
     else:
-        obs[_SLOT_BASE + colours] = 1.0
+        obs[slots + colours] = 1.0
     if state.monolith >= 0:
-        obs[MONOLITH_AT + state.monolith] = 1.0
+        obs[at["monolith"] + state.monolith] = 1.0
     if config.num_players == 2:
-        _encode_2p(obs, state, seat, config)
+        _encode_2p(obs, plan, state, seat, config)
     else:
-        _encode_multi(obs, state, seat, config)
+        _encode_multi(obs, plan, state, seat, config)
     return obs
 
 
-def _encode_2p(obs: np.ndarray, state, seat: int, config) -> None:
+def _encode_2p(obs: np.ndarray, plan: _Plan, state, seat: int, config) -> None:
+    at = plan.at
     if state.raven:
-        obs[RAVEN_AT + state.raven - 2] = 1.0
+        obs[at["raven"] + state.raven - 2] = 1.0
     opp = 1 - seat
     ladders, priests = config.ladders_per_player, config.priests_per_player
-    # ladders, priests and pieces left are one contiguous block: one write
-    obs[LADDERS_AT : PIECES_AT + 4] = [
+    # ladders, priests and pieces left are consecutive parts: one write
+    obs[plan.ladders_to_pieces] = [
         *[count / MAX_LADDER_SPACES for count in state.ladders[seat]],
         *[count / MAX_LADDER_SPACES for count in state.ladders[opp]],
         *[float(owner == seat) for owner in state.priests],
@@ -259,45 +269,46 @@ def _encode_2p(obs: np.ndarray, state, seat: int, config) -> None:
         _ratio(state.priests_left[opp], priests),
     ]
     if SETUP_MONOLITH <= state.phase <= EXCHANGE:
-        obs[PHASE_AT + state.phase] = 1.0
-    obs[TURN_AT] = min(state.turn / config.max_turns, 1.0)
-    obs[SEAT_AT] = 1.0 if seat == 0 else 0.0
+        obs[at["phase"] + state.phase] = 1.0
+    obs[at["turn"]] = min(state.turn / config.max_turns, 1.0)
+    obs[at["seat"]] = 1.0 if seat == 0 else 0.0
     if state.phase == EXCHANGE:
         towers = state.towers
         legal = state_exchanges(state)
-        swing_at = ACTION_FEATURES_AT + 2 * A.NUM_EXCHANGES
+        placed_at, completes_at, swing_at = plan.feature_rows  # the action_features rows
         obs[swing_at + np.asarray(legal, np.intp)] = _swing_unit(0)
         for action in legal:
             if not joins_formed(towers, action):
                 continue  # no join: no ladder, no priest, no swing
             ladders_placed, completes, swing = exchange_consequences(state, action, seat, config.ladder_spaces)
-            obs[ACTION_FEATURES_AT + action] = ladders_placed / 2
-            obs[ACTION_FEATURES_AT + A.NUM_EXCHANGES + action] = float(completes)
+            obs[placed_at + action] = ladders_placed / 2
+            obs[completes_at + action] = float(completes)
             obs[swing_at + action] = _swing_unit(swing)
 
 
-def _encode_multi(obs: np.ndarray, state, seat: int, config) -> None:
+def _encode_multi(obs: np.ndarray, plan: _Plan, state, seat: int, config) -> None:
+    at = plan.at
     if state.tasks:
-        obs[TASKS_AT + np.asarray(state.tasks[seat], np.intp)] = 1.0
-        obs[CENTRE_CARD_AT + state.towers[CENTRE][0]] = 1.0
+        obs[at["tasks"] + np.asarray(state.tasks[seat], np.intp)] = 1.0
+        obs[at["centre_card"] + state.towers[CENTRE][0]] = 1.0
     if state.phase == DECLARE and state.to_move == seat:
-        obs[MULTI_PHASE_AT + 1] = 1.0
-        obs[BONUS_AT] = float(last_exchange_completed_centre(state))
+        obs[at["phase"] + 1] = 1.0
+        obs[at["bonus"]] = float(last_exchange_completed_centre(state))
     elif state.phase in (EXCHANGE, DECLARE):
-        obs[MULTI_PHASE_AT] = 1.0
-    obs[MULTI_TURN_AT] = min(state.turn / config.max_turns, 1.0)
-    obs[MULTI_SEAT_AT + seat] = 1.0
-    obs[TEAM_GAME_AT] = 1.0 if config.num_players == 4 else 0.0
+        obs[at["phase"]] = 1.0
+    obs[at["turn"]] = min(state.turn / config.max_turns, 1.0)
+    obs[at["seat"] + seat] = 1.0
+    obs[at["team_game"]] = 1.0 if config.num_players == 4 else 0.0
     if state.phase in (EXCHANGE, DECLARE) and state.tasks:
         outlook = seat_outlook(state, seat, config)
         if outlook:
             actions, deltas, cans, rival_deltas = zip(*outlook, strict=True)
             actions = np.asarray(actions, np.intp)
             scale, double = SCORE_DELTA_SCALE, 2 * SCORE_DELTA_SCALE  # (delta + 6) / 12, clipped
-            obs[SCORE_DELTA_AT + actions] = [min(max((d + scale) / double, 0.0), 1.0) for d in deltas]
-            obs[CAN_DECLARE_AT + actions] = cans
-            rivals = [min(max((d / UNKNOWN_HANDS + scale) / double, 0.0), 1.0) for d in rival_deltas]
-            obs[RIVAL_DELTA_AT + actions] = rivals
+            mine_at, declare_at, rivals_at = plan.feature_rows  # the action_features rows
+            obs[mine_at + actions] = [min(max((d + scale) / double, 0.0), 1.0) for d in deltas]
+            obs[declare_at + actions] = cans
+            obs[rivals_at + actions] = [min(max((d / UNKNOWN_HANDS + scale) / double, 0.0), 1.0) for d in rival_deltas]
 
 
 def seat_outlook(state: Maya2012State, seat: int, config: Maya2012Config) -> list[tuple[int, int, bool, int]]:

@@ -121,8 +121,7 @@ class YaxhaObserver:
             raise ConfigError(f"action_features={action_features!r}; allowed: True, False")
         self.rules = rules
         self.action_features = action_features
-        self.layout = layout = observation_layout(rules.num_players, rules.geometry.num_cells, action_features)
-        self._start = {part.name: part.start for part in layout.parts}
+        self.layout = observation_layout(rules.num_players, rules.geometry.num_cells, action_features)
         self._block = rules.geometry.num_cells * NUM_COLOURS
         self._onehots: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
         self._round_parts: tuple[Any, ...] = (None, None, None)
@@ -149,12 +148,12 @@ class YaxhaObserver:
         n = rules.num_players
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
             raise ValueError(f"observer seat {seat!r} is out of range: allowed 0..{n - 1}")
-        observer, start, block = int(seat), self._start, self._block
+        observer, start, block = int(seat), self.layout.starts, self._block
         obs = np.zeros(self.layout.size, np.float32)
         seats = [(observer + r) % n for r in range(n)]  # absolute seat of relative seat r
         pyramids, fresh = state.pyramids, state.fresh
         for r, other in enumerate(seats):
-            at = r * block  # "pyramids" is the first part
+            at = start["pyramids"] + r * block
             obs[at : at + block] = self._onehot(pyramids[other])
             if r:
                 pyramid = pyramids[other]

@@ -12,7 +12,6 @@ import pytest
 from maya_envs.bots import RandomBot
 from maya_envs.core.errors import ConfigError
 from maya_envs.maya2012 import actions as A
-from maya_envs.maya2012 import observation as O
 from maya_envs.maya2012.bots import HeuristicBot
 from maya_envs.maya2012.observation import Maya2012Observer, observe
 from maya_envs.maya2012.rules import DECLARE, DRAFT, EXCHANGE, Maya2012Config, Maya2012Rules, colour_scores
@@ -105,18 +104,24 @@ def test_four_player_dicts_deal_all_eight_cards():
 def test_observation_slices_follow_the_index_table(n):
     rules, states = game_states({"num_players": n}, 2)
     state = next(s for s in states if s.phase == EXCHANGE and s.turn >= 3)
+    layout = Maya2012Observer(rules).layout
+    # the module docstring's index table
+    assert [layout.starts[name] for name in ("tasks", "centre_card", "phase", "bonus", "turn", "seat")] == [
+        417, 426, 435, 437, 438, 439
+    ]
+    assert layout["team_game"] == slice(443, 444) and layout["action_features"] == slice(444, 588)
     for seat in range(n):
         obs = observe(rules, state, seat)
-        assert obs.shape == (O.SIZE_MULTI,) == Maya2012Observer(rules).layout.shape and obs.dtype == np.float32
+        part = {name: layout.view(obs, name) for name in layout.names}.__getitem__
+        assert obs.shape == (588,) == layout.shape and obs.dtype == np.float32
         assert obs.min() >= 0 and obs.max() <= 1
-        colours = obs[: O.TOWER_PLANES].reshape(9, 5, 9)
-        assert (colours.argmax(axis=2) == np.array(state.towers)).all()
-        assert obs[O.MONOLITH_AT + state.monolith] == 1 and obs[O.MONOLITH_AT : O.TASKS_AT].sum() == 1
-        assert np.flatnonzero(obs[O.TASKS_AT : O.CENTRE_CARD_AT]).tolist() == list(state.tasks[seat])
-        assert np.flatnonzero(obs[O.CENTRE_CARD_AT : O.MULTI_PHASE_AT]).tolist() == [state.towers[4][0]]
-        assert obs[O.MULTI_PHASE_AT] == 1 and obs[O.MULTI_PHASE_AT + 1] == 0
-        assert np.flatnonzero(obs[O.MULTI_SEAT_AT : O.TEAM_GAME_AT]).tolist() == [seat]
-        assert obs[O.TEAM_GAME_AT] == (n == 4)
+        assert (part("towers").argmax(axis=2) == np.array(state.towers)).all()
+        assert part("monolith")[state.monolith] == 1 and part("monolith").sum() == 1
+        assert np.flatnonzero(part("tasks")).tolist() == list(state.tasks[seat])
+        assert np.flatnonzero(part("centre_card")).tolist() == [state.towers[4][0]]
+        assert part("phase").tolist() == [1, 0]
+        assert np.flatnonzero(part("seat")).tolist() == [seat]
+        assert part("team_game")[0] == (n == 4)
 
 
 def test_action_features_equal_the_effect_of_apply_action():
@@ -126,12 +131,12 @@ def test_action_features_equal_the_effect_of_apply_action():
         if state.phase != EXCHANGE:
             continue
         me = state.to_move
-        obs = observe(rules, state, me)
+        my_delta, can_declare, rival_delta = Maya2012Observer(rules).layout.view(observe(rules, state, me), "action_features")
         legal = rules.legal_actions(state)
         for action in range(48):
-            delta_slot = obs[O.SCORE_DELTA_AT + action]
+            delta_slot = my_delta[action]
             if action not in legal:
-                assert delta_slot == 0 and obs[O.CAN_DECLARE_AT + action] == 0 and obs[O.RIVAL_DELTA_AT + action] == 0
+                assert delta_slot == 0 and can_declare[action] == 0 and rival_delta[action] == 0
                 continue
             after = rules.apply_action(state, action)
             before_s, after_s = colour_scores(state.towers), colour_scores(after.towers)
@@ -139,9 +144,9 @@ def test_action_features_equal_the_effect_of_apply_action():
             assert delta_slot == pytest.approx(min(max((delta + 6) / 12, 0), 1))
             unknown = set(range(9)) - set(state.tasks[me]) - {state.towers[4][0]}
             rival = sum(after_s[c] - before_s[c] for c in unknown) / 3
-            assert obs[O.RIVAL_DELTA_AT + action] == pytest.approx(min(max((rival + 6) / 12, 0), 1))
+            assert rival_delta[action] == pytest.approx(min(max((rival + 6) / 12, 0), 1))
             declare_now = after.phase == DECLARE and A.DECLARE_END in rules.legal_actions(after)
-            assert obs[O.CAN_DECLARE_AT + action] == declare_now
+            assert can_declare[action] == declare_now
             checked += 1
     assert checked > 500
 
@@ -152,8 +157,8 @@ def test_declare_decision_is_shown_only_to_the_deciding_seat():
         for state in states:
             if state.phase == DECLARE:
                 decider = state.to_move
-                obs = observe(rules, state, decider)
-                assert obs[O.MULTI_PHASE_AT + 1] == 1 and obs[O.MULTI_PHASE_AT] == 0
+                phase = Maya2012Observer(rules).layout.view(observe(rules, state, decider), "phase")
+                assert phase.tolist() == [0, 1]
                 resumed = rules.apply_action(state, A.CONTINUE)
                 for seat in range(3):
                     if seat != decider:  # identical to its view once the decider continued
@@ -166,8 +171,9 @@ def test_draft_suffix_shows_the_drawn_block_and_empty_slots():
     rules = Maya2012Rules({"setup": "draft"})
     state = rules.initial_state(np.random.default_rng(0))
     obs = observe(rules, state, 0)
-    assert obs.shape == (O.SIZE_2P + O.DRAFT_SIZE,)
-    assert obs[: O.TOWER_PLANES].sum() == 0
-    assert np.flatnonzero(obs[O.SIZE_2P : O.SIZE_2P + 9]).tolist() == [state.draft_block] and obs[-1] == 1
+    layout = Maya2012Observer(rules).layout
+    assert obs.shape == (610 + 10,) and layout["draft_block"] == slice(610, 619) and layout["drafting"] == slice(619, 620)
+    assert obs[layout["towers"]].sum() == 0
+    assert np.flatnonzero(obs[layout["draft_block"]]).tolist() == [state.draft_block] and obs[-1] == 1
     state = rules.apply_action(state, rules.legal_actions(state)[0], np.random.default_rng(1))
-    assert state.phase == DRAFT and observe(rules, state, 1)[: O.TOWER_PLANES].sum() == 1
+    assert state.phase == DRAFT and observe(rules, state, 1)[layout["towers"]].sum() == 1

@@ -34,14 +34,20 @@ def test_observation_slices_follow_the_index_table():
     rules = Maya2012Rules({"setup": "random"})
     state = rules.initial_state(np.random.default_rng(0))
     obs = observe(rules, state, 0)
-    assert obs.shape == (O.SIZE_2P,) == Maya2012Observer(rules).layout.shape and obs.dtype == np.float32
+    layout = Maya2012Observer(rules).layout
+    assert obs.shape == (610,) == layout.shape and obs.dtype == np.float32
+    # the module docstring's index table
+    assert [layout.starts[name] for name in ("monolith", "raven", "my_ladders", "pieces", "turn", "seat")] == [
+        405, 417, 421, 457, 464, 465
+    ]
+    assert layout["action_features"] == slice(466, 610)
     assert obs.min() >= 0 and obs.max() <= 1
-    colours = obs[: O.TOWER_PLANES].reshape(9, 5, 9)
+    colours = layout.view(obs, "towers")
     assert (colours.argmax(axis=2) == np.array(state.towers)).all() and colours.sum() == 45
-    assert obs[O.MONOLITH_AT + state.monolith] == 1 and obs[O.MONOLITH_AT : O.RAVEN_AT].sum() == 1
-    assert obs[O.RAVEN_AT + state.raven - 2] == 1
-    assert obs[O.SEAT_AT] == 1 and observe(rules, state, 1)[O.SEAT_AT] == 0
-    features = obs[O.ACTION_FEATURES_AT :].reshape(3, 48)
+    assert layout.view(obs, "monolith")[state.monolith] == 1 and layout.view(obs, "monolith").sum() == 1
+    assert layout.view(obs, "raven")[state.raven - 2] == 1
+    assert obs[layout["seat"]] == 1 and observe(rules, state, 1)[layout["seat"]] == 0
+    features = layout.view(obs, "action_features")
     legal = rules.legal_actions(state)
     assert (features[:, [x for x in range(48) if x not in legal]] == 0).all()
 
@@ -53,6 +59,6 @@ def test_views_swap_my_and_opponent_slices():
     state = states[-1]
     assert sum(map(sum, state.ladders)) > 0
     white, black = observe(rules, state, 0), observe(rules, state, 1)
-    at = O.LADDERS_AT
-    assert np.array_equal(white[at : at + 9], black[at + 9 : at + 18])
-    assert np.array_equal(white[at : at + 9] * 4, np.array(state.ladders[0], np.float32))
+    layout = Maya2012Observer(rules).layout
+    assert np.array_equal(white[layout["my_ladders"]], black[layout["opponent_ladders"]])
+    assert np.array_equal(white[layout["my_ladders"]] * 4, np.array(state.ladders[0], np.float32))

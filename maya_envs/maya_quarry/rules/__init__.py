@@ -6,7 +6,8 @@ for Advanced Players") and ``shared/rules/maya_quarry.md``. Split by phase:
 :mod:`.config` (options, component table), :mod:`.state` (the state and its :class:`Phase`),
 :mod:`.auction` (advanced variant, before phase 1), :mod:`.quarry` (phase 1), :mod:`.building`
 (setup and phase 2), :mod:`.scoring` (phase 3, game end), :mod:`.engine` (flow and the handler
-table), :mod:`.flow` (the engine as the phase handlers see it). Each phase module owns the
+table), :mod:`.flow` (the engine as the phase handlers see it), :mod:`.serialize` (save and
+load) and :mod:`.invariants` (what a loaded state must keep). Each phase module owns the
 legal actions and effects of its decisions.
 
 Component table: the numbers the rulebook omits are the rules file's section 4 PROPOSAL,

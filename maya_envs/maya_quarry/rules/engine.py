@@ -19,14 +19,13 @@ from typing import Any
 import numpy as np
 
 import maya_envs.maya_quarry.actions as A
-import maya_envs.maya_quarry.serialize as serialize
 from maya_envs.core.chance import draw, draw_sequence, uniform
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.core.legal import LegalActionCache, check_action_id
 from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.games import game_of_module
-from maya_envs.maya_quarry.rules import auction, building, quarry, scoring
+from maya_envs.maya_quarry.rules import auction, building, quarry, scoring, serialize
 from maya_envs.maya_quarry.rules.config import (
     ADVANCED_STARTING_GOLD,
     BLUE_JOKER,
@@ -246,7 +245,7 @@ class MayaQuarryRules(LegalActionCache):
     # -- serialisation --------------------------------------------------------------------
 
     def state_to_dict(self, state: MayaQuarryState) -> dict[str, Any]:
-        """JSON-able dict of ``state`` (:func:`maya_envs.maya_quarry.serialize.to_dict`, schema
+        """JSON-able dict of ``state`` (:func:`maya_envs.maya_quarry.rules.serialize.to_dict`, schema
         ``maya_quarry.state`` version 3)."""
         return serialize.to_dict(state)
 
@@ -255,7 +254,7 @@ class MayaQuarryRules(LegalActionCache):
 
         Raises:
             StateError: a bad field (named), or a state these rules cannot play: a broken
-                invariant of :func:`maya_envs.maya_quarry.invariants.check_invariants`.
+                invariant of :func:`maya_envs.maya_quarry.rules.invariants.check_invariants`.
         """
         return serialize.from_dict(data, self)
 

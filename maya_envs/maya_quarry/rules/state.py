@@ -1,4 +1,4 @@
-"""State of Maya (Abacusspiele 2003) and its phases (saved and loaded by :mod:`maya_envs.maya_quarry.serialize`).
+"""State of Maya (Abacusspiele 2003) and its phases (saved and loaded by :mod:`maya_envs.maya_quarry.rules.serialize`).
 
 A state is a small dataclass of ints and flat lists. The rules never change a state they
 were handed: every transition works on :meth:`MayaQuarryState.clone` (a shallow copy of each
