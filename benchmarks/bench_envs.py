@@ -209,6 +209,18 @@ def memory_per_instance(factory: Callable[[], Any], count: int = 8) -> float:
     return held / count
 
 
+def bench_meta(**settings: Any) -> dict[str, Any]:
+    """A results file's ``meta``: the Python and numpy versions and the machine, then
+    ``settings`` in the order given, then the local ``time`` of the run."""
+    return {
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "machine": platform.machine(),
+        **settings,
+        "time": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+
+
 def run(quick: bool, seconds: float, repeats: int, batch_sizes: tuple[int, ...], seed: int = 0) -> dict[str, Any]:
     """Measure everything; returns the JSON-able results dict."""
     import gymnasium as gym
@@ -218,16 +230,7 @@ def run(quick: bool, seconds: float, repeats: int, batch_sizes: tuple[int, ...],
     warnings.filterwarnings("ignore")
     rng = np.random.default_rng(seed)
     results: dict[str, Any] = {
-        "meta": {
-            "python": sys.version.split()[0],
-            "numpy": np.__version__,
-            "machine": platform.machine(),
-            "processor": platform.processor(),
-            "quick": quick,
-            "seconds": seconds,
-            "repeats": repeats,
-            "time": time.strftime("%Y-%m-%d %H:%M:%S"),
-        },
+        "meta": bench_meta(processor=platform.processor(), quick=quick, seconds=seconds, repeats=repeats),
         "reference": {},
         "games": {},
         "batched": [],

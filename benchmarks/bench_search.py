@@ -31,9 +31,6 @@ Usage::
 
 from __future__ import annotations
 
-import platform
-import sys
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +41,7 @@ from bench_envs import (
     Case,
     _measure,
     add_out_argument,
+    bench_meta,
     case_parser,
     reference_missing_lines,
     save,
@@ -199,16 +197,7 @@ def run(
     warnings.filterwarnings("ignore")
     rng = np.random.default_rng(seed)
     results: dict[str, Any] = {
-        "meta": {
-            "python": sys.version.split()[0],
-            "numpy": np.__version__,
-            "machine": platform.machine(),
-            "seconds": seconds,
-            "repeats": repeats,
-            "simulations": simulations,
-            "positions": positions,
-            "time": time.strftime("%Y-%m-%d %H:%M:%S"),
-        },
+        "meta": bench_meta(seconds=seconds, repeats=repeats, simulations=simulations, positions=positions),
         "reference": openspiel_reference(seconds, repeats, simulations, seed),
         "games": {},
     }
