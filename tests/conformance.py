@@ -225,6 +225,19 @@ def trajectory_digest(env, seed: int, choose: Callable, extra: Callable | None =
     return h.hexdigest()
 
 
+def pinned_digest(make_env: Callable, options: dict, policy: str, seed: int = 7, with_state: bool = False) -> str:
+    """:func:`trajectory_digest` of one seeded game of ``make_env(**options)``, actions from
+    :func:`seeded_chooser` ``policy``; ``with_state`` adds the full rules state
+    (``rules.state_to_dict``, sorted JSON) at every step (the pinned-trajectory tests)."""
+    env = make_env(**options)
+    rules = env.unwrapped.rules
+
+    def state_bytes(env):
+        return json.dumps(rules.state_to_dict(env.unwrapped.game_state), sort_keys=True).encode()
+
+    return trajectory_digest(env, seed, seeded_chooser(env, policy, seed), state_bytes if with_state else None)
+
+
 def check_chance_paths_agree(rules) -> int:
     """Each step of a seeded game is taken three ways: with the generator (the env's path), with a
     recorder over an equally seeded generator, and with the recorded outcomes as a script; the
