@@ -209,6 +209,18 @@ def memory_per_instance(factory: Callable[[], Any], count: int = 8) -> float:
     return held / count
 
 
+def bench_meta(**settings: Any) -> dict[str, Any]:
+    """A results file's ``meta``: the Python and numpy versions and the machine, then
+    ``settings`` in the order given, then the local ``time`` of the run."""
+    return {
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "machine": platform.machine(),
+        **settings,
+        "time": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+
+
 def run(quick: bool, seconds: float, repeats: int, batch_sizes: tuple[int, ...], seed: int = 0) -> dict[str, Any]:
     """Measure everything; returns the JSON-able results dict."""
     import gymnasium as gym
@@ -218,16 +230,7 @@ def run(quick: bool, seconds: float, repeats: int, batch_sizes: tuple[int, ...],
     warnings.filterwarnings("ignore")
     rng = np.random.default_rng(seed)
     results: dict[str, Any] = {
-        "meta": {
-            "python": sys.version.split()[0],
-            "numpy": np.__version__,
-            "machine": platform.machine(),
-            "processor": platform.processor(),
-            "quick": quick,
-            "seconds": seconds,
-            "repeats": repeats,
-            "time": time.strftime("%Y-%m-%d %H:%M:%S"),
-        },
+        "meta": bench_meta(processor=platform.processor(), quick=quick, seconds=seconds, repeats=repeats),
         "reference": {},
         "games": {},
         "batched": [],
@@ -310,18 +313,43 @@ def to_markdown(results: dict[str, Any]) -> str:
                 f"{ratio(entry['steps_per_s'])} | "
                 f"{entry['games_per_s']:,.0f} | {entry['bytes_per_game'] / 1024:,.1f} KiB | {entry['backend']} |"
             )
-    if "reference_missing" in results:
-        lines += ["", f"Reference not measured: {results['reference_missing']}."]
+    lines += reference_missing_lines(results)
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="CI smoke mode: 3 games, 1 short repeat, N=64")
-    parser.add_argument("--seconds", type=float, default=None, help="time per repeat (default 2.0; quick 0.05)")
-    parser.add_argument("--repeats", type=int, default=None, help="repeats, median reported (default 5; quick 1)")
-    parser.add_argument("--batch", type=int, nargs="*", default=None, help="batched N values (default 64 256 1024)")
+def case_parser(doc: str, quick_help: str, *, only: bool, repeats_default: int | None) -> argparse.ArgumentParser:
+    """The options the case benchmarks share, in this order: ``--quick`` (help ``quick_help``),
+    ``--only LABEL ...`` where ``only`` (see :func:`select_cases`), and ``--seconds``/``--repeats``
+    where ``repeats_default`` is given (the non-quick repeat count named in the help). The caller
+    adds its own options, then :func:`add_out_argument`."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    if only:
+        parser.add_argument("--only", nargs="*", default=None, help=f"case labels to run, e.g. '{CASES[0].label}'")
+    if repeats_default is not None:
+        parser.add_argument("--seconds", type=float, default=None, help="time per repeat (default 2.0; quick 0.05)")
+        parser.add_argument(
+            "--repeats", type=int, default=None, help=f"repeats, median reported (default {repeats_default}; quick 1)"
+        )
+    return parser
+
+
+def add_out_argument(parser: argparse.ArgumentParser) -> None:
+    """``--out DIR``: the folder :func:`save` writes to (default :data:`RESULTS_DIR`)."""
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="output folder for JSON and Markdown")
+
+
+def reference_missing_lines(results: dict[str, Any]) -> list[str]:
+    """The Markdown note closing a table whose reference measurement was skipped (none if measured)."""
+    if "reference_missing" in results:
+        return ["", f"Reference not measured: {results['reference_missing']}."]
+    return []
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = case_parser(__doc__, "CI smoke mode: 3 games, 1 short repeat, N=64", only=False, repeats_default=5)
+    parser.add_argument("--batch", type=int, nargs="*", default=None, help="batched N values (default 64 256 1024)")
+    add_out_argument(parser)
     args = parser.parse_args(argv)
     seconds = args.seconds if args.seconds is not None else (0.05 if args.quick else 2.0)
     repeats = args.repeats if args.repeats is not None else (1 if args.quick else 5)

@@ -31,17 +31,22 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import platform
-import sys
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench_envs import CASES, RESULTS_DIR, Case, _measure, save, select_cases
+from bench_envs import (
+    Case,
+    _measure,
+    add_out_argument,
+    bench_meta,
+    case_parser,
+    reference_missing_lines,
+    save,
+    select_cases,
+)
 
 from maya_envs.bots import make_bot
 
@@ -192,16 +197,7 @@ def run(
     warnings.filterwarnings("ignore")
     rng = np.random.default_rng(seed)
     results: dict[str, Any] = {
-        "meta": {
-            "python": sys.version.split()[0],
-            "numpy": np.__version__,
-            "machine": platform.machine(),
-            "seconds": seconds,
-            "repeats": repeats,
-            "simulations": simulations,
-            "positions": positions,
-            "time": time.strftime("%Y-%m-%d %H:%M:%S"),
-        },
+        "meta": bench_meta(seconds=seconds, repeats=repeats, simulations=simulations, positions=positions),
         "reference": openspiel_reference(seconds, repeats, simulations, seed),
         "games": {},
     }
@@ -262,20 +258,15 @@ def to_markdown(results: dict[str, Any]) -> str:
             f"| {name} | {steps:,.0f} | {ratio(steps, 'steps')} | {mcts:,.0f} | {ratio(mcts, 'mcts')} "
             f"| {rate(entry.get('az'))} | {rate(entry.get('az_lock_step'))} |"
         )
-    if "reference_missing" in results:
-        lines += ["", f"Reference not measured: {results['reference_missing']}."]
+    lines += reference_missing_lines(results)
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smoke mode: one case per game, 1 short repeat")
-    parser.add_argument("--only", nargs="*", default=None, help=f"case labels to run, e.g. '{CASES[0].label}'")
-    parser.add_argument("--seconds", type=float, default=None, help="time per repeat (default 2.0; quick 0.05)")
-    parser.add_argument("--repeats", type=int, default=None, help="repeats, median reported (default 3; quick 1)")
+    parser = case_parser(__doc__, "smoke mode: one case per game, 1 short repeat", only=True, repeats_default=3)
     parser.add_argument("--sims", type=int, default=None, help="simulations per searched move (default 100; quick 8)")
     parser.add_argument("--positions", type=int, default=None, help="sampled positions per case (default 8; quick 2)")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="output folder for JSON and Markdown")
+    add_out_argument(parser)
     args = parser.parse_args(argv)
     seconds = args.seconds if args.seconds is not None else (0.05 if args.quick else 2.0)
     repeats = args.repeats if args.repeats is not None else (1 if args.quick else 3)

@@ -35,14 +35,13 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import platform
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from bench_envs import CASES, RESULTS_DIR, Case, save, select_cases
+from bench_envs import Case, add_out_argument, case_parser, save, select_cases
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "before": {"cache": False},
@@ -155,9 +154,7 @@ def to_markdown(results: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smoke mode: one case per game, 1 game, 2 simulations")
-    parser.add_argument("--only", nargs="*", default=None, help=f"case labels to run, e.g. '{CASES[0].label}'")
+    parser = case_parser(__doc__, "smoke mode: one case per game, 1 game, 2 simulations", only=True, repeats_default=None)
     parser.add_argument("--games", type=int, default=None, help="games per case, in lock step (default 4; quick 1)")
     parser.add_argument("--sims", type=int, default=None, help="guided simulations per decision (default 16; quick 2)")
     parser.add_argument("--seed", type=int, default=0)
@@ -165,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         "--variants", nargs="+", choices=list(VARIANTS), default=["before", "cache", "reuse"],
         help="self-play search variants, the first being the reference of the last column (module docstring)",
     )
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="output folder for JSON and Markdown")
+    add_out_argument(parser)
     args = parser.parse_args(argv)
     cases = select_cases(parser, args.only, args.quick)
     games = args.games if args.games is not None else (1 if args.quick else 4)

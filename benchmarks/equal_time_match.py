@@ -24,13 +24,12 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from typing import Any
 
 import numpy as np
-from search_ladder import TimedBot as LadderTimedBot
+from search_ladder import TimedBot as LadderTimedBot, report
 
 from maya_envs.bots import make_bot
 from maya_envs.evaluation import play_match
@@ -151,17 +150,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "load_before": list(load_before),
         "load_after": list(os.getloadavg()),
     }
-    print(
+    report(
         f"{candidate} vs {args.opponent}: games {result.games} W/D/L {result.wins}/{result.draws}/{result.losses} "
         f"score {row['score']:.3f} [{low:.3f}, {high:.3f}]; s/decision {row['candidate_seconds_per_decision']:.4f} vs "
         f"{row['opponent_seconds_per_decision']:.4f} (CPU {row['candidate_cpu_seconds_per_decision']:.4f} vs "
         f"{row['opponent_cpu_seconds_per_decision']:.4f}); {row['candidate_simulations_per_search']:.1f} sims/search; "
         f"load {load_before[0]:.1f} -> {row['load_after'][0]:.1f}; {row['wall_seconds']:.0f} s",
-        flush=True,
+        row,
+        args.out,
     )
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(row) + "\n")
     return row
 
 

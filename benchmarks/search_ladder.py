@@ -66,6 +66,15 @@ def run_pairing(
     return row
 
 
+def report(line: str, row: dict[str, Any], out: str | None) -> None:
+    """Print ``line`` (flushed, so a long match shows its progress) and, with ``out``, append
+    ``row`` to that file as one JSON line."""
+    print(line, flush=True)
+    if out:
+        with open(out, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row) + "\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=game_names(), required=True)
@@ -96,15 +105,13 @@ def main(argv: list[str] | None = None) -> None:
         options = {} if args.players is None else {"num_players": args.players}
         row = run_pairing(args.game, candidate, opponent, args.games, args.seed, options)
         low_ci, high_ci = row["win_rate_ci95"]
-        print(
+        report(
             f"{args.game:12s} {candidate:>12s} vs {opponent:<12s} games {row['games']:3d}  "
             f"W/D/L {row['wins']}/{row['draws']}/{row['losses']}  win {row['win_rate']:.2f} "
             f"[{low_ci:.2f}, {high_ci:.2f}]  {row['seconds_per_move']:.3f} s/move  ({row['wall_seconds']:.0f} s)",
-            flush=True,
+            row,
+            args.out,
         )
-        if args.out:
-            with open(args.out, "a", encoding="utf-8") as handle:
-                handle.write(json.dumps(row) + "\n")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -34,6 +35,21 @@ def warnings_as_errors() -> Iterator[None]:
         warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         yield
+
+
+def random_single_agent_episode(env, seed: int) -> tuple[Any, float]:
+    """Play one episode of a single-agent (gymnasium) env with uniformly random legal actions
+    from ``np.random.default_rng(seed)``, after ``reset(seed=seed)``; return the first
+    observation and the learner's summed reward."""
+    first, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, done = 0.0, False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(env.unwrapped.action_masks())))
+        _, reward, terminated, truncated, _ = env.step(action)
+        total += reward
+        done = terminated or truncated
+    return first, total
 
 
 def _every_case() -> list[tuple[str, dict]]:
@@ -207,6 +223,19 @@ def trajectory_digest(env, seed: int, choose: Callable, extra: Callable | None =
         h.update(repr(action).encode())
         env.step(action)
     return h.hexdigest()
+
+
+def pinned_digest(make_env: Callable, options: dict, policy: str, seed: int = 7, with_state: bool = False) -> str:
+    """:func:`trajectory_digest` of one seeded game of ``make_env(**options)``, actions from
+    :func:`seeded_chooser` ``policy``; ``with_state`` adds the full rules state
+    (``rules.state_to_dict``, sorted JSON) at every step (the pinned-trajectory tests)."""
+    env = make_env(**options)
+    rules = env.unwrapped.rules
+
+    def state_bytes(env):
+        return json.dumps(rules.state_to_dict(env.unwrapped.game_state), sort_keys=True).encode()
+
+    return trajectory_digest(env, seed, seeded_chooser(env, policy, seed), state_bytes if with_state else None)
 
 
 def check_chance_paths_agree(rules) -> int:

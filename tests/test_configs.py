@@ -55,9 +55,14 @@ def test_self_play_block_and_dotted_overrides():
     assert config.self_play.pool_size == 2 and config.self_play.snapshot_weight == 0.5
 
 
-@pytest.mark.parametrize(
-    ("overrides", "message"),
-    [
+def _bad_overrides(config: str, cases: list[tuple[list[str], str]]) -> list:
+    return [pytest.param(config, overrides, message, id=f"{config}:{overrides[0]}") for overrides, message in cases]
+
+
+# every bad value of a maya-train config is a ConfigError naming the key, the value and what is allowed
+BAD_OVERRIDES = [
+    # the self-play block, the evaluation curve and the PPO settings
+    *_bad_overrides("yaxha/2p_quick", [
         (["self_play={enabled: true, every: 5}"], r"unknown self_play key\(s\) \['every'\]; known keys"),
         (["self_play.pool_size=0"], r"self_play.pool_size=0; allowed: a positive int"),
         (["self_play.snapshot_weight=-1"], r"self_play.snapshot_weight=-1; allowed: a number >= 0"),
@@ -72,11 +77,50 @@ def test_self_play_block_and_dotted_overrides():
         (["device=tpu"], r"device='tpu'; allowed: 'cpu', 'cuda'"),
         (["total_timesteps=[1,"], r"override 'total_timesteps=\[1,' is not valid YAML"),
         (["game_options=3"], r"game_options=3; allowed: a mapping"),
-    ],
-)
-def test_bad_self_play_or_curve_values_are_clear_errors(overrides, message):
+    ]),
+    # the expert-iteration block (tests/test_exit.py; value targets and data: tests/test_exit_targets.py)
+    *_bad_overrides("maya2012/2p_exit", [
+        (["exit.iterations=-1"], r"exit.iterations=-1; allowed: an int >= 0"),
+        (["exit.actors=0"], r"exit.actors=0; allowed: a positive int"),
+        (["exit.opponents={self: 1, strong: 1}"], r"exit.opponents: unknown kind\(s\) \['strong'\]"),
+        (["exit.opponents={self: 0}"], r"exit.opponents=\{'self': 0\}; allowed: a mapping of self, heuristic"),
+        (["exit.imitation=teacher"], r"exit.imitation='teacher'; allowed: 'heuristic', 'none'"),
+        (["exit.imitation=mcts:x"], r"exit.imitation: bot 'mcts:x'"),
+        (["exit.gate_opponents=[expert]"], r"exit.gate_opponents: 'expert'; allowed"),
+        (["exit.gate_threshold=2"], r"exit.gate_threshold=2; allowed: a number in \[0, 1\]"),
+        (["exit.id_bias=maybe"], r"exit.id_bias='maybe'; allowed: true, false"),
+        (["exit.search=3"], r"exit.search=3; allowed: a mapping"),
+        (["exit.rounds=3"], r"unknown exit key\(s\) \['rounds'\]; known keys"),
+        (["total_timesteps=1000"], r"key\(s\) \['total_timesteps'\] belong to MaskablePPO"),
+        (["algo=dqn"], r"algo='dqn'; allowed: 'ppo', 'exit'"),
+        # value targets and data (tests/test_exit_targets.py)
+        (["exit.playout_cap={p: 0.25}"], r"exit.playout_cap=\{'p': 0.25\}: unknown key\(s\) \[\], missing \['small'\]"),
+        (["exit.playout_cap={p: 2, small: 4}"], r"exit.playout_cap.p=2; allowed: a number in \[0, 1\]"),
+        (["exit.playout_cap={p: 0.5, small: 64}"], r"exit.playout_cap.small=64; allowed: an int in \[1, 16\]"),
+        (["exit.playout_cap={p: 0.5, small: 4, cheap: 1}"], r"unknown key\(s\) \['cheap'\]"),
+        (["exit.playout_cap=[1]"], r"exit.playout_cap=\[1\]; allowed: a mapping"),
+        (["exit.window_games=-1"], r"exit.window_games=-1; allowed: an int >= 0"),
+        (["exit.max_reuse=0"], r"exit.max_reuse=0; allowed: a positive int"),
+        (["exit.holdout_fraction=0.9"], r"exit.holdout_fraction=0.9; allowed: a number in \[0, 0.5\]"),
+        (["exit.keep_forced=1"], r"exit.keep_forced=1; allowed: true, false"),
+        (["exit.holdout_stop=heads"], r"exit.holdout_stop='heads'; allowed: value, all"),
+    ]),
+    # unknown keys, opponents, vector envs, env ids and malformed overrides
+    *_bad_overrides("maya2012/2p_quick", [
+        (["learning_rte=0.1"], r"unknown config key\(s\) \['learning_rte'\]; known keys"),
+        (["n_envs=0"], r"n_envs=0; allowed: a positive int"),
+        (["opponents={strong: 1}"], r"opponent 'strong'; allowed: 'random', 'heuristic'"),
+        (["vec_env=threads"], r"vec_env='threads'; allowed: 'dummy', 'subproc'"),
+        (["env_id=maya_envs/Chess-v0"], r"env_id='maya_envs/Chess-v0'; allowed"),
+        (["seed"], r"override 'seed' must look like key=value"),
+    ]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("config", "overrides", "message"), BAD_OVERRIDES)
+def test_bad_config_values_are_clear_errors(config, overrides, message):
     with pytest.raises(ConfigError, match=message):
-        load_config(ROOT / "configs" / "yaxha" / "2p_quick.yaml", overrides)
+        load_config(config, overrides)
 
 
 def test_game_options_take_dotted_overrides_like_self_play():

@@ -203,40 +203,6 @@ def test_every_game_player_count_and_variant_has_an_exit_config():
                 assert config.game_options == {"num_players": n, **({"variant": variant} if variant else {})}, name
 
 
-@pytest.mark.parametrize(
-    ("overrides", "message"),
-    [
-        (["exit.iterations=-1"], r"exit.iterations=-1; allowed: an int >= 0"),
-        (["exit.actors=0"], r"exit.actors=0; allowed: a positive int"),
-        (["exit.opponents={self: 1, strong: 1}"], r"exit.opponents: unknown kind\(s\) \['strong'\]"),
-        (["exit.opponents={self: 0}"], r"exit.opponents=\{'self': 0\}; allowed: a mapping of self, heuristic"),
-        (["exit.imitation=teacher"], r"exit.imitation='teacher'; allowed: 'heuristic', 'none'"),
-        (["exit.imitation=mcts:x"], r"exit.imitation: bot 'mcts:x'"),
-        (["exit.gate_opponents=[expert]"], r"exit.gate_opponents: 'expert'; allowed"),
-        (["exit.gate_threshold=2"], r"exit.gate_threshold=2; allowed: a number in \[0, 1\]"),
-        (["exit.id_bias=maybe"], r"exit.id_bias='maybe'; allowed: true, false"),
-        (["exit.search=3"], r"exit.search=3; allowed: a mapping"),
-        (["exit.rounds=3"], r"unknown exit key\(s\) \['rounds'\]; known keys"),
-        (["total_timesteps=1000"], r"key\(s\) \['total_timesteps'\] belong to MaskablePPO"),
-        (["algo=dqn"], r"algo='dqn'; allowed: 'ppo', 'exit'"),
-        # value targets and data (tests/test_exit_targets.py)
-        (["exit.playout_cap={p: 0.25}"], r"exit.playout_cap=\{'p': 0.25\}: unknown key\(s\) \[\], missing \['small'\]"),
-        (["exit.playout_cap={p: 2, small: 4}"], r"exit.playout_cap.p=2; allowed: a number in \[0, 1\]"),
-        (["exit.playout_cap={p: 0.5, small: 64}"], r"exit.playout_cap.small=64; allowed: an int in \[1, 16\]"),
-        (["exit.playout_cap={p: 0.5, small: 4, cheap: 1}"], r"unknown key\(s\) \['cheap'\]"),
-        (["exit.playout_cap=[1]"], r"exit.playout_cap=\[1\]; allowed: a mapping"),
-        (["exit.window_games=-1"], r"exit.window_games=-1; allowed: an int >= 0"),
-        (["exit.max_reuse=0"], r"exit.max_reuse=0; allowed: a positive int"),
-        (["exit.holdout_fraction=0.9"], r"exit.holdout_fraction=0.9; allowed: a number in \[0, 0.5\]"),
-        (["exit.keep_forced=1"], r"exit.keep_forced=1; allowed: true, false"),
-        (["exit.holdout_stop=heads"], r"exit.holdout_stop='heads'; allowed: value, all"),
-    ],
-)
-def test_bad_exit_settings_are_clear_errors(overrides, message):
-    with pytest.raises(ConfigError, match=message):
-        load_config("maya2012/2p_exit", overrides)
-
-
 def test_the_exit_block_needs_algo_exit_and_bad_search_settings_fail_before_a_run(tmp_path, capsys):
     with pytest.raises(ConfigError, match="the exit block needs algo: exit"):
         load_config("maya2012/2p_quick", ["exit.iterations=3"])

@@ -21,7 +21,7 @@ from maya_envs.players import PRETRAINED_SPECS, check_player_spec
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.registration import ENV_IDS
 from training.checks import check_bool, check_int, check_number
-from training.config_names import path_name, resolve_config
+from training.config_names import path_name, resolve_config, split_override, whole_floats_to_ints
 from training.exit.config import ExitConfig
 
 
@@ -331,10 +331,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
             raise ConfigError(f"config {str(path)!r} must be a YAML mapping, got {type(loaded).__name__}")
         data.update(loaded)
     for item in overrides:
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise ConfigError(f"override {item!r} must look like key=value")
-        key = key.strip()
+        key, raw = split_override(item)
         block_name, dot, entry = key.partition(".")
         if dot and block_name in ("self_play", "game_options", "exit"):  # --set self_play.enabled=true
             block = data.get(block_name)
@@ -350,9 +347,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
         )
     if unknown:
         raise ConfigError(f"unknown config key(s) {unknown}; known keys: {sorted(known)}")
-    for key in ("total_timesteps", "eval_games", "checkpoint_every", "eval_every"):
-        if isinstance(data.get(key), float) and data[key].is_integer():
-            data[key] = int(data[key])  # allow 2.0e+5 or 200000.0 in YAML
+    whole_floats_to_ints(data, ("total_timesteps", "eval_games", "checkpoint_every", "eval_every"))
     if "self_play" in data:
         data["self_play"] = _self_play(data["self_play"])
     algo = data.get("algo", TrainConfig.algo)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from maya_envs.core.errors import ConfigError, did_you_mean
 
@@ -77,3 +78,24 @@ def resolve_config(spec: str | os.PathLike[str]) -> Path:
         f"config {str(spec)!r} is neither a file nor a shipped config name{did_you_mean(name, config_names())}"
         f"; shipped names: {config_names()}"
     )
+
+
+def split_override(item: str) -> tuple[str, str]:
+    """One ``--set`` override, ``"key=value"``, as ``(key, value)``: the key stripped, the value
+    the raw YAML text after the first ``=``.
+
+    Raises:
+        ConfigError: no ``=`` in ``item``.
+    """
+    key, sep, raw = item.partition("=")
+    if not sep:
+        raise ConfigError(f"override {item!r} must look like key=value")
+    return key.strip(), raw
+
+
+def whole_floats_to_ints(data: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """In place: each of ``keys`` whose value is a whole float becomes that int (a YAML
+    ``2.0e+5`` or ``200000.0`` counts as ``200000``); other values are left for validation."""
+    for key in keys:
+        if isinstance(data.get(key), float) and data[key].is_integer():
+            data[key] = int(data[key])

@@ -30,7 +30,7 @@ from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.layout import action_feature_block as layout_feature_block
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
-from training.config_names import resolve_config
+from training.config_names import resolve_config, split_override, whole_floats_to_ints
 from training.run_dirs import new_run_dir
 
 GAME_NAMES = tuple(GAMES)
@@ -132,17 +132,13 @@ def load_rllib_config(path: str | Path | None, overrides: list[str] = ()) -> RLl
             raise ConfigError(f"config {str(path)!r} must be a YAML mapping")
         data.update(loaded)
     for item in overrides:
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise ConfigError(f"override {item!r} must look like key=value")
-        data[key.strip()] = yaml.safe_load(raw)
+        key, raw = split_override(item)
+        data[key] = yaml.safe_load(raw)
     known = sorted(f.name for f in fields(RLlibConfig))
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ConfigError(f"unknown RLlib config key(s) {unknown}; known keys: {known}")
-    for key in ("train_batch_size", "minibatch_size"):
-        if isinstance(data.get(key), float) and data[key].is_integer():
-            data[key] = int(data[key])  # allow 4e3 in YAML
+    whole_floats_to_ints(data, ("train_batch_size", "minibatch_size"))  # allow 4e3 in YAML
     config = RLlibConfig(**data)
     config.validate()
     return config

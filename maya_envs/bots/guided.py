@@ -92,7 +92,15 @@ from typing import Any
 
 import numpy as np
 
-from maya_envs.bots.search_common import determinizer, game_hook, is_int, is_number, terminal_values, with_overrides
+from maya_envs.bots.search_common import (
+    determinizer,
+    game_hook,
+    is_int,
+    is_number,
+    seat_to_act,
+    terminal_values,
+    with_overrides,
+)
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.core.specs import Grammar, parse_parts, positive_count
@@ -843,9 +851,7 @@ class AZBot:
         Raises:
             ValueError: the game is over.
         """
-        seat = self.rules.current_player(state)
-        if seat < 0:
-            raise ValueError("AZBot.act called on a finished game (no legal action)")
+        seat = seat_to_act(self.rules, state, "AZBot")
         trees = None if self.keeper is None else self.keeper.find([state])
         self.last_result = search_many(self.rules, [state], [seat], self.evaluator, self.config, self.rng, trees)[0]
         if self.keeper is not None:

@@ -76,6 +76,18 @@ def determinizer(rules: Rules, wanted: bool | None) -> Callable | None:
     return hook
 
 
+def seat_to_act(rules: Rules, state: Any, bot: str) -> int:
+    """The seat to move in ``state`` (``rules.current_player``), for ``bot.act``.
+
+    Raises:
+        ValueError: the game is over (``"<bot>.act called on a finished game (no legal action)"``).
+    """
+    seat = rules.current_player(state)
+    if seat < 0:
+        raise ValueError(f"{bot}.act called on a finished game (no legal action)")
+    return seat
+
+
 def terminal_values(rules: Rules, state: Any) -> np.ndarray:
     """``float64 (num_players,)``: a finished game's ``rules.returns(state)`` divided by the
     largest absolute reward of ``rules.spec.reward_range``, so in [-1, 1] in every game (zeros

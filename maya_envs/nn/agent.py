@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from maya_envs.bots.guided import LEAVES, AZBot, LeafValueEvaluator
-from maya_envs.bots.search_common import game_hook
+from maya_envs.bots.search_common import game_hook, seat_to_act
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.games import find_game
@@ -154,9 +154,7 @@ class NetworkBot:
         Raises:
             ValueError: the game is over.
         """
-        seat = self.rules.current_player(state)
-        if seat < 0:
-            raise ValueError("NetworkBot.act called on a finished game (no legal action)")
+        seat = seat_to_act(self.rules, state, "NetworkBot")
         legal = self.rules.legal_actions(state)
         prior = self.evaluator([state], [seat])[0][0].astype(np.float64)
         if self.deterministic:

@@ -86,6 +86,18 @@ def hand_text(state: YaxhaState, seat: int, hidden: bool) -> str:
     return _cubes(state.hands[seat])
 
 
+def choice_label(state: YaxhaState, seat: int, hidden: bool, hidden_word: str) -> str:
+    """The market tile ``seat`` chose as a viewer may know it (``hidden``: the viewer is another
+    seat): ``-`` before it chooses, ``hidden_word`` while the selection is secret, else
+    ``tile N``. The text board and the picture say the same."""
+    choice = state.choices[seat]
+    if choice < 0:
+        return "-"
+    if hidden and state.phase == SELECT:
+        return hidden_word
+    return f"tile {choice}"
+
+
 def render_text(rules: YaxhaRules, state: YaxhaState, observer: int | None = None) -> str:
     """Multi-line picture of ``state`` as seen by ``observer`` (``None``: everything)."""
     n = rules.num_players
@@ -106,13 +118,7 @@ def render_text(rules: YaxhaRules, state: YaxhaState, observer: int | None = Non
         lines.append("pending picks: " + ", ".join(f"player_{s}" for s in state.pending))
     for seat in range(n):
         hidden = observer is not None and seat != observer
-        choice = state.choices[seat]
-        if choice < 0:
-            choice_text = "-"
-        elif hidden and state.phase == SELECT:
-            choice_text = "chosen (hidden)"
-        else:
-            choice_text = f"tile {choice}"
+        choice_text = choice_label(state, seat, hidden, "chosen (hidden)")
         pyramid = list(state.pyramids[seat])
         building = state.phase == BUILD
         marks: set[int] = set()

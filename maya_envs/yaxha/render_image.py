@@ -27,9 +27,9 @@ import numpy as np
 
 from maya_envs.drawing import MUTED, SEAT_COLOURS, SPECTATOR_VIEW, WIDTH, Canvas, SvgPicture, text_colour
 from maya_envs.yaxha.actions import COLOUR_LETTERS, COLOURS, NUM_COLOURS, NUM_LEVELS
-from maya_envs.yaxha.rules import BUILD, PENDING, PHASES, SELECT, YaxhaRules, YaxhaState
+from maya_envs.yaxha.rules import BUILD, PENDING, PHASES, YaxhaRules, YaxhaState
 from maya_envs.yaxha.scoring import BONUS_CARDS
-from maya_envs.yaxha.render import hand_text
+from maya_envs.yaxha.render import choice_label, hand_text
 
 #: Cube colours in the order of :data:`~maya_envs.yaxha.actions.COLOURS` (orange, blue, green, yellow, white).
 CUBE_COLOURS = ((240, 140, 40), (50, 100, 210), (60, 160, 70), (240, 210, 50), (252, 252, 252))
@@ -118,13 +118,7 @@ def _seat_panel(canvas: Canvas, rules, state, seat: int, observer, x: int, y: in
     hidden = observer is not None and seat != observer
     canvas.box((x, y, x + PANEL_W, y + PANEL_H), fill=(236, 229, 212), outline=SEAT_COLOURS[seat], width=3, radius=8)
     canvas.text((x + 10, y + 8), f"player_{seat}", size=15, fill=SEAT_COLOURS[seat])
-    choice = state.choices[seat]
-    if choice < 0:
-        choice_text = "-"
-    elif hidden and state.phase == SELECT:
-        choice_text = "hidden"
-    else:
-        choice_text = f"tile {choice}"
+    choice_text = choice_label(state, seat, hidden, "hidden")
     building = state.phase == BUILD
     discarded = "?" if hidden and building else str(state.discarded[seat])
     canvas.text(

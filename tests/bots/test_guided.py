@@ -319,6 +319,17 @@ def test_az_spec_parses(name, model, config):
         ("az:net.pt:8:m=0", "'0'"),
         ("az:net.pt:8:depth=3", "'depth'"),
         ("az:net.pt:8:9", "too many"),
+        # the search-cost options (tests/bots/test_search_cost.py)
+        ("az:m:time=0", "'0'"),
+        ("az:m:time=-1", "'-1'"),
+        ("az:m:time=inf", "'inf'"),
+        ("az:m:time=nan", "'nan'"),
+        ("az:m:time=soon", "'soon'"),
+        ("az:m:reuse=2", "'2'"),
+        ("az:m:reuse=yes", "'yes'"),
+        ("az:m:prior_depth=0", "'0'"),
+        ("az:m:leaf=net:prior_depth=1", "'1'"),
+        ("az:m:memo=-1", "'-1'"),
     ],
 )
 def test_bad_az_specs_are_clear_value_errors(name, bad):

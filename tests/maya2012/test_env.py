@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 import maya_envs  # noqa: F401
 from maya_envs import maya2012_v1
 from maya_envs.core.errors import ConfigError, IllegalActionError
-from tests.conformance import warnings_as_errors
+from tests.conformance import random_single_agent_episode, warnings_as_errors
 
 def test_pettingzoo_api_and_seed_tests_with_truncation():
     """The truncating turn cap (every setup and player count: tests/test_conformance.py)."""
@@ -22,6 +22,14 @@ def test_pettingzoo_api_and_seed_tests_with_truncation():
     with warnings_as_errors():
         api_test(maya2012_v1.env(**options), num_cycles=400)
         seed_test(lambda **kw: maya2012_v1.env(**options, **kw), num_cycles=200)
+
+
+def random_steps(env, steps, seed):
+    """Take ``steps`` uniformly random legal AEC actions from ``np.random.default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
 def play_out(env, seed, policy=None):
@@ -69,10 +77,7 @@ def test_truncation_at_max_turns_sets_truncation_not_termination():
     if env.game_state.turn == 5:
         assert totals == {"player_0": 0.0, "player_1": 0.0}
     env.reset(seed=1)
-    rng = np.random.default_rng(1)
-    for _ in range(5):
-        mask = env.observe(env.agent_selection)["action_mask"]
-        env.step(int(rng.choice(np.flatnonzero(mask))))
+    random_steps(env, 5, seed=1)
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.infos["player_0"]["truncated"] is True and env.infos["player_0"]["winner"] is None
 
@@ -80,10 +85,7 @@ def test_truncation_at_max_turns_sets_truncation_not_termination():
 def test_at_max_turns_score_terminates_and_scores():
     env = maya2012_v1.env(setup="random", max_turns=5)
     env.reset(seed=1)
-    rng = np.random.default_rng(1)
-    for _ in range(5):
-        mask = env.observe(env.agent_selection)["action_mask"]
-        env.step(int(rng.choice(np.flatnonzero(mask))))
+    random_steps(env, 5, seed=1)
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.infos["player_0"]["end"] == "max_turns"
 
@@ -92,14 +94,7 @@ def test_single_agent_reward_is_the_learners_also_when_the_opponent_ends_the_gam
     env = gym.make("maya_envs/Maya2012-v1", opponent="random", learner_seat="random")
     ended_by_opponent = 0
     for seed in range(60):
-        obs, info = env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        total, done = 0.0, False
-        while not done:
-            action = int(rng.choice(np.flatnonzero(env.unwrapped.action_masks())))
-            obs, reward, terminated, truncated, info = env.step(action)
-            total += reward
-            done = terminated or truncated
+        _, total = random_single_agent_episode(env, seed)
         aec = env.unwrapped.aec_env
         learner_seat = aec.seat_of(env.unwrapped.learner)
         assert total == aec.rules.returns(aec.game_state)[learner_seat]

@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, seed_test
 
 import maya_envs  # noqa: F401
 from maya_envs import maya2012_v1
-from tests.conformance import warnings_as_errors
+from tests.conformance import random_single_agent_episode, warnings_as_errors
 
 def test_pettingzoo_api_and_seed_tests_with_the_score_difference_reward():
     """``reward_scheme="score_diff"`` (every setup and player count: tests/test_conformance.py)."""
@@ -79,15 +79,8 @@ def test_declaring_ends_the_game_at_once_with_every_card_in_the_info():
 def test_single_agent_learner_reward(n):
     env = gym.make("maya_envs/Maya2012-v1", num_players=n, opponents=["random"] * (n - 1))
     for seed in range(20):
-        obs, info = env.reset(seed=seed)
+        obs, total = random_single_agent_episode(env, seed)
         assert obs.shape == (588,)
-        rng = np.random.default_rng(seed)
-        total, done = 0.0, False
-        while not done:
-            action = int(rng.choice(np.flatnonzero(env.unwrapped.action_masks())))
-            obs, reward, terminated, truncated, info = env.step(action)
-            total += reward
-            done = terminated or truncated
         aec = env.unwrapped.aec_env
         seat = aec.seat_of(env.unwrapped.learner)
         returns = aec.rules.returns(aec.game_state)

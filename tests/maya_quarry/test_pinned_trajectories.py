@@ -12,13 +12,11 @@ bug, or it needs a version bump: README "Versions").
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from maya_envs import maya_quarry_v1
 
-from ..conformance import seeded_chooser, trajectory_digest
+from ..conformance import pinned_digest
 
 CASES = {
     "3p": ({"num_players": 3}, "random"),
@@ -54,18 +52,7 @@ DIGESTS = {
 }
 
 
-def quarry_digest(options: dict, policy: str, seed: int = 7) -> str:
-    """:func:`~tests.conformance.trajectory_digest` of one seeded game, the rules state included."""
-    env = maya_quarry_v1.env(**options)
-    rules = env.unwrapped.rules
-
-    def state_bytes(env):
-        return json.dumps(rules.state_to_dict(env.unwrapped.game_state), sort_keys=True).encode()
-
-    return trajectory_digest(env, seed, seeded_chooser(env, policy, seed), state_bytes)
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_seeded_trajectory_is_unchanged(case):
     options, policy = CASES[case]
-    assert quarry_digest(options, policy) == DIGESTS[case]
+    assert pinned_digest(maya_quarry_v1.env, options, policy, with_state=True) == DIGESTS[case]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from maya_envs import yaxha_v1
-from tests.conformance import seeded_chooser, trajectory_digest
+from tests.conformance import pinned_digest
 
 CASES = {
     "2p": ({"num_players": 2}, "random"),
@@ -40,13 +40,7 @@ DIGESTS = {
 }
 
 
-def yaxha_digest(options: dict, policy: str, seed: int = 7) -> str:
-    """:func:`tests.conformance.trajectory_digest` of one seeded game, actions from ``policy``."""
-    env = yaxha_v1.env(**options)
-    return trajectory_digest(env, seed, seeded_chooser(env, policy, seed))
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_seeded_trajectory_is_unchanged(case):
     options, policy = CASES[case]
-    assert yaxha_digest(options, policy) == DIGESTS[case]
+    assert pinned_digest(yaxha_v1.env, options, policy) == DIGESTS[case]
