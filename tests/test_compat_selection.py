@@ -15,9 +15,8 @@ TESTS = Path(__file__).resolve().parent
 def test_env_layer_tests_are_marked():
     assert layer_imports(TESTS / "test_rllib.py")[0]
     for name, test in [
-        ("maya2012/test_env.py", "test_pettingzoo_api_and_seed_tests"),
-        ("maya_quarry/test_single_agent.py", "test_gymnasium_and_sb3_check_env"),
-        ("yaxha/test_bots_and_single_agent.py", "test_gymnasium_and_sb3_check_env"),
+        ("maya2012/test_env.py", "test_pettingzoo_api_and_seed_tests_with_truncation"),
+        ("test_conformance.py", "test_gymnasium_and_sb3_check_env_on_the_single_agent_view"),
     ]:
         assert test in layer_imports(TESTS / name)[1], (name, test)
 
