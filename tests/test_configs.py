@@ -85,6 +85,7 @@ BAD_OVERRIDES = [
         (["exit.opponents={self: 1, strong: 1}"], r"exit.opponents: unknown kind\(s\) \['strong'\]"),
         (["exit.opponents={self: 0}"], r"exit.opponents=\{'self': 0\}; allowed: a mapping of self, heuristic"),
         (["exit.imitation=teacher"], r"exit.imitation='teacher'; allowed: 'heuristic', 'none'"),
+        (["exit.imitation_games=0"], r"exit.imitation_games=0 with exit.imitation='heuristic'; allowed: an int >= 1"),
         (["exit.imitation=mcts:x"], r"exit.imitation: bot 'mcts:x'"),
         (["exit.gate_opponents=[expert]"], r"exit.gate_opponents: 'expert'; allowed"),
         (["exit.gate_threshold=2"], r"exit.gate_threshold=2; allowed: a number in \[0, 1\]"),

@@ -167,6 +167,11 @@ class ExitConfig:
         for name in ("actors", "games_per_iteration", "games_in_flight", "simulations", "replay_iterations",
                      "hidden", "imitation_epochs"):  # fmt: skip
             check_int(f"exit.{name}", getattr(self, name), minimum=1)
+        if self.imitation_games == 0 and self.imitation != "none":  # iteration 0 would learn from no game
+            raise ConfigError(
+                f"exit.imitation_games=0 with exit.imitation={self.imitation!r}; allowed: an int >= 1, "
+                "or exit.imitation: none to start without imitation"
+            )
         for name in ("max_seconds", "weight_decay", "value_weight"):
             check_number(f"exit.{name}", getattr(self, name))
         for name in ("imitation_epsilon", "gate_threshold", "value_target_hook", "value_target_q"):
