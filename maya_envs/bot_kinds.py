@@ -116,7 +116,7 @@ BOT_KINDS: dict[str, BotKind] = {
     for kind in (
         BotKind("random", "random", "random", "uniform over the legal actions", "maya_envs.bots.random_bot:RandomBot"),
         BotKind(
-            "heuristic", "heuristic", "heuristic", "the game's rule-of-thumb bot", "maya_envs.bots.heuristic:game_heuristic_bot"
+            "heuristic", "heuristic", "heuristic", "the game's rule-of-thumb bot", "maya_envs.bots.heuristic:heuristic_bot"
         ),
         BotKind(
             "mcts",

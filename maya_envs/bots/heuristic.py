@@ -24,8 +24,3 @@ def heuristic_bot(rules: Rules, seed: int | np.random.Generator | None = None) -
         raise ValueError(f"{game.key} has no heuristic bot (its entry's heuristic_bot hook is None)")
     return bot(rules, seed)
 
-
-def game_heuristic_bot(rules: Rules, seed: int | np.random.Generator | None = None) -> Any:
-    """The bot ``"heuristic"``: the ``heuristic_bot`` hook of the game of ``rules`` in
-    :mod:`maya_envs.games` (its row in :data:`maya_envs.bot_kinds.BOT_KINDS`)."""
-    return heuristic_bot(rules, seed)
