@@ -48,19 +48,24 @@ def read_policy_spec(name: str) -> tuple[str, None]:
 
 
 def model_path(model: str) -> Path:
-    """The checkpoint file ``<model>`` names: a path (a ``.pt``, or any existing file) or a
-    shipped network's name.
+    """The checkpoint file ``<model>`` names: a shipped network's name, or a path (a ``.pt``, a
+    name with a directory part such as ``./net`` or ``runs/x/model``, or any other existing file).
+
+    A shipped name wins over a file of the same name in the working directory: ``az:<name>``
+    must play the network the registry names, whatever folder the command runs in (write
+    ``./<name>`` for the local file).
 
     Raises:
         ValueError: no such file, or no shipped network of that name (the message lists them).
     """
-    if model.endswith(".pt") or Path(model).is_file():
+    looks_like_path = model.endswith(".pt") or Path(model).name != model
+    if not looks_like_path and model in network_names():
+        return network_file(model)
+    if looks_like_path or Path(model).is_file():
         path = Path(model)
         if not path.is_file():
             raise ValueError(f"network checkpoint {model!r} does not exist")
         return path
-    if model in network_names():
-        return network_file(model)
     raise ValueError(f"model {model!r} is neither a .pt checkpoint nor a shipped network; shipped: {network_names()}")
 
 
