@@ -192,15 +192,10 @@ VERSIONED_NAME_ALLOWED = {"maya_envs/games.py", "maya_envs/pretrained/registry.j
 #: Test files that still import or name ``<key>_v<N>`` (to read it from the table instead; the
 #: list may only shrink).
 VERSIONED_NAME_NOT_YET = {
-    "tests/bots/test_mcts.py", "tests/jax/test_maya2012.py", "tests/maya2012/test_env.py",
-    "tests/maya2012/test_hidden_information.py", "tests/maya2012/test_multiplayer_bots.py",
-    "tests/maya2012/test_multiplayer_env.py", "tests/maya2012/test_pinned_trajectories.py",
-    "tests/maya_quarry/test_env.py", "tests/maya_quarry/test_minus3_targets.py",
-    "tests/maya_quarry/test_pinned_trajectories.py", "tests/test_arena.py", "tests/test_episode_edges.py",
-    "tests/test_evaluation.py", "tests/test_network.py", "tests/test_play_cli.py", "tests/test_readme.py",
-    "tests/test_records.py", "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py",
-    "tests/test_train_cli.py", "tests/test_web_security.py", "tests/yaxha/test_bots_and_single_agent.py",
-    "tests/yaxha/test_env.py", "tests/yaxha/test_pinned_trajectories.py",
+    "tests/bots/test_mcts.py", "tests/test_arena.py", "tests/test_episode_edges.py", "tests/test_evaluation.py",
+    "tests/test_network.py", "tests/test_play_cli.py", "tests/test_readme.py", "tests/test_records.py",
+    "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py", "tests/test_train_cli.py",
+    "tests/test_web_security.py",
 }  # fmt: skip
 
 
