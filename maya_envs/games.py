@@ -131,13 +131,23 @@ class Game:
 
     @property
     def gym_id(self) -> str:
-        """The Gymnasium id of the single-agent view."""
-        return f"maya_envs/{self.gym_name}-v{self.version}"
+        """The Gymnasium id of the single-agent view, ``maya_envs/<gym_name>-v<version>``."""
+        return f"{self.versionless_gym_id}-v{self.version}"
+
+    @property
+    def versionless_gym_id(self) -> str:
+        """The Gymnasium id without its version, ``maya_envs/<gym_name>``: what the shipped
+        training configs write as ``env_id``, so that a version bump (this entry's ``version``)
+        edits no config. It is not registered (Gymnasium refuses a versionless id beside a
+        versioned one of the same name); :func:`maya_envs.registration.resolve_env_id` turns it
+        into :attr:`gym_id`, and ``gymnasium.make`` itself takes the highest registered version
+        for it, with a warning."""
+        return f"maya_envs/{self.gym_name}"
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every name :func:`find_game` accepts for this game."""
-        return (self.key, *self.aliases, self.name, self.gym_id)
+        return (self.key, *self.aliases, self.name, self.gym_id, self.versionless_gym_id)
 
     def hook(self, name: str) -> Any:
         """The hook ``name`` imported (``None`` where the game has none).
@@ -278,7 +288,8 @@ def game_names() -> list[str]:
 
 def find_game(name: str) -> Game:
     """The entry named ``name``: a key (``"maya2012"``), an alias (``"quarry"``), a PettingZoo
-    module name (``"maya2012_v1"``) or a Gymnasium id (``"maya_envs/Maya2012-v1"``).
+    module name (:attr:`Game.name`), a Gymnasium id (:attr:`Game.gym_id`) or that id without its
+    version (:attr:`Game.versionless_gym_id`, ``"maya_envs/Maya2012"``).
 
     Raises:
         ValueError: an unknown name (the message lists the known ones), or an old name in

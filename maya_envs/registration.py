@@ -1,9 +1,12 @@
 """Gymnasium and PettingZoo registration, derived from the game table (:mod:`maya_envs.games`).
 
-Importing :mod:`maya_envs` calls :func:`register_envs`; registering twice is a no-op.
+Importing :mod:`maya_envs` calls :func:`register_envs`; registering twice is a no-op. A config's
+``env_id`` may leave the version out (``maya_envs/<gym_name>``): :func:`resolve_env_id` names
+the registered id it means.
 
 PettingZoo (1.27 and later) has its own registry: ``pettingzoo.make("aec",
-"maya_envs/maya2012-v1")`` and ``pettingzoo.make("parallel", "maya_envs/yaxha-v1")``.
+"maya_envs/<key>-v<version>")`` and, for a game with a Parallel env, ``pettingzoo.make("parallel",
+...)`` with the same id.
 :data:`PETTINGZOO_IDS` lists one ``("aec" | "parallel", id)`` per game's PettingZoo module
 (``"parallel"`` where it defines ``parallel_env``), found without importing the game modules.
 With an older PettingZoo that has no registry nothing is registered there (the modules'
@@ -21,9 +24,11 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 
+from maya_envs.core.errors import ConfigError
 from maya_envs.games import GAMES, RENAMED_ENVS
 
 ENTRY_POINT = "maya_envs.wrappers.single_agent:make_single_agent_env"
@@ -70,6 +75,45 @@ def _renamed_ids() -> dict[str, tuple[str, str]]:
 
 RENAMED_IDS: dict[str, tuple[str, str]] = _renamed_ids()
 """Old Gymnasium and PettingZoo id -> (new id, what changed)."""
+
+
+VERSIONLESS_IDS: dict[str, str] = {game.versionless_gym_id: game.gym_id for game in GAMES.values()}
+"""Versionless Gymnasium id (``maya_envs/<gym_name>``) -> the game's current id in :data:`ENV_IDS`."""
+
+
+def resolve_env_id(env_id: Any) -> str:
+    """The registered Gymnasium id (one of :data:`ENV_IDS`) that ``env_id`` names: a versionless
+    id (``maya_envs/<gym_name>``, :data:`VERSIONLESS_IDS`) is the game's current id, a current
+    versioned id is itself.
+
+    Configs write the versionless id so that a version bump (the game's entry in
+    :data:`maya_envs.games.GAMES`) edits none of them, and a versioned one keeps working for old
+    configs and users. The id is resolved here rather than handed to ``gymnasium.make`` as is:
+    Gymnasium would take the highest registered version too, but it warns on every make (an
+    error where warnings are errors), and what a run records (its ``config.yaml``, its run
+    directory ``<gym_name>-v<N>__<exp>__<seed>__<time>``, a published model's ``env_id``) must
+    name the version it trained on, so that after a bump an old run is not silently read as the
+    new env.
+
+    Raises:
+        ConfigError: ``env_id`` is not a string, the old id of a renamed env (the message names
+            the new id and what changed), a version the game does not have, or no game's id;
+            every message names the value and lists the allowed ids.
+    """
+    reason = ""
+    if isinstance(env_id, str):  # a YAML list or mapping is not hashable: no lookups for it
+        if env_id in ENV_IDS:
+            return env_id
+        if env_id in VERSIONLESS_IDS:
+            return VERSIONLESS_IDS[env_id]
+        versioned = re.fullmatch(r"(.+)-v(\d+)", env_id)
+        if env_id in RENAMED_IDS:
+            new_id, change = RENAMED_IDS[env_id]
+            reason = f" was renamed {new_id!r} (what changed: {change}; README 'Versions')"
+        elif versioned and versioned[1] in VERSIONLESS_IDS:
+            base, version = versioned.groups()
+            reason = f": {base} has no version v{version} (current: {VERSIONLESS_IDS[base]!r})"
+    raise ConfigError(f"env_id={env_id!r}{reason}; allowed: {sorted([*VERSIONLESS_IDS, *ENV_IDS])}")
 
 
 def _refuse_renamed(old_id: str, **_options) -> None:

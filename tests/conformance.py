@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import json
 import math
 import warnings
@@ -66,6 +67,17 @@ def _every_case() -> list[tuple[str, dict]]:
                     continue
                 out.append((key, options))
     return out
+
+
+def env_module(key: str):
+    """The imported PettingZoo module of the game ``key`` (``env()``, ``raw_env()`` and, where the
+    game has one, ``parallel_env()``): :attr:`maya_envs.games.Game.env_module` of its entry, so a
+    game's own tests name its key only and a version bump edits no test.
+
+    Raises:
+        KeyError: ``key`` is not a key of :data:`maya_envs.games.GAMES`.
+    """
+    return importlib.import_module(GAMES[key].env_module)
 
 
 def default_variant(game: Game, num_players: int):

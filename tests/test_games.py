@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import gymnasium as gym
@@ -183,8 +184,7 @@ def test_the_name_check_finds_a_literal_key_and_an_imported_module(tmp_path):
 #: PettingZoo module shim (``maya_envs/<key>_v<N>.py``), documentation (``*.md``), this test file
 #: and ``tests/test_versions.py`` (they check the names), and the saved data that records which
 #: version a shipped model was trained on (``maya_envs/pretrained/registry.json``: a bump must
-#: re-validate those models, so the bump does not rewrite it). Gymnasium ids (``...-v1``) in
-#: configs and tests are not covered yet (issue 31 item 3, not finished).
+#: re-validate those models, so the bump does not rewrite it).
 VERSIONED_NAME_ALLOWED = {"maya_envs/games.py", "maya_envs/pretrained/registry.json"} | {
     f"tests/{name}" for name in CHECKS_THE_NAMES
 }
@@ -192,15 +192,25 @@ VERSIONED_NAME_ALLOWED = {"maya_envs/games.py", "maya_envs/pretrained/registry.j
 #: Test files that still import or name ``<key>_v<N>`` (to read it from the table instead; the
 #: list may only shrink).
 VERSIONED_NAME_NOT_YET = {
-    "tests/bots/test_mcts.py", "tests/jax/test_maya2012.py", "tests/maya2012/test_env.py",
-    "tests/maya2012/test_hidden_information.py", "tests/maya2012/test_multiplayer_bots.py",
-    "tests/maya2012/test_multiplayer_env.py", "tests/maya2012/test_pinned_trajectories.py",
-    "tests/maya_quarry/test_env.py", "tests/maya_quarry/test_minus3_targets.py",
-    "tests/maya_quarry/test_pinned_trajectories.py", "tests/test_arena.py", "tests/test_episode_edges.py",
-    "tests/test_evaluation.py", "tests/test_network.py", "tests/test_play_cli.py", "tests/test_readme.py",
-    "tests/test_records.py", "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py",
-    "tests/test_train_cli.py", "tests/test_web_security.py", "tests/yaxha/test_bots_and_single_agent.py",
-    "tests/yaxha/test_env.py", "tests/yaxha/test_pinned_trajectories.py",
+    "tests/bots/test_mcts.py", "tests/test_arena.py", "tests/test_episode_edges.py", "tests/test_evaluation.py",
+    "tests/test_network.py", "tests/test_play_cli.py", "tests/test_readme.py", "tests/test_records.py",
+    "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py", "tests/test_train_cli.py",
+    "tests/test_web_security.py",
+}  # fmt: skip
+
+#: Where a current Gymnasium id (``<gym_name>-v<N>``) or PettingZoo id (``<key>-v<N>``) may be
+#: written: the table, documentation, the shipped models' registry and the two tests that check
+#: the names (as :data:`VERSIONED_NAME_ALLOWED`, without the module shims, which need no id).
+#: Configs write the versionless id (``maya_envs/<gym_name>``, resolved by
+#: :func:`maya_envs.registration.resolve_env_id`); code and tests read ``GAMES[key].gym_id``.
+VERSIONED_ID_ALLOWED = VERSIONED_NAME_ALLOWED
+
+#: Test files that still write a current Gymnasium id (to read ``GAMES[key].gym_id`` or the
+#: versionless id instead; the list may only shrink).
+VERSIONED_ID_NOT_YET = {
+    "tests/bots/test_mcts.py", "tests/test_agent_names.py", "tests/test_configs.py", "tests/test_episode_edges.py",
+    "tests/test_packaging.py", "tests/test_policies.py", "tests/test_results_table.py", "tests/test_run_dirs.py",
+    "tests/test_self_play.py", "tests/test_shaping.py", "tests/test_training_smoke.py", "tests/test_web.py",
 }  # fmt: skip
 
 
@@ -213,24 +223,63 @@ def _tracked_text_files() -> list[str]:
     return [name for name in listed.stdout.splitlines() if name.endswith((".py", ".sh", ".json", ".yaml", ".toml", ".cfg"))]
 
 
-def test_no_versioned_game_name_outside_the_table_the_shims_and_the_docs():
-    """A version bump is the table entry plus the module shim: no other file writes a game's
-    current ``<key>_v<N>`` (code, docstrings, comments, scripts, configs and data all read)."""
-    names = {game.name for game in GAMES.values()}
-    pattern = re.compile("|".join(rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])" for n in sorted(names)))
-    shims = {f"{game.env_module.replace('.', '/')}.py" for game in GAMES.values()}
+def _check_written_only_where_allowed(
+    words: set[str], allowed: set[str], not_yet: set[str], what: str, end: str = r"(?![A-Za-z0-9_])"
+) -> None:
+    """Fail naming the first place of each tracked text file outside ``allowed`` that writes one
+    of ``words`` (not inside a longer name; ``end``: what may not follow), unless the file is in
+    ``not_yet``; and fail naming each file of ``not_yet`` that no longer writes one."""
+    pattern = re.compile("|".join(rf"(?<![A-Za-z0-9_]){re.escape(w)}{end}" for w in sorted(words)))
     offenders, cleaned = [], []
     for name in _tracked_text_files():
-        if name in VERSIONED_NAME_ALLOWED or name in shims or not (ROOT / name).is_file():
+        if name in allowed or not (ROOT / name).is_file():
             continue
         text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
         found = [f"{name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}" for m in pattern.finditer(text)]
-        if found and name not in VERSIONED_NAME_NOT_YET:
+        if found and name not in not_yet:
             offenders.append(found[0] + f" (+{len(found) - 1} more)")
-        if not found and name in VERSIONED_NAME_NOT_YET:
+        if not found and name in not_yet:
             cleaned.append(name)
-    assert not offenders, "a game's versioned name outside maya_envs/games.py and its shim:\n" + "\n".join(offenders)
-    assert not cleaned, f"take these off VERSIONED_NAME_NOT_YET: {cleaned}"
+    assert not offenders, f"{what} outside maya_envs/games.py:\n" + "\n".join(offenders)
+    assert not cleaned, f"these files write no {what} any more: take them off the list: {cleaned}"
+
+
+def test_no_versioned_game_name_outside_the_table_the_shims_and_the_docs():
+    """A version bump is the table entry plus the module shim: no other file writes a game's
+    current ``<key>_v<N>`` (code, docstrings, comments, scripts, configs and data all read)."""
+    shims = {f"{game.env_module.replace('.', '/')}.py" for game in GAMES.values()}
+    names = {game.name for game in GAMES.values()}
+    _check_written_only_where_allowed(
+        names, VERSIONED_NAME_ALLOWED | shims, VERSIONED_NAME_NOT_YET, "a game's versioned module name (VERSIONED_NAME_NOT_YET)"
+    )
+
+
+def test_no_versioned_env_id_outside_the_table_and_the_docs():
+    """A version bump edits no config, code or test for the ids either: a current Gymnasium id
+    (``<gym_name>-v<N>``, with or without ``maya_envs/``) or PettingZoo id (``<key>-v<N>``) is
+    written only where :data:`VERSIONED_ID_ALLOWED` says."""
+    ids = {f"{word}-v{game.version}" for game in GAMES.values() for word in (game.gym_name, game.key)}
+    # a digit may not follow (``-v1`` is not ``-v10``), ``_`` may: a run directory
+    # ``<gym_name>-v<N>__<exp>__...`` written in a test is the id too
+    _check_written_only_where_allowed(
+        ids, VERSIONED_ID_ALLOWED, VERSIONED_ID_NOT_YET, "a current env id (VERSIONED_ID_NOT_YET)", end="(?![0-9])"
+    )
+
+
+def test_the_versioned_name_check_finds_an_id_and_passes_a_longer_version(tmp_path, monkeypatch):
+    """The id check sees an id in a config line and in a run directory's name, and does not
+    take ``-v10`` for ``-v1``."""
+    game = next(iter(GAMES.values()))
+    sample = tmp_path / "sample.yaml"
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "_tracked_text_files", lambda: [sample.name])
+    word = f"{game.gym_name}-v{game.version}"
+    for line in (f"env_id: maya_envs/{word}", f"run: runs/{word}__main__1__20260101-000000"):
+        sample.write_text(line + "\n")
+        with pytest.raises(AssertionError, match=re.escape(f"sample.yaml:1: {word}")):
+            _check_written_only_where_allowed({word}, set(), set(), "an id", end="(?![0-9])")
+    sample.write_text(f"env_id: maya_envs/{word}0\nenv_id: {game.versionless_gym_id}\n")
+    _check_written_only_where_allowed({word}, set(), set(), "an id", end="(?![0-9])")
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))

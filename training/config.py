@@ -19,7 +19,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME
 from maya_envs.players import PRETRAINED_SPECS, check_player_spec
 from maya_envs.pretrained import is_pretrained_spec
-from maya_envs.registration import ENV_IDS
+from maya_envs.registration import resolve_env_id
 from training.checks import check_bool, check_int, check_number
 from training.config_names import path_name, resolve_config, split_override, whole_floats_to_ints
 from training.exit.config import ExitConfig
@@ -54,7 +54,12 @@ class TrainConfig:
     """``"ppo"`` (MaskablePPO, the keys below) or ``"exit"`` (expert iteration: the ``exit``
     block; the MaskablePPO-only keys :data:`PPO_ONLY_KEYS` are then refused)."""
     env_id: str = DEFAULT_GAME.gym_id
-    """Gymnasium id of the single-agent view (see ``maya_envs.games.GAMES``)."""
+    """Gymnasium id of the single-agent view (see ``maya_envs.games.GAMES``): versionless
+    (``maya_envs/<gym_name>``, as the shipped configs write it, so a version bump edits no config)
+    or versioned (``maya_envs/<gym_name>-v<N>``, the current version only). :meth:`validate`
+    replaces it by the registered versioned id
+    (:func:`maya_envs.registration.resolve_env_id`), so the run's ``config.yaml``, its directory
+    name and a published model record the version that was trained."""
     exp_name: str = "maskable_ppo"
     """Experiment name; the run directory is ``{env}__{exp_name}__{seed}__{time}`` (``-2``, ...
     appended for a run started in the same second as another of that name)."""
@@ -118,7 +123,8 @@ class TrainConfig:
     """Expert-iteration settings (``algo: exit`` only; see :class:`ExitConfig`)."""
 
     def validate(self) -> None:
-        """Raise :class:`ConfigError` on a bad value."""
+        """Raise :class:`ConfigError` on a bad value; a versionless ``env_id`` becomes the
+        game's current versioned id."""
         if self.algo not in ALGOS:
             raise ConfigError(f"algo={self.algo!r}; allowed: {', '.join(map(repr, ALGOS))}")
         if not isinstance(self.exit, ExitConfig):
@@ -131,8 +137,7 @@ class TrainConfig:
                         f"eval_opponents: {name!r}; algo: exit plays its evaluation in lock step with bots only: "
                         + quoted(BOT_NAMES)
                     )
-        if self.env_id not in ENV_IDS:
-            raise ConfigError(f"env_id={self.env_id!r}; allowed: {sorted(ENV_IDS)}")
+        self.env_id = resolve_env_id(self.env_id)
         positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_games")
         for name in positive:
             check_int(name, getattr(self, name), minimum=1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from maya_envs.core.paths import MAX_SAME_SECOND, claim_new, timestamp
+from maya_envs.registration import resolve_env_id
 from training.config import TrainConfig
 
 #: How many same-second names :func:`new_run_dir` tries before it gives up.
@@ -24,9 +25,17 @@ def _timestamp() -> str:
 
 
 def run_name(config: TrainConfig) -> str:
-    """``{env}__{exp_name}__{seed}`` of a ``maya-train`` config (``env``: the Gymnasium id's
-    name, ``"Maya2012-v1"``); :func:`new_run_dir` adds the time."""
-    env = config.env_id.split("/")[-1]
+    """``{env}__{exp_name}__{seed}`` of a ``maya-train`` config; :func:`new_run_dir` adds the time.
+
+    ``env`` is the name of the registered Gymnasium id with its version, ``<gym_name>-v<N>``,
+    also where the config writes the versionless id (resolved by
+    :func:`maya_envs.registration.resolve_env_id`): a run directory says which env version
+    it trained, and the names stay those of the runs made before configs left the version out.
+
+    Raises:
+        ConfigError: ``config.env_id`` names no registered id.
+    """
+    env = resolve_env_id(config.env_id).split("/")[-1]
     return f"{env}__{config.exp_name}__{config.seed}"
 
 

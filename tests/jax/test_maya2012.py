@@ -2,7 +2,7 @@
 api_test, and its step compiles once.
 
 Each config compiles one vmapped step and one vmapped all-seats observation (module-scoped
-fixtures); its games are the pinned trajectories' (``reset(seed=1000 + g)`` of ``maya2012_v1``,
+fixtures); its games are the pinned trajectories' (``reset(seed=1000 + g)`` of the PettingZoo env,
 random masked-in actions from ``default_rng(g)``), played side by side in one batch, so finished
 and unfinished games share every batched step. The drafted setup's chance outcomes (blocks,
 cards) come from different generators: the JAX draw is checked for validity, then the rules'
@@ -20,10 +20,12 @@ jax = pytest.importorskip("jax")
 pgx = pytest.importorskip("pgx")
 jnp = jax.numpy
 
-from maya_envs import maya2012_v1  # noqa: E402
 from maya_envs.jax import Maya2012, state_from_rules, state_to_rules  # noqa: E402
 from maya_envs.maya2012 import actions as A  # noqa: E402
 from maya_envs.maya2012.rules import DRAFT, EMPTY  # noqa: E402
+from tests.conformance import env_module  # noqa: E402
+
+ENV_MODULE = env_module("maya2012")
 
 CONFIGS = {
     "2p choose": {},
@@ -85,7 +87,7 @@ def _check_draft_draw(jax_state) -> None:
 def test_the_jax_engine_equals_the_rules_engine_step_for_step(batch):
     label, b = batch
     options = CONFIGS[label]
-    envs = [maya2012_v1.env(**options) for _ in range(GAMES)]
+    envs = [ENV_MODULE.env(**options) for _ in range(GAMES)]
     rngs = [np.random.default_rng(g) for g in range(GAMES)]
     for g, env in enumerate(envs):
         env.reset(seed=1000 + g)

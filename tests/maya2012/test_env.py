@@ -12,16 +12,19 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import maya_envs  # noqa: F401
-from maya_envs import maya2012_v1
 from maya_envs.core.errors import ConfigError, IllegalActionError
-from tests.conformance import random_single_agent_episode, warnings_as_errors
+from maya_envs.games import GAMES
+from tests.conformance import env_module, random_single_agent_episode, warnings_as_errors
+
+ENV_MODULE = env_module("maya2012")
+GYM_ID = GAMES["maya2012"].gym_id
 
 def test_pettingzoo_api_and_seed_tests_with_truncation():
     """The truncating turn cap (every setup and player count: tests/test_conformance.py)."""
     options = {"max_turns": 20, "at_max_turns": "truncate"}
     with warnings_as_errors():
-        api_test(maya2012_v1.env(**options), num_cycles=400)
-        seed_test(lambda **kw: maya2012_v1.env(**options, **kw), num_cycles=200)
+        api_test(ENV_MODULE.env(**options), num_cycles=400)
+        seed_test(lambda **kw: ENV_MODULE.env(**options, **kw), num_cycles=200)
 
 
 def random_steps(env, steps, seed):
@@ -49,7 +52,7 @@ def play_out(env, seed, policy=None):
 
 @pytest.mark.parametrize("seed", range(20))
 def test_reward_ledger_pays_the_result_once_and_sums_to_zero(seed):
-    env = maya2012_v1.env()
+    env = ENV_MODULE.env()
     totals = play_out(env, seed)
     result = env.rules.returns(env.game_state)
     assert totals == {"player_0": result[0], "player_1": result[1]}
@@ -57,7 +60,7 @@ def test_reward_ledger_pays_the_result_once_and_sums_to_zero(seed):
 
 
 def test_observe_and_last_work_after_the_end():
-    env = maya2012_v1.env(setup="random")
+    env = ENV_MODULE.env(setup="random")
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     while not any(env.terminations.values()):
@@ -71,7 +74,7 @@ def test_observe_and_last_work_after_the_end():
 
 
 def test_truncation_at_max_turns_sets_truncation_not_termination():
-    env = maya2012_v1.env(setup="random", max_turns=5, at_max_turns="truncate")
+    env = ENV_MODULE.env(setup="random", max_turns=5, at_max_turns="truncate")
     totals = play_out(env, seed=1)
     assert env.game_state.turn == 5 or env.rules.is_terminal(env.game_state)
     if env.game_state.turn == 5:
@@ -83,7 +86,7 @@ def test_truncation_at_max_turns_sets_truncation_not_termination():
 
 
 def test_at_max_turns_score_terminates_and_scores():
-    env = maya2012_v1.env(setup="random", max_turns=5)
+    env = ENV_MODULE.env(setup="random", max_turns=5)
     env.reset(seed=1)
     random_steps(env, 5, seed=1)
     assert all(env.terminations.values()) and not any(env.truncations.values())
@@ -91,7 +94,7 @@ def test_at_max_turns_score_terminates_and_scores():
 
 
 def test_single_agent_reward_is_the_learners_also_when_the_opponent_ends_the_game():
-    env = gym.make("maya_envs/Maya2012-v1", opponent="random", learner_seat="random")
+    env = gym.make(GYM_ID, opponent="random", learner_seat="random")
     ended_by_opponent = 0
     for seed in range(60):
         _, total = random_single_agent_episode(env, seed)
@@ -115,7 +118,7 @@ def test_same_seed_same_game_including_zero_and_none_continues():
             env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         return states
 
-    a, b = maya2012_v1.env(), maya2012_v1.env()
+    a, b = ENV_MODULE.env(), ENV_MODULE.env()
     assert trajectory(a, 0) == trajectory(b, 0)
     assert trajectory(a, 0) != trajectory(a, 1)
     a.reset(seed=5)
@@ -123,13 +126,13 @@ def test_same_seed_same_game_including_zero_and_none_continues():
     a.reset()
     b.reset()
     assert a.game_state == b.game_state  # None continues the seeded stream
-    first = maya2012_v1.env()
+    first = ENV_MODULE.env()
     first.reset(seed=5)
     assert first.game_state != a.game_state
 
 
 def test_deepcopy_and_pickle_mid_game_are_independent():
-    env = maya2012_v1.env(setup="random")
+    env = ENV_MODULE.env(setup="random")
     env.reset(seed=2)
     for _ in range(4):
         mask = env.observe(env.agent_selection)["action_mask"]
@@ -146,7 +149,7 @@ def test_deepcopy_and_pickle_mid_game_are_independent():
 
 
 def test_arrays_handed_out_are_not_changed_by_later_steps():
-    env = maya2012_v1.env(setup="random")
+    env = ENV_MODULE.env(setup="random")
     env.reset(seed=4)
     agent = env.agent_selection
     obs = env.observe(agent)
@@ -158,7 +161,7 @@ def test_arrays_handed_out_are_not_changed_by_later_steps():
 
 
 def test_out_of_range_and_illegal_actions_give_clear_errors():
-    env = maya2012_v1.env(illegal_action="raise")
+    env = ENV_MODULE.env(illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"action 75 is out of range: allowed ids are 0\.\.74"):
         env.step(75)
@@ -169,7 +172,7 @@ def test_out_of_range_and_illegal_actions_give_clear_errors():
 
 
 def test_illegal_action_terminate_policy_penalises_the_offender():
-    env = maya2012_v1.env()
+    env = ENV_MODULE.env()
     env.reset(seed=0)
     offender = env.agent_selection
     with pytest.warns(UserWarning, match="illegal action 0"):
@@ -201,29 +204,29 @@ def test_illegal_action_terminate_policy_penalises_the_offender():
 )
 def test_bad_config_is_a_clear_error(options, message):
     with pytest.raises(ConfigError, match=message):
-        maya2012_v1.env(**options)
+        ENV_MODULE.env(**options)
 
 
 def test_bad_single_agent_arguments_are_clear_errors():
     with pytest.raises(ValueError, match=r"learner_seat='third' is not allowed"):
-        gym.make("maya_envs/Maya2012-v1", learner_seat="third")
+        gym.make(GYM_ID, learner_seat="third")
     with pytest.raises(ValueError, match=r"unknown bot 'strong'; known bots: random, heuristic"):
-        gym.make("maya_envs/Maya2012-v1", opponent="strong")
+        gym.make(GYM_ID, opponent="strong")
     with pytest.raises(ValueError, match=r"render_mode='rgb' is not supported"):
-        maya2012_v1.env(render_mode="rgb")
+        ENV_MODULE.env(render_mode="rgb")
 
 
 def test_ansi_render_shows_the_board():
-    env = maya2012_v1.env(render_mode="ansi", setup="random")
+    env = ENV_MODULE.env(render_mode="ansi", setup="random")
     env.reset(seed=0)
     text = env.render()
     assert "Monolith: t" in text and "Raven: L" in text and text.count("L5 [") == 9
 
 
 def test_action_mask_equals_the_observed_mask_for_every_agent_until_the_end():
-    env = maya2012_v1.env(setup="random")
+    env = ENV_MODULE.env(setup="random")
     env.reset(seed=6)
-    single = gym.make("maya_envs/Maya2012-v1", setup="random").unwrapped
+    single = gym.make(GYM_ID, setup="random").unwrapped
     single.reset(seed=6)
     assert np.array_equal(single.action_masks(), single.aec_env.observe(single.learner)["action_mask"].astype(bool))
     rng = np.random.default_rng(6)

@@ -8,14 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from maya_envs import maya2012_v1
 from maya_envs.bots import RandomBot
 from maya_envs.maya2012.bots import HeuristicBot
 from maya_envs.maya2012.observation import observe
 from maya_envs.maya2012.render import render_text
 from maya_envs.maya2012.rules import DECLARE, Maya2012Rules, _replace
-from tests.conformance import play_states
+from tests.conformance import env_module, play_states
 
+ENV_MODULE = env_module("maya2012")
 GAMES = 200
 
 
@@ -72,7 +72,7 @@ def test_resampled_hands_do_not_change_a_seats_view(n):
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_info_is_empty_during_play_and_reveals_every_card_at_the_end(n):
-    env = maya2012_v1.env(num_players=n)
+    env = ENV_MODULE.env(num_players=n)
     for seed in range(5):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -89,7 +89,7 @@ def test_info_is_empty_during_play_and_reveals_every_card_at_the_end(n):
 
 
 def test_seat_render_shows_only_its_own_hand_and_spectator_sees_all():
-    env = maya2012_v1.env(num_players=3, render_mode="ansi")
+    env = ENV_MODULE.env(num_players=3, render_mode="ansi")
     env.reset(seed=1)
     state = env.game_state
     env.render_observer = 1

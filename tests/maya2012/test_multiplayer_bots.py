@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-from maya_envs import maya2012_v1
 from maya_envs.evaluation.arena import play_match
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.bots import HeuristicBot
 from maya_envs.maya2012.rules import DECLARE, Maya2012Rules, colour_scores
+from tests.conformance import env_module
 from tests.maya2012.boards import complete_board, multi_state
+
+ENV_MODULE = env_module("maya2012")
 
 
 @pytest.mark.parametrize(("n", "games", "floor"), [(3, 48, 0.6), (4, 80, 0.6)])
 def test_heuristic_beats_random_with_seats_rotated(n, games, floor):
     """Fair shares: 1/3 (3p, one heuristic seat) and 1/2 (4p, heuristic with a random
     partner against two random seats)."""
-    result = play_match(lambda: maya2012_v1.env(num_players=n), "heuristic", "random", games=games, seed=n)
+    result = play_match(lambda: ENV_MODULE.env(num_players=n), "heuristic", "random", games=games, seed=n)
     assert result.games_per_seat == [games // n + (s < games % n) for s in range(n)]
     assert result.win_rate > floor, result.to_dict()
 

@@ -9,15 +9,18 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import maya_envs  # noqa: F401
-from maya_envs import maya2012_v1
-from tests.conformance import random_single_agent_episode, warnings_as_errors
+from maya_envs.games import GAMES
+from tests.conformance import env_module, random_single_agent_episode, warnings_as_errors
+
+ENV_MODULE = env_module("maya2012")
+GYM_ID = GAMES["maya2012"].gym_id
 
 def test_pettingzoo_api_and_seed_tests_with_the_score_difference_reward():
     """``reward_scheme="score_diff"`` (every setup and player count: tests/test_conformance.py)."""
     options = {"num_players": 4, "setup": "draft", "reward_scheme": "score_diff"}
     with warnings_as_errors():
-        api_test(maya2012_v1.env(**options), num_cycles=300)
-        seed_test(lambda **kw: maya2012_v1.env(**options, **kw), num_cycles=150)
+        api_test(ENV_MODULE.env(**options), num_cycles=300)
+        seed_test(lambda **kw: ENV_MODULE.env(**options, **kw), num_cycles=150)
 
 
 def play_out(env, seed):
@@ -39,7 +42,7 @@ def play_out(env, seed):
 @pytest.mark.parametrize("scheme", ["win_loss", "score_diff"])
 @pytest.mark.parametrize("n", [3, 4])
 def test_reward_ledger_zero_sum_partners_equal_paid_once(n, scheme):
-    env = maya2012_v1.env(num_players=n, reward_scheme=scheme)
+    env = ENV_MODULE.env(num_players=n, reward_scheme=scheme)
     decided = 0
     for seed in range(15):
         totals, paid_steps = play_out(env, seed)
@@ -57,7 +60,7 @@ def test_reward_ledger_zero_sum_partners_equal_paid_once(n, scheme):
 
 
 def test_declaring_ends_the_game_at_once_with_every_card_in_the_info():
-    env = maya2012_v1.env(num_players=3)
+    env = ENV_MODULE.env(num_players=3)
     for seed in range(40):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -77,7 +80,7 @@ def test_declaring_ends_the_game_at_once_with_every_card_in_the_info():
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_single_agent_learner_reward(n):
-    env = gym.make("maya_envs/Maya2012-v1", num_players=n, opponents=["random"] * (n - 1))
+    env = gym.make(GYM_ID, num_players=n, opponents=["random"] * (n - 1))
     for seed in range(20):
         obs, total = random_single_agent_episode(env, seed)
         assert obs.shape == (588,)
@@ -91,12 +94,12 @@ def test_single_agent_learner_reward(n):
 
 def test_single_agent_opponent_arguments():
     with pytest.raises(ValueError, match="pass either opponents= or its alias opponent=, not both"):
-        gym.make("maya_envs/Maya2012-v1", num_players=3, opponent="random", opponents=["random", "random"])
+        gym.make(GYM_ID, num_players=3, opponent="random", opponents=["random", "random"])
     with pytest.raises(ValueError, match="expected 2 opponent specs for 3 players"):
-        gym.make("maya_envs/Maya2012-v1", num_players=3, opponents=["random"])
-    env = gym.make("maya_envs/Maya2012-v1", num_players=4, opponents=["heuristic", "random", "heuristic"])
+        gym.make(GYM_ID, num_players=3, opponents=["random"])
+    env = gym.make(GYM_ID, num_players=4, opponents=["heuristic", "random", "heuristic"])
     env.reset(seed=0)
-    env = gym.make("maya_envs/Maya2012-v1", num_players=3, learner_seat=2, render_mode="ansi")
+    env = gym.make(GYM_ID, num_players=3, learner_seat=2, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
     assert "player_2 task cards" in text and "player_0 task cards" not in text

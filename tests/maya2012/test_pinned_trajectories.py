@@ -17,9 +17,11 @@ import json
 import numpy as np
 import pytest
 
-from maya_envs import maya2012_v1
 from maya_envs.maya2012.bots import HeuristicBot
 from maya_envs.maya2012.rules import Maya2012Rules
+from tests.conformance import env_module
+
+ENV_MODULE = env_module("maya2012")
 
 PINNED = {
     "2p choose": "c00bf773994cb2430e23cd597960c59a868b09309dd389fec4f4a64de8c3f3b7",
@@ -44,7 +46,7 @@ GAMES = 3
 
 def trajectory_digest(options: dict, games: int = GAMES) -> str:
     digest = hashlib.sha256()
-    env = maya2012_v1.env(**options)
+    env = ENV_MODULE.env(**options)
     for game in range(games):
         env.reset(seed=1000 + game)
         rng = np.random.default_rng(game)

@@ -10,6 +10,7 @@ import pytest
 
 from maya_envs.bots import make_bot
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import GAMES
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.observation import MayaQuarryObserver, observe
 from maya_envs.maya_quarry.render import render_text
@@ -41,6 +42,8 @@ from maya_envs.maya_quarry.rules.state import (
 
 from ..conformance import play_states
 from .helpers import CARD, make_rules, play
+
+GYM_ID = GAMES["maya_quarry"].gym_id
 
 
 def bid(b: int) -> int:
@@ -463,7 +466,7 @@ def test_single_agent_view_plays_the_advanced_variant():
 
     import maya_envs  # noqa: F401  (registers the ids)
 
-    env = gym.make("maya_envs/MayaQuarry-v1", num_players=4, opponents="heuristic", variant="advanced")
+    env = gym.make(GYM_ID, num_players=4, opponents="heuristic", variant="advanced")
     assert env.action_space.n == 164
     env.reset(seed=1)
     rng = np.random.default_rng(0)

@@ -1,4 +1,5 @@
-"""PettingZoo conformance, reward ledger, determinism and rendering of ``maya_quarry_v1``."""
+"""PettingZoo conformance, reward ledger, determinism and rendering of the Maya (Abacusspiele 2003)
+PettingZoo module (``GAMES["maya_quarry"].env_module``)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import seed_test
 
-from maya_envs import maya_quarry_v1
 from maya_envs.core.errors import ConfigError, IllegalActionError
 
-from ..conformance import warnings_as_errors
+from ..conformance import env_module, warnings_as_errors
 
+ENV_MODULE = env_module("maya_quarry")
 PLAYER_COUNTS = (3, 4, 5)
 
 
@@ -23,7 +24,7 @@ def test_seed_test_with_a_random_first_start_player(n, variant):
     """The drawn first start player (the default start: tests/test_conformance.py)."""
     with warnings_as_errors():
         seed_test(
-            lambda: maya_quarry_v1.env(num_players=n, first_start_player="random", variant=variant), num_cycles=300
+            lambda: ENV_MODULE.env(num_players=n, first_start_player="random", variant=variant), num_cycles=300
         )
 
 
@@ -54,7 +55,7 @@ def _play_env(env, seed):
 @pytest.mark.parametrize("scheme", ["win_loss", "gold_diff"])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_reward_ledger_zero_sum_paid_once(n, scheme, variant):
-    env = maya_quarry_v1.env(num_players=n, reward_scheme=scheme, variant=variant)
+    env = ENV_MODULE.env(num_players=n, reward_scheme=scheme, variant=variant)
     for seed in range(5):
         steps, totals, nonzero_before_end, infos = _play_env(env, seed)
         assert nonzero_before_end == 0
@@ -76,7 +77,7 @@ def test_reward_ledger_zero_sum_paid_once(n, scheme, variant):
 
 
 def test_win_loss_values_and_tie_break_by_pool():
-    env = maya_quarry_v1.env(num_players=4)
+    env = ENV_MODULE.env(num_players=4)
     rules = env.rules
     s = rules.initial_state().clone()
     s.phase, s.actor = 10, -1  # OVER
@@ -89,15 +90,15 @@ def test_win_loss_values_and_tie_break_by_pool():
 
 @pytest.mark.parametrize(("n", "variant"), [(5, "basic"), (3, "advanced"), (4, "advanced")])
 def test_determinism_by_seed(n, variant):
-    env_a = maya_quarry_v1.env(num_players=n, first_start_player="random", variant=variant)
-    env_b = maya_quarry_v1.env(num_players=n, first_start_player="random", variant=variant)
+    env_a = ENV_MODULE.env(num_players=n, first_start_player="random", variant=variant)
+    env_b = ENV_MODULE.env(num_players=n, first_start_player="random", variant=variant)
     a = _play_env(env_a, 7)
     b = _play_env(env_b, 7)
     assert a == b and env_a.game_state == env_b.game_state
 
 
 def test_illegal_action_policies():
-    env = maya_quarry_v1.env(num_players=3, illegal_action="raise")
+    env = ENV_MODULE.env(num_players=3, illegal_action="raise")
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -105,7 +106,7 @@ def test_illegal_action_policies():
         env.step(illegal)
     with pytest.raises(ValueError, match="out of range"):
         env.step(114)
-    env = maya_quarry_v1.env(num_players=3)
+    env = ENV_MODULE.env(num_players=3)
     env.reset(seed=0)
     offender = env.agent_selection
     with pytest.warns(UserWarning, match="illegal action"):
@@ -128,11 +129,11 @@ def test_illegal_action_policies():
 )
 def test_bad_options_rejected(options, match):
     with pytest.raises(ConfigError, match=match):
-        maya_quarry_v1.env(**options)
+        ENV_MODULE.env(**options)
 
 
 def test_render_ansi_marks_table_non_canonical_and_hides_values():
-    env = maya_quarry_v1.env(num_players=3, render_mode="ansi", render_observer=0)
+    env = ENV_MODULE.env(num_players=3, render_mode="ansi", render_observer=0)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     while env.rules.current_player(env.game_state) >= 0 and env.game_state.phase != 2 and env.game_state.round == 0:

@@ -8,16 +8,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from maya_envs import maya_quarry_v1
 from maya_envs.core.errors import ConfigError
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules.config import BLUE_PLUS_2, MINUS3_TARGET_READINGS
 from maya_envs.maya_quarry.rules.state import BUILD, MINUS3
 from maya_envs.records import game_config
 
-from ..conformance import play_states
+from ..conformance import env_module, play_states
 from .helpers import make_rules, play
 from .test_advanced import at_auction, reveal_position
+
+ENV_MODULE = env_module("maya_quarry")
 
 ON_SEAT_2 = A.MINUS3_BASE + 0  # seat 1's -3 on the seat 1 place after it
 ON_SEAT_0 = A.MINUS3_BASE + 1  # ... and 2 places after it
@@ -104,7 +105,7 @@ def test_an_unknown_reading_is_refused_naming_the_allowed_ones(bad):
 
 
 def test_the_reading_is_part_of_the_env_config_and_its_records():
-    env = maya_quarry_v1.env(num_players=4, variant="advanced", minus3_targets="card")
+    env = ENV_MODULE.env(num_players=4, variant="advanced", minus3_targets="card")
     assert env.rules.config.minus3_targets == "card"
     assert game_config(env)["minus3_targets"] == "card"  # a record's header rebuilds the same rules
-    assert game_config(maya_quarry_v1.env())["minus3_targets"] == "scored"
+    assert game_config(ENV_MODULE.env())["minus3_targets"] == "scored"

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from maya_envs import maya_quarry_v1
+from ..conformance import env_module, pinned_digest
 
-from ..conformance import pinned_digest
+ENV_MODULE = env_module("maya_quarry")
 
 CASES = {
     "3p": ({"num_players": 3}, "random"),
@@ -55,4 +55,4 @@ DIGESTS = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_seeded_trajectory_is_unchanged(case):
     options, policy = CASES[case]
-    assert pinned_digest(maya_quarry_v1.env, options, policy, with_state=True) == DIGESTS[case]
+    assert pinned_digest(ENV_MODULE.env, options, policy, with_state=True) == DIGESTS[case]

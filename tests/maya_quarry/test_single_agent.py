@@ -1,4 +1,4 @@
-"""``gym.make("maya_envs/MayaQuarry-v1", ...)``: checkers, masks, learner reward routing."""
+"""``gym.make(GAMES["maya_quarry"].gym_id, ...)``: checkers, masks, learner reward routing."""
 
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ import numpy as np
 import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.games import GAMES
+
+GYM_ID = GAMES["maya_quarry"].gym_id
 
 
 @pytest.mark.parametrize("n", [3, 5])
 @pytest.mark.parametrize("scheme", ["win_loss", "gold_diff"])
 def test_learner_reward_is_its_own_return(n, scheme):
-    env = gym.make("maya_envs/MayaQuarry-v1", num_players=n, opponents="random", reward_scheme=scheme).unwrapped
+    env = gym.make(GYM_ID, num_players=n, opponents="random", reward_scheme=scheme).unwrapped
     rng = np.random.default_rng(0)
     for episode in range(8):
         obs, info = env.reset(seed=episode)
@@ -33,7 +36,7 @@ def test_learner_reward_is_its_own_return(n, scheme):
 
 def test_opponent_list_learner_seat_and_ansi_render():
     env = gym.make(
-        "maya_envs/MayaQuarry-v1",
+        GYM_ID,
         num_players=4,
         opponents=["random", "heuristic", "random"],
         learner_seat=2,
@@ -44,6 +47,6 @@ def test_opponent_list_learner_seat_and_ansi_render():
     text = env.render()
     assert "NON-CANONICAL" in text
     with pytest.raises(ValueError, match="expected 3 opponent specs"):
-        gym.make("maya_envs/MayaQuarry-v1", num_players=4, opponents=["random"])
+        gym.make(GYM_ID, num_players=4, opponents=["random"])
     with pytest.raises(ValueError, match="not both"):
-        gym.make("maya_envs/MayaQuarry-v1", num_players=3, opponents="heuristic", opponent="random")
+        gym.make(GYM_ID, num_players=3, opponents="heuristic", opponent="random")

@@ -10,11 +10,15 @@ import numpy as np
 import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
-from maya_envs import yaxha_v1
 from maya_envs.bots import make_bot
 from maya_envs.evaluation.arena import play_match
+from maya_envs.games import GAMES
 from maya_envs.yaxha.bots import HeuristicBot
 from maya_envs.yaxha.rules import BUILD, YaxhaRules
+from tests.conformance import env_module
+
+ENV_MODULE = env_module("yaxha")
+GYM_ID = GAMES["yaxha"].gym_id
 
 
 def test_make_bot_loads_the_heuristic():
@@ -59,7 +63,7 @@ def test_heuristic_prefers_growing_a_group_on_a_hand_built_position():
 
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_heuristic_beats_random_in_a_short_match(num_players):
-    result = play_match(lambda: yaxha_v1.env(num_players=num_players), "heuristic", "random", games=12, seed=1)
+    result = play_match(lambda: ENV_MODULE.env(num_players=num_players), "heuristic", "random", games=12, seed=1)
     assert result.illegal_actions == 0
     assert result.wins >= 8, result.to_dict()  # measured about 85-95 % over 400 games
 
@@ -67,7 +71,7 @@ def test_heuristic_beats_random_in_a_short_match(num_players):
 @pytest.mark.parametrize("scheme", ["win_loss", "score_diff"])
 def test_learner_reward_is_its_own_return_and_masks_are_legal(scheme):
     env = gym.make(
-        "maya_envs/Yaxha-v1", num_players=3, opponents=["random", "heuristic"], reward_scheme=scheme, learner_seat=1
+        GYM_ID, num_players=3, opponents=["random", "heuristic"], reward_scheme=scheme, learner_seat=1
     )
     obs, info = env.reset(seed=3)
     inner = env.unwrapped
@@ -87,13 +91,13 @@ def test_learner_reward_is_its_own_return_and_masks_are_legal(scheme):
 
 def test_single_agent_bad_arguments():
     with pytest.raises(ValueError, match="num_players=6"):
-        gym.make("maya_envs/Yaxha-v1", num_players=6)
+        gym.make(GYM_ID, num_players=6)
     with pytest.raises(ValueError, match="expected 3 opponent specs for 4 players"):
-        gym.make("maya_envs/Yaxha-v1", num_players=4, opponents=["random"])
+        gym.make(GYM_ID, num_players=4, opponents=["random"])
 
 
 def test_single_agent_copies_are_independent():
-    env = gym.make("maya_envs/Yaxha-v1", num_players=2).unwrapped
+    env = gym.make(GYM_ID, num_players=2).unwrapped
     env.reset(seed=0)
     twin = copy.deepcopy(env)
     before = env.aec_env.game_state

@@ -10,11 +10,12 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from maya_envs import yaxha_v1
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.yaxha.actions import WAIT
 from maya_envs.yaxha.rules import BUILD, PENDING, SELECT
-from tests.conformance import warnings_as_errors
+from tests.conformance import env_module, warnings_as_errors
+
+ENV_MODULE = env_module("yaxha")
 
 CONFIGS = [
     {"num_players": 2},
@@ -30,8 +31,8 @@ def test_api_tests_with_the_score_difference_reward():
     with warnings_as_errors():
         # a finished agent's last observation has an all-zero mask by definition
         warnings.filterwarnings("ignore", message="Action mask numpy array is all zeros")
-        api_test(yaxha_v1.env(**config), num_cycles=400)
-        parallel_api_test(yaxha_v1.parallel_env(**config), num_cycles=400)
+        api_test(ENV_MODULE.env(**config), num_cycles=400)
+        parallel_api_test(ENV_MODULE.parallel_env(**config), num_cycles=400)
 
 
 def _random_action(obs, rng):
@@ -40,7 +41,7 @@ def _random_action(obs, rng):
 
 def play_aec(config, seed, action_seed):
     """One AEC game with random legal actions; returns (env, [(agent, action)], rewards)."""
-    env = yaxha_v1.env(**config)
+    env = ENV_MODULE.env(**config)
     env.reset(seed=seed)
     rng = np.random.default_rng(action_seed)
     log, total = [], {a: 0.0 for a in env.possible_agents}
@@ -60,7 +61,7 @@ def play_aec(config, seed, action_seed):
 def test_aec_and_parallel_play_identical_games(config):
     for seed in range(3):
         aec, log, aec_rewards = play_aec(config, seed, 100 + seed)
-        par = yaxha_v1.parallel_env(**config)
+        par = ENV_MODULE.parallel_env(**config)
         obs, _ = par.reset(seed=seed)
         i, par_rewards = 0, {}
         while par.agents:
@@ -92,7 +93,7 @@ def _observations(env):
 def test_a_pending_choice_is_never_visible_to_another_agent(num_players):
     views = []
     for tile in range(num_players):
-        env = yaxha_v1.env(num_players=num_players, render_mode="ansi", render_observer=1)
+        env = ENV_MODULE.env(num_players=num_players, render_mode="ansi", render_observer=1)
         env.reset(seed=7)
         assert env.agent_selection == "player_0" and env.game_state.phase == SELECT
         env.step(tile)
@@ -104,7 +105,7 @@ def test_a_pending_choice_is_never_visible_to_another_agent(num_players):
 
 
 def test_cubes_placed_this_round_stay_hidden_until_the_round_ends():
-    env = yaxha_v1.env(num_players=3)
+    env = ENV_MODULE.env(num_players=3)
     env.reset(seed=3)
     for _ in range(3):  # everyone picks a different tile: straight to building
         env.step(int(env.agent_selection[-1]))
@@ -122,7 +123,7 @@ def test_cubes_placed_this_round_stay_hidden_until_the_round_ends():
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_reward_ledger_pays_once_at_the_end_and_sums_to_zero(config):
-    env = yaxha_v1.env(**config)
+    env = ENV_MODULE.env(**config)
     env.reset(seed=11)
     rng = np.random.default_rng(0)
     paid, steps = {a: [] for a in env.possible_agents}, 0
@@ -153,7 +154,7 @@ def test_seeding_reproduces_and_continues_the_stream():
     _, log_a, _ = play_aec({"num_players": 3}, 5, 1)
     _, log_b, _ = play_aec({"num_players": 3}, 5, 1)
     assert log_a == log_b
-    env = yaxha_v1.env(num_players=3)
+    env = ENV_MODULE.env(num_players=3)
     env.reset(seed=5)
     first = env.game_state
     env.reset()
@@ -165,7 +166,7 @@ def test_seeding_reproduces_and_continues_the_stream():
 
 
 def test_copies_are_independent():
-    env = yaxha_v1.env(num_players=2)
+    env = ENV_MODULE.env(num_players=2)
     env.reset(seed=1)
     for _ in range(5):
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
@@ -177,18 +178,18 @@ def test_copies_are_independent():
 
 
 def test_illegal_actions_under_both_policies():
-    env = yaxha_v1.env(num_players=2, illegal_action="raise")
+    env = ENV_MODULE.env(num_players=2, illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match=r"player_0 chose illegal action 5 .*legal ids: \[0, 1\]"):
         env.step(5)
     with pytest.raises(ValueError, match="out of range"):
         env.step(10_000)
-    env = yaxha_v1.env(num_players=2)
+    env = ENV_MODULE.env(num_players=2)
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="illegal action 5"):
         env.step(5)
     assert env.rewards == {"player_0": -1.0, "player_1": 0.0} and all(env.terminations.values())
-    par = yaxha_v1.parallel_env(num_players=2)
+    par = ENV_MODULE.parallel_env(num_players=2)
     par.reset(seed=0)
     with pytest.raises(ValueError, match=r"no action for player_1"):
         par.step({"player_0": 0})
@@ -196,7 +197,7 @@ def test_illegal_actions_under_both_policies():
         _, rewards, terms, _, infos = par.step({"player_0": 0, "player_1": 7})
     assert rewards == {"player_0": 0.0, "player_1": -1.0} and infos["player_0"]["offenders"] == ["player_1"]
     assert par.agents == []
-    par = yaxha_v1.parallel_env(num_players=2, illegal_action="raise")
+    par = ENV_MODULE.parallel_env(num_players=2, illegal_action="raise")
     par.reset(seed=0)
     with pytest.raises(IllegalActionError):
         par.step({"player_0": 0, "player_1": 7})
@@ -205,11 +206,11 @@ def test_illegal_actions_under_both_policies():
 
 def test_bad_env_arguments_name_the_value():
     with pytest.raises(ValueError, match="num_players=7"):
-        yaxha_v1.env(num_players=7)
+        ENV_MODULE.env(num_players=7)
     with pytest.raises(ValueError, match="render_mode='rgb'"):
-        yaxha_v1.parallel_env(render_mode="rgb")
+        ENV_MODULE.parallel_env(render_mode="rgb")
     with pytest.raises(ValueError, match=r"unknown Yaxha option\(s\) \['speed'\]"):
-        yaxha_v1.raw_env(speed=3)
+        ENV_MODULE.raw_env(speed=3)
 
 
 def _board_cells(lines: list[str], header: int) -> dict[tuple[int, int, int], str]:
@@ -235,7 +236,7 @@ def _board_cells(lines: list[str], header: int) -> dict[tuple[int, int, int], st
 
 @pytest.mark.parametrize("footprint", ["fixed", "floating"])
 def test_ansi_render_labels_rows_and_columns_in_the_notations_coordinates(footprint):
-    env = yaxha_v1.env(num_players=2, render_mode="ansi", footprint=footprint)
+    env = ENV_MODULE.env(num_players=2, render_mode="ansi", footprint=footprint)
     env.reset(seed=2)
     rng = np.random.default_rng(0)
     placed = 0
@@ -262,7 +263,7 @@ def test_the_text_board_shows_and_marks_every_legal_cell(footprint):
     """In the building, every cell where the seat's cubes in hand may go (also a base cell
     that widens the footprint beyond the last window) is on its board, drawn ``+``, and no
     other cell is."""
-    env = yaxha_v1.env(num_players=2, render_mode="ansi", footprint=footprint, render_observer=0)
+    env = ENV_MODULE.env(num_players=2, render_mode="ansi", footprint=footprint, render_observer=0)
     env.reset(seed=4)
     rng = np.random.default_rng(1)
     checked = wide = 0
@@ -295,7 +296,7 @@ def test_the_ordinary_random_loop_never_meets_an_all_zero_mask(num_players):
     rng = np.random.default_rng(num_players)
     waits = 0
     for seed in range(12 if num_players == 4 else 4):
-        par = yaxha_v1.parallel_env(num_players=num_players)
+        par = ENV_MODULE.parallel_env(num_players=num_players)
         obs, _ = par.reset(seed=seed)
         while par.agents:
             acting = par.acting_agents()
@@ -305,8 +306,8 @@ def test_the_ordinary_random_loop_never_meets_an_all_zero_mask(num_players):
                     assert np.flatnonzero(obs[agent]["action_mask"]).tolist() == [WAIT]
             obs, *_ = par.step({agent: _pick(obs[agent]["action_mask"], rng) for agent in par.agents})
         for env in (
-            yaxha_v1.env(num_players=num_players),
-            parallel_to_aec(yaxha_v1.parallel_env(num_players=num_players)),
+            ENV_MODULE.env(num_players=num_players),
+            parallel_to_aec(ENV_MODULE.parallel_env(num_players=num_players)),
         ):
             env.reset(seed=seed)
             for _agent in env.agent_iter():
@@ -317,7 +318,7 @@ def test_the_ordinary_random_loop_never_meets_an_all_zero_mask(num_players):
 
 
 def test_a_waiting_agent_sends_the_wait_id_or_nothing():
-    par = yaxha_v1.parallel_env(num_players=4, illegal_action="raise")
+    par = ENV_MODULE.parallel_env(num_players=4, illegal_action="raise")
     par.reset(seed=1)
     par.step(dict.fromkeys(par.agents, 0))  # everyone picks tile 0: a four-way clash
     assert par.game_state.phase == PENDING

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from maya_envs import yaxha_v1
-from tests.conformance import pinned_digest
+from tests.conformance import env_module, pinned_digest
+
+ENV_MODULE = env_module("yaxha")
 
 CASES = {
     "2p": ({"num_players": 2}, "random"),
@@ -43,4 +44,4 @@ DIGESTS = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_seeded_trajectory_is_unchanged(case):
     options, policy = CASES[case]
-    assert pinned_digest(yaxha_v1.env, options, policy) == DIGESTS[case]
+    assert pinned_digest(ENV_MODULE.env, options, policy) == DIGESTS[case]
