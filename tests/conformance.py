@@ -93,6 +93,19 @@ GAME_CASES: list[tuple[str, dict]] = _whole_game_cases()
 """Every player count with the default variant, every other variant once (see :func:`_whole_game_cases`)."""
 
 
+def first_game(wanted: str, has: Callable[[Game], bool]) -> Game:
+    """The first entry in table order for which ``has(game)`` is true: how a test that needs one
+    game with a property (two players, teams, an alias) picks it without naming it.
+
+    Raises:
+        LookupError: no entry has it (the message says ``wanted``).
+    """
+    for game in GAMES.values():
+        if has(game):
+            return game
+    raise LookupError(f"no game in maya_envs.games.GAMES has {wanted}")
+
+
 def case_id(case) -> str:
     """``"<key>-<num_players>-<variant>"``, the test id of a case."""
     key, options = case
