@@ -106,6 +106,23 @@ def first_game(wanted: str, has: Callable[[Game], bool]) -> Game:
     raise LookupError(f"no game in maya_envs.games.GAMES has {wanted}")
 
 
+CONFIGS = PACKAGE_ROOT.parent / "configs"
+"""The shipped training configs, one folder per game key (``configs/<key>/<n>p[_<variant>]_<kind>.yaml``)."""
+
+
+def shipped_config(game: Game, kind: str) -> str:
+    """The name (``"<key>/<stem>"``, as ``load_config`` takes it) of the first shipped config of
+    ``game``, in name order (so the smallest player count), whose name ends in ``_<kind>``
+    (``"quick"``, ``"exit"``, ``"main"``).
+
+    Raises:
+        LookupError: the game ships no such config.
+    """
+    for path in sorted((CONFIGS / game.key).glob(f"*_{kind}.yaml")):
+        return f"{game.key}/{path.stem}"
+    raise LookupError(f"configs/{game.key}/ has no *_{kind}.yaml")
+
+
 def case_id(case) -> str:
     """``"<key>-<num_players>-<variant>"``, the test id of a case."""
     key, options = case
