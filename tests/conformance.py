@@ -73,11 +73,11 @@ def default_variant(game: Game, num_players: int):
     return getattr(game.make_rules({"num_players": num_players}).config, game.variant_option)
 
 
-def _whole_game_cases() -> list[tuple[str, dict]]:
-    """The cases a test that plays whole games sweeps: the default variant at every player
-    count (the default at that count), every other variant at the first player count it allows."""
+def _whole_game_cases(cases: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The cases of ``cases`` a test that plays whole games sweeps: the default variant at every
+    player count (the default at that count), every other variant at the first player count."""
     out, seen = [], set()
-    for key, options in ALL_CASES:
+    for key, options in cases:
         game = GAMES[key]
         value = options[game.variant_option]
         if value == default_variant(game, options["num_players"]) or (key, value) not in seen:
@@ -89,8 +89,16 @@ def _whole_game_cases() -> list[tuple[str, dict]]:
 ALL_CASES: list[tuple[str, dict]] = _every_case()
 """Every game x player count x variant the rules accept, as ``(game key, options)``."""
 
-GAME_CASES: list[tuple[str, dict]] = _whole_game_cases()
+GAME_CASES: list[tuple[str, dict]] = _whole_game_cases(ALL_CASES)
 """Every player count with the default variant, every other variant once (see :func:`_whole_game_cases`)."""
+
+HIDDEN_CASES: list[tuple[str, dict]] = [
+    (key, options) for key, options in ALL_CASES if GAMES[key].make_rules(options).spec.information != "perfect"
+]
+"""The cases of :data:`ALL_CASES` with hidden information (``GameSpec.information`` is not ``"perfect"``)."""
+
+HIDDEN_GAME_CASES: list[tuple[str, dict]] = _whole_game_cases(HIDDEN_CASES)
+"""The :data:`HIDDEN_CASES` a test that plays whole games sweeps (as :data:`GAME_CASES`)."""
 
 
 def first_game(wanted: str, has: Callable[[Game], bool]) -> Game:

@@ -25,11 +25,8 @@ import pytest
 
 from maya_envs.bots import make_bot
 from maya_envs.games import GAMES, game_of_rules
-from tests.conformance import ALL_CASES, case_id, play_states
+from tests.conformance import HIDDEN_CASES, case_id, play_states
 
-#: Every configuration with hidden information: every game, player count and variant whose
-#: rules say their information is imperfect.
-HIDDEN_CASES = [case for case in ALL_CASES if GAMES[case[0]].make_rules(case[1]).spec.information != "perfect"]
 EVERY = 8  # a lockstep starts at every 8th state of a game ...
 HORIZON = 16  # ... and runs on for at most 16 steps (from the first state: the whole game)
 
