@@ -123,7 +123,7 @@ NOT_YET_TABLE_DRIVEN = {
     "test_self_play.py", "test_shaping.py", "test_signatures.py", "test_state_fuzz.py",
     "test_stats.py", "test_train_cli.py", "test_training_smoke.py", "test_web.py",
     "test_web_browser.py", "test_web_security.py",
-    "bots/test_guided.py", "bots/test_mcts.py",
+    "bots/test_guided.py",
 }  # fmt: skip
 
 #: Test files that check the table's names themselves.
@@ -192,7 +192,7 @@ VERSIONED_NAME_ALLOWED = {"maya_envs/games.py", "maya_envs/pretrained/registry.j
 #: Test files that still import or name ``<key>_v<N>`` (to read it from the table instead; the
 #: list may only shrink).
 VERSIONED_NAME_NOT_YET = {
-    "tests/bots/test_mcts.py", "tests/jax/test_maya2012.py", "tests/maya2012/test_env.py",
+    "tests/jax/test_maya2012.py", "tests/maya2012/test_env.py",
     "tests/maya2012/test_hidden_information.py", "tests/maya2012/test_multiplayer_bots.py",
     "tests/maya2012/test_multiplayer_env.py", "tests/maya2012/test_pinned_trajectories.py",
     "tests/maya_quarry/test_env.py", "tests/maya_quarry/test_minus3_targets.py",
