@@ -100,6 +100,9 @@ HIDDEN_CASES: list[tuple[str, dict]] = [
 HIDDEN_GAME_CASES: list[tuple[str, dict]] = _whole_game_cases(HIDDEN_CASES)
 """The :data:`HIDDEN_CASES` a test that plays whole games sweeps (as :data:`GAME_CASES`)."""
 
+FIRST_HIDDEN_CASES: list[tuple[str, dict]] = [next(case for case in HIDDEN_CASES if case[0] == key) for key in GAMES]
+"""Each game's first case of :data:`HIDDEN_CASES` (its smallest player count with hidden information)."""
+
 
 def first_game(wanted: str, has: Callable[[Game], bool]) -> Game:
     """The first entry in table order for which ``has(game)`` is true: how a test that needs one

@@ -123,7 +123,7 @@ NOT_YET_TABLE_DRIVEN = {
     "test_self_play.py", "test_shaping.py", "test_signatures.py", "test_state_fuzz.py",
     "test_stats.py", "test_train_cli.py", "test_training_smoke.py", "test_web.py",
     "test_web_browser.py", "test_web_security.py",
-    "bots/test_guided.py",
+   
 }  # fmt: skip
 
 #: Test files that check the table's names themselves.

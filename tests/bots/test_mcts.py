@@ -14,7 +14,7 @@ from maya_envs.bots import mcts as mcts_module
 from maya_envs.bots.mcts import MCTSConfig, parse_spec
 from maya_envs.evaluation import play_match
 from maya_envs.games import DEFAULT_GAME, GAMES
-from tests.conformance import HIDDEN_CASES, case_id, first_game, seeded_states
+from tests.conformance import FIRST_HIDDEN_CASES, case_id, first_game, seeded_states
 
 #: the first game whose default is a game of perfect information (no determinization needed)
 PERFECT = first_game("perfect information by default", lambda g: g.make_rules({}).spec.information == "perfect")
@@ -78,10 +78,9 @@ def test_names_work_in_gym_make_and_the_arena():
 def _legality_cases() -> list[tuple[str, dict]]:
     """Each game's first hidden-information case, and its benchmarked variants at that count."""
     out = []
-    for key, game in GAMES.items():
-        first = next(case for case in HIDDEN_CASES if case[0] == key)
-        out.append(first)
-        out += [(key, {**first[1], game.variant_option: value}) for value in game.benchmark_variants]
+    for key, options in FIRST_HIDDEN_CASES:
+        game = GAMES[key]
+        out += [(key, options)] + [(key, {**options, game.variant_option: v}) for v in game.benchmark_variants]
     return out
 
 

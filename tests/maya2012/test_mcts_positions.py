@@ -1,11 +1,17 @@
-"""MCTS finds forced wins in hand-built Maya (2012) positions (the search itself:
-tests/bots/test_mcts.py)."""
+"""MCTS and the guided search find forced wins in hand-built Maya (2012) positions (the searches
+themselves: tests/bots/test_mcts.py, tests/bots/test_guided.py)."""
 
 from __future__ import annotations
 
+import pytest
+
 from maya_envs.bots import make_bot
+from maya_envs.bots.guided import GuidedConfig, search_many
+from maya_envs.games import GAMES
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import Maya2012Rules, winner
+
+from tests.bots.test_guided import _uniform
 
 from .boards import complete_board, state_with
 
@@ -48,3 +54,30 @@ def test_mcts_takes_the_completion_before_the_opponent_does():
     bot = make_bot("mcts:400:depth=10", rules, 0)
     assert bot.act(state) == COMPLETE_T0
     assert bot.last_visits[COMPLETE_T0] == max(bot.last_visits.values())
+
+
+@pytest.mark.parametrize("selection", ["gumbel", "puct"])
+def test_finds_the_tower_completion_that_wins_maya(selection):
+    # COMPLETE_T0 is White's only winning exchange. One exchange
+    # left: terminal values alone show it.
+    rules, state = _completion_position(1)
+    config = GuidedConfig(simulations=64, selection=selection, max_considered=len(rules.legal_actions(state)))
+    for seed in range(3):
+        assert search_many(rules, [state], [0], _uniform(rules), config, rng=seed)[0].action == COMPLETE_T0
+
+
+@pytest.mark.parametrize("selection", ["gumbel", "puct"])
+def test_a_value_oracle_takes_the_completion_before_the_opponent(selection):
+    # Three exchanges left: if White does not complete tower 0 now, Black can, and wins. The
+    # value of a leaf is the game's own leaf_values (the victory-point lead: the completing
+    # priest's point shows at once); a uniform prior.
+    rules, state = _completion_position(3)
+    leaf_values = GAMES["maya2012"].hook("leaf_values")
+    evaluator = _uniform(rules, lambda s: leaf_values(rules, s))
+    # A uniform prior: every action must be considered (Gumbel's top-m would draw m at random),
+    # and no root noise (with 32 simulations it can outweigh sigma(q): Gumbel's policy improvement
+    # holds in expectation; the improved policy target still prefers the completion).
+    legal = rules.legal_actions(state)
+    config = GuidedConfig(simulations=32, selection=selection, max_considered=len(legal), gumbel_scale=0.0)
+    for seed in range(3):
+        assert search_many(rules, [state], [0], evaluator, config, rng=seed)[0].action == COMPLETE_T0
