@@ -115,7 +115,7 @@ def test_no_module_outside_the_game_packages_and_the_table_names_a_game():
 NOT_YET_TABLE_DRIVEN = {
    
    
-    "test_episode_edges.py", "test_exit.py",
+    "test_exit.py",
     "test_leaf_values.py", "test_network.py", "test_notation.py",
     "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
     "test_progress.py", "test_readme.py", "test_records.py", "test_records_fuzz.py",
@@ -196,7 +196,7 @@ VERSIONED_NAME_NOT_YET = {
     "tests/maya2012/test_hidden_information.py", "tests/maya2012/test_multiplayer_bots.py",
     "tests/maya2012/test_multiplayer_env.py", "tests/maya2012/test_pinned_trajectories.py",
     "tests/maya_quarry/test_env.py", "tests/maya_quarry/test_minus3_targets.py",
-    "tests/maya_quarry/test_pinned_trajectories.py", "tests/test_episode_edges.py",
+    "tests/maya_quarry/test_pinned_trajectories.py",
     "tests/test_network.py", "tests/test_play_cli.py", "tests/test_readme.py",
     "tests/test_records.py", "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py",
     "tests/test_train_cli.py", "tests/test_web_security.py", "tests/yaxha/test_bots_and_single_agent.py",
