@@ -134,6 +134,16 @@ def shipped_config(game: Game, kind: str) -> str:
     raise LookupError(f"configs/{game.key}/ has no *_{kind}.yaml")
 
 
+def turn_cap(game: Game, max_turns: int) -> dict[str, int]:
+    """``{"max_turns": max_turns}`` where ``game``'s rules take that option (a shorter game for a
+    quick test), else ``{}``."""
+    try:
+        game.make_rules({"max_turns": max_turns})
+    except ConfigError:
+        return {}
+    return {"max_turns": max_turns}
+
+
 def case_id(case) -> str:
     """``"<key>-<num_players>-<variant>"``, the test id of a case."""
     key, options = case

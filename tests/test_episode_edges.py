@@ -20,19 +20,10 @@ import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ConfigError, ResetNeededError
 from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.registration import ENV_IDS
-from tests.conformance import case_id
+from tests.conformance import case_id, turn_cap
 
 # Every game at every player count (its default variant).
 CASES = [(key, {"num_players": n}) for key, game in GAMES.items() for n in game.player_counts]
-
-
-def _capped(key: str, options: dict, max_turns: int) -> dict:
-    """``options`` with ``max_turns`` where the game has that option (a shorter random game)."""
-    try:
-        GAMES[key].make_rules({**options, "max_turns": max_turns})
-    except ConfigError:
-        return options
-    return {**options, "max_turns": max_turns}
 
 
 def _final_info(env, rng, limit=100_000):
@@ -52,7 +43,7 @@ def _final_info(env, rng, limit=100_000):
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_info_names_the_end_in_every_game(case):
     key, options = case
-    env = GAMES[key].make_aec_env(**_capped(key, options, 60))
+    env = GAMES[key].make_aec_env(**options, **turn_cap(GAMES[key], 60))
     env.reset(seed=1)
     assert _final_info(env, np.random.default_rng(1))["end"] in (
         "last_round",

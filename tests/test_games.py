@@ -115,7 +115,7 @@ def test_no_module_outside_the_game_packages_and_the_table_names_a_game():
 NOT_YET_TABLE_DRIVEN = {
    
    
-    "test_exit.py",
+   
     "test_leaf_values.py", "test_network.py", "test_notation.py",
     "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
     "test_progress.py", "test_readme.py", "test_records.py", "test_records_fuzz.py",
