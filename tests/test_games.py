@@ -116,7 +116,7 @@ NOT_YET_TABLE_DRIVEN = {
    
    
    
-    "test_leaf_values.py", "test_network.py", "test_notation.py",
+    "test_leaf_values.py", "test_notation.py",
     "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
     "test_progress.py", "test_readme.py", "test_records.py", "test_records_fuzz.py",
     "test_render.py", "test_results_table.py", "test_rllib.py", "test_run_dirs.py",
@@ -197,7 +197,7 @@ VERSIONED_NAME_NOT_YET = {
     "tests/maya2012/test_multiplayer_env.py", "tests/maya2012/test_pinned_trajectories.py",
     "tests/maya_quarry/test_env.py", "tests/maya_quarry/test_minus3_targets.py",
     "tests/maya_quarry/test_pinned_trajectories.py",
-    "tests/test_network.py", "tests/test_play_cli.py", "tests/test_readme.py",
+    "tests/test_play_cli.py", "tests/test_readme.py",
     "tests/test_records.py", "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py",
     "tests/test_train_cli.py", "tests/test_web_security.py", "tests/yaxha/test_bots_and_single_agent.py",
     "tests/yaxha/test_env.py", "tests/yaxha/test_pinned_trajectories.py",
