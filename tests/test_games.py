@@ -116,7 +116,7 @@ NOT_YET_TABLE_DRIVEN = {
    
    
    
-    "test_leaf_values.py", "test_notation.py",
+    "test_notation.py",
     "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
     "test_progress.py", "test_readme.py", "test_records.py", "test_records_fuzz.py",
     "test_render.py", "test_results_table.py", "test_rllib.py", "test_run_dirs.py",
