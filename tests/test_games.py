@@ -113,17 +113,12 @@ def test_no_module_outside_the_game_packages_and_the_table_names_a_game():
 #: read the table (issue 31 item 2, not finished). The list may only shrink: a listed file that
 #: no longer names a game fails the test below, so it is taken off.
 NOT_YET_TABLE_DRIVEN = {
-   
-   
-   
-    "test_notation.py",
-    "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
+    "test_notation.py", "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
     "test_progress.py", "test_readme.py", "test_records.py", "test_records_fuzz.py",
     "test_render.py", "test_results_table.py", "test_rllib.py", "test_run_dirs.py",
     "test_self_play.py", "test_shaping.py", "test_signatures.py", "test_state_fuzz.py",
     "test_stats.py", "test_train_cli.py", "test_training_smoke.py", "test_web.py",
     "test_web_browser.py", "test_web_security.py",
-   
 }  # fmt: skip
 
 #: Test files that check the table's names themselves.
