@@ -24,7 +24,9 @@ ENGINES = {
     "yaxha": ["maya_envs/yaxha/rules.py", "maya_envs/yaxha/scoring.py"],
 }
 TESTS = [  # the targeted and scenario rules tests; the random-play oracles stay in the main run only
-    "tests/test_legal_branches.py",
+    "tests/maya2012/test_legal_branches.py",
+    "tests/maya_quarry/test_legal_branches.py",
+    "tests/yaxha/test_legal_branches.py",
     "tests/maya2012/test_multiplayer_rules.py",
     "tests/maya2012/test_rulebook_examples.py",
     "tests/maya_quarry/test_rulebook_examples.py",

@@ -85,11 +85,11 @@ def default_variant(game: Game, num_players: int):
     return getattr(game.make_rules({"num_players": num_players}).config, game.variant_option)
 
 
-def _whole_game_cases() -> list[tuple[str, dict]]:
-    """The cases a test that plays whole games sweeps: the default variant at every player
-    count (the default at that count), every other variant at the first player count it allows."""
+def _whole_game_cases(cases: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The cases of ``cases`` a test that plays whole games sweeps: the default variant at every
+    player count (the default at that count), every other variant at the first player count."""
     out, seen = [], set()
-    for key, options in ALL_CASES:
+    for key, options in cases:
         game = GAMES[key]
         value = options[game.variant_option]
         if value == default_variant(game, options["num_players"]) or (key, value) not in seen:
@@ -101,8 +101,59 @@ def _whole_game_cases() -> list[tuple[str, dict]]:
 ALL_CASES: list[tuple[str, dict]] = _every_case()
 """Every game x player count x variant the rules accept, as ``(game key, options)``."""
 
-GAME_CASES: list[tuple[str, dict]] = _whole_game_cases()
+GAME_CASES: list[tuple[str, dict]] = _whole_game_cases(ALL_CASES)
 """Every player count with the default variant, every other variant once (see :func:`_whole_game_cases`)."""
+
+HIDDEN_CASES: list[tuple[str, dict]] = [
+    (key, options) for key, options in ALL_CASES if GAMES[key].make_rules(options).spec.information != "perfect"
+]
+"""The cases of :data:`ALL_CASES` with hidden information (``GameSpec.information`` is not ``"perfect"``)."""
+
+HIDDEN_GAME_CASES: list[tuple[str, dict]] = _whole_game_cases(HIDDEN_CASES)
+"""The :data:`HIDDEN_CASES` a test that plays whole games sweeps (as :data:`GAME_CASES`)."""
+
+FIRST_HIDDEN_CASES: list[tuple[str, dict]] = [next(case for case in HIDDEN_CASES if case[0] == key) for key in GAMES]
+"""Each game's first case of :data:`HIDDEN_CASES` (its smallest player count with hidden information)."""
+
+
+def first_game(wanted: str, has: Callable[[Game], bool]) -> Game:
+    """The first entry in table order for which ``has(game)`` is true: how a test that needs one
+    game with a property (two players, teams, an alias) picks it without naming it.
+
+    Raises:
+        LookupError: no entry has it (the message says ``wanted``).
+    """
+    for game in GAMES.values():
+        if has(game):
+            return game
+    raise LookupError(f"no game in maya_envs.games.GAMES has {wanted}")
+
+
+CONFIGS = PACKAGE_ROOT.parent / "configs"
+"""The shipped training configs, one folder per game key (``configs/<key>/<n>p[_<variant>]_<kind>.yaml``)."""
+
+
+def shipped_config(game: Game, kind: str) -> str:
+    """The name (``"<key>/<stem>"``, as ``load_config`` takes it) of the first shipped config of
+    ``game``, in name order (so the smallest player count), whose name ends in ``_<kind>``
+    (``"quick"``, ``"exit"``, ``"main"``).
+
+    Raises:
+        LookupError: the game ships no such config.
+    """
+    for path in sorted((CONFIGS / game.key).glob(f"*_{kind}.yaml")):
+        return f"{game.key}/{path.stem}"
+    raise LookupError(f"configs/{game.key}/ has no *_{kind}.yaml")
+
+
+def turn_cap(game: Game, max_turns: int) -> dict[str, int]:
+    """``{"max_turns": max_turns}`` where ``game``'s rules take that option (a shorter game for a
+    quick test), else ``{}``."""
+    try:
+        game.make_rules({"max_turns": max_turns})
+    except ConfigError:
+        return {}
+    return {"max_turns": max_turns}
 
 
 def case_id(case) -> str:

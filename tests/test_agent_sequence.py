@@ -14,7 +14,8 @@ differs revealed something to it (a scoring that turns cards face up, the end); 
 stops there. Starting from every few states of whole games covers the whole sequence.
 
 The leaking option ``declare_step="eligible"`` of Maya (2012) 3-4p must fail this check
-(:func:`test_the_check_finds_the_maya2012_eligible_leak`), so the check is known to see it.
+(``tests/maya2012/test_agent_sequence.py``, with that game's declare-step coverage), so the
+check is known to see it.
 """
 
 from __future__ import annotations
@@ -23,38 +24,11 @@ import numpy as np
 import pytest
 
 from maya_envs.bots import make_bot
-from maya_envs.maya2012 import determinize as m2012_det
-from maya_envs.maya2012.observation import Maya2012Observer
-from maya_envs.maya2012.rules import DECLARE, Maya2012Rules
-from maya_envs.maya_quarry import determinize as quarry_det
-from maya_envs.maya_quarry.observation import MayaQuarryObserver
-from maya_envs.maya_quarry.rules import MayaQuarryRules
-from maya_envs.yaxha import determinize as yaxha_det
-from maya_envs.yaxha.observation import YaxhaObserver
-from maya_envs.yaxha.rules import YaxhaRules
-from tests.conformance import play_states
+from maya_envs.games import GAMES, game_of_rules
+from tests.conformance import HIDDEN_CASES, case_id, play_states
 
-#: Every configuration with hidden information: (rules factory, determinize module, games).
-GAMES = {
-    "maya2012-3p": (lambda: Maya2012Rules({"num_players": 3}), m2012_det, 2),
-    "maya2012-4p": (lambda: Maya2012Rules({"num_players": 4}), m2012_det, 2),
-    "maya2012-3p-always": (lambda: Maya2012Rules({"num_players": 3, "declare_step": "always"}), m2012_det, 1),
-    **{
-        f"quarry-{variant}-{n}p": (
-            lambda n=n, variant=variant: MayaQuarryRules({"num_players": n, "variant": variant}),
-            quarry_det,
-            1,
-        )
-        for variant in ("basic", "advanced")
-        for n in (3, 4, 5)
-    },
-    **{f"yaxha-{n}p": (lambda n=n: YaxhaRules(num_players=n), yaxha_det, 1) for n in (2, 3, 4)},
-}
 EVERY = 8  # a lockstep starts at every 8th state of a game ...
 HORIZON = 16  # ... and runs on for at most 16 steps (from the first state: the whole game)
-
-
-OBSERVERS = {Maya2012Rules: Maya2012Observer, MayaQuarryRules: MayaQuarryObserver, YaxhaRules: YaxhaObserver}
 
 
 def view(rules, state, seat: int):
@@ -63,46 +37,47 @@ def view(rules, state, seat: int):
     moves = rules.current_player(state) == seat
     mask = rules.legal_mask(state).tobytes() if moves else None
     info = repr(rules.final_info(state)) if rules.current_player(state) < 0 else None
-    return OBSERVERS[type(rules)](rules).encode(state, seat).tobytes(), mask, info
+    return game_of_rules(rules).hook("observer")(rules).encode(state, seat).tobytes(), mask, info
 
 
 def lockstep(rules, bots, state, other, seat: int, seed: int, horizon: int) -> tuple[int, int]:
     """Play ``state`` and ``other`` (a resample for ``seat``) on together for at most
     ``horizon`` steps while ``seat``'s view agrees; assert the same agent is selected at every
-    such step. Returns (steps compared, of them with a declare decision pending)."""
+    such step. Returns (steps compared, the phases of the compared states)."""
     rng = np.random.default_rng(seed)
-    declares = 0
+    phases = set()
     for step in range(horizon):
         if view(rules, state, seat) != view(rules, other, seat):
-            return step, declares
+            return step, phases
         mover = rules.current_player(state)
         assert rules.current_player(other) == mover, (
             f"seat {seat} sees the same game, but player_{mover} is selected in one and "
             f"player_{rules.current_player(other)} in the other: the turn order leaks hidden data"
         )
         if mover < 0:
-            return step, declares
-        declares += isinstance(rules, Maya2012Rules) and state.phase == DECLARE
+            return step, phases
+        phases.add(state.phase)
         both = sorted(set(rules.legal_actions(state)) & set(rules.legal_actions(other)))
         if not both:  # another seat's options differ: no shared public history from here
-            return step, declares
+            return step, phases
         action = bots[mover].act(state)
         if action not in both:
             action = both[int(rng.integers(len(both)))]
         chance = int(rng.integers(2**31))
         state = rules.apply_action(state, action, np.random.default_rng(chance))
         other = rules.apply_action(other, action, np.random.default_rng(chance))
-    return horizon, declares
+    return horizon, phases
 
 
-def check_game(rules, module, games: int, seed: int, every: int = EVERY, horizon: int = HORIZON) -> dict[str, int]:
+def check_game(rules, games: int, seed: int, every: int = EVERY, horizon: int = HORIZON) -> dict:
     """Bot games (heuristic and random seats mixed): from the first state a lockstep over the
-    whole game; then, at least ``every`` states apart, from each state where the resample for
-    the seat in rotation changed something, one over ``horizon`` steps; counts of what was
-    covered."""
+    whole game; then, at least ``every`` states apart, from each state where the resample (the
+    game's ``determinize`` hook) for the seat in rotation changed something, one over
+    ``horizon`` steps; counts of what was covered, and the phases played and compared."""
     n = rules.spec.num_players
+    determinize = game_of_rules(rules).hook("determinize")
     rng = np.random.default_rng(seed)
-    counts = {"starts": 0, "resampled": 0, "steps": 0, "declare_steps": 0}
+    counts = {"starts": 0, "resampled": 0, "steps": 0, "phases_played": set(), "phases_compared": set()}
     for game in range(games):
         kinds = ["heuristic" if (seat + game) % 2 else "random" for seat in range(n)]
         bots = [make_bot(kind, rules, 100 * game + seat) for seat, kind in enumerate(kinds)]
@@ -110,37 +85,28 @@ def check_game(rules, module, games: int, seed: int, every: int = EVERY, horizon
         for index, state in enumerate(play_states(rules, bots, np.random.default_rng(seed + game))):
             if rules.current_player(state) < 0:
                 break
+            counts["phases_played"].add(state.phase)
             seat = (game + index) % n
             if index - last < every:
                 continue
-            other = module.determinize(rules, state, seat, rng)
+            other = determinize(rules, state, seat, rng)
             if other == state and index:
                 continue  # nothing hidden from this seat here: wait for a state with hidden data
             last = index
-            steps, declares = lockstep(
+            steps, phases = lockstep(
                 rules, bots, state, other, seat, int(rng.integers(2**31)), horizon if index else 10**6
             )
             counts["starts"] += 1
             counts["resampled"] += other != state
             counts["steps"] += steps
-            counts["declare_steps"] += declares
+            counts["phases_compared"] |= phases
     return counts
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_the_agent_sequence_does_not_depend_on_what_a_seat_may_not_see(game):
-    make_rules, module, games = GAMES[game]
-    rules = make_rules()
-    counts = check_game(rules, module, games, seed=sum(map(ord, game)))
+@pytest.mark.parametrize("case", HIDDEN_CASES, ids=case_id)
+def test_the_agent_sequence_does_not_depend_on_what_a_seat_may_not_see(case):
+    key, options = case
+    rules = GAMES[key].make_rules(options)
+    counts = check_game(rules, 1, seed=sum(map(ord, case_id(case))))
     assert counts["resampled"] >= counts["starts"] - 1, counts  # the hidden data really changed
     assert counts["steps"] > 4 * counts["starts"], counts  # the lockstep ran on past the start
-    if game.startswith("maya2012"):
-        assert counts["declare_steps"] > 0, counts
-
-
-def test_the_check_finds_the_maya2012_eligible_leak():
-    """With ``declare_step="eligible"`` an eligible mover is selected twice in a row, a mover
-    that is not passes the turn: resampling its cards changes the agent sequence."""
-    rules = Maya2012Rules({"num_players": 3, "declare_step": "eligible"})
-    with pytest.raises(AssertionError, match="the turn order leaks hidden data"):
-        check_game(rules, m2012_det, games=3, seed=1)

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from maya_envs import maya2012_v1, yaxha_v1
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan, wilson_interval
 from maya_envs.evaluation.ratings import EloTable, OpenSkillTable, elo_expected
+from maya_envs.games import DEFAULT_GAME
+from tests.conformance import first_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +42,9 @@ def test_latin_block_sizes_and_a_bad_design():
 
 
 def test_arena_seat_counts_are_equal_and_outcomes_add_up():
-    result = play_arena(lambda: yaxha_v1.env(num_players=3), {"r": "random", "h": "heuristic", "r2": "random"}, 6, 1)
+    game = first_game("three players", lambda g: 3 in g.player_counts)
+    agents = {"r": "random", "h": "heuristic", "r2": "random"}
+    result = play_arena(lambda: game.make_aec_env(num_players=3), agents, 6, 1)
     assert result.block_size == 3 and result.balanced
     for stats in result.agents:
         assert stats.games_per_seat == [2, 2, 2]
@@ -55,7 +58,8 @@ def test_arena_seat_counts_are_equal_and_outcomes_add_up():
 
 
 def test_two_player_arena_has_elo_and_a_head_to_head_table():
-    result = play_arena(lambda: maya2012_v1.env(setup="random"), {"h": "heuristic", "r": "random"}, 4, 0)
+    game = first_game("two players", lambda g: 2 in g.player_counts)
+    result = play_arena(lambda: game.make_aec_env(num_players=2), {"h": "heuristic", "r": "random"}, 4, 0)
     h, r = result.agents
     assert h.games_per_seat == [2, 2] and h.wins == 4 and r.losses == 4  # heuristic beats random
     assert result.head_to_head["h"]["r"] == [4, 0, 0] and result.head_to_head["r"]["h"] == [0, 0, 4]
@@ -65,7 +69,9 @@ def test_two_player_arena_has_elo_and_a_head_to_head_table():
 
 
 def test_fair_share_is_one_half_in_the_four_player_team_game():
-    result = play_arena(lambda: maya2012_v1.env(num_players=4), {"h": "heuristic", "r": "random"}, 4, 2)
+    game = first_game("teams of two at four players", lambda g: 4 in g.player_counts and g.teams(4))
+    assert all(len(team) == 2 for team in game.teams(4))
+    result = play_arena(lambda: game.make_aec_env(num_players=4), {"h": "heuristic", "r": "random"}, 4, 2)
     assert result.fair_share <= 0.5  # two of four seats win every game, none when the teams tie
     assert all(a.wins % 2 == 0 for a in result.agents)  # partners (the same agent here) win together
 
@@ -119,13 +125,13 @@ def test_openskill_ties_and_an_agent_in_two_seats():
 
 def test_bad_agent_spec_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match=r"unknown bot 'grandmaster'; known bots: random, heuristic"):
-        play_arena(lambda: maya2012_v1.env(), {"g": "grandmaster", "r": "random"}, 2)
+        play_arena(DEFAULT_GAME.make_aec_env, {"g": "grandmaster", "r": "random"}, 2)
     with pytest.raises(ValueError, match=r"agent '.*nope.zip': checkpoint file does not exist"):
         resolve_agent(str(tmp_path / "nope.zip"))
     with pytest.raises(ValueError, match=r"an empty agent spec"):
         resolve_agent("")
     with pytest.raises(ValueError, match=r"games must be > 0, got 0"):
-        play_arena(lambda: maya2012_v1.env(), {"r": "random"}, 0)
+        play_arena(DEFAULT_GAME.make_aec_env, {"r": "random"}, 0)
     assert resolve_agent("strong=mcts:1000:time=0.5") == ("strong", "mcts:1000:time=0.5")
     assert resolve_agent("mcts:1000:time=0.5") == ("mcts:1000:time=0.5", "mcts:1000:time=0.5")
 
@@ -136,7 +142,8 @@ def run_arena(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_arena_cli_writes_table_json_markdown_and_png(tmp_path):
-    done = run_arena("--env", "quarry", "--players", "3", "--agents", "random", "heuristic",
+    game = first_game("an alias and three players", lambda g: g.aliases and 3 in g.player_counts)
+    done = run_arena("--env", game.aliases[0], "--players", "3", "--agents", "random", "heuristic",
                      "--games", "2", "--out", str(tmp_path))  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert "games rounded up from 2 to 3" in done.stdout and "| heuristic | 3 |" in done.stdout
@@ -148,7 +155,7 @@ def test_arena_cli_writes_table_json_markdown_and_png(tmp_path):
 
 
 def test_arena_cli_bad_agent_is_a_clear_error(tmp_path):
-    done = run_arena("--env", "yaxha", "--agents", "random", "grandmaster", "--games", "2", "--out", str(tmp_path))
+    done = run_arena("--env", DEFAULT_GAME.key, "--agents", "random", "grandmaster", "--games", "2", "--out", str(tmp_path))
     assert done.returncode == 2 and "unknown bot 'grandmaster'" in done.stderr
     done = run_arena("--env", "chess", "--agents", "random", "--out", str(tmp_path))
     assert done.returncode == 2 and "--env 'chess'; allowed" in done.stderr

@@ -9,7 +9,17 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
+from maya_envs.games import GAMES
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def quick_labels() -> dict[str, object]:
+    """Label -> rules of the quick mode's cases: each game's default at its smallest player count."""
+    smallest = {key: game.player_counts[0] for key, game in GAMES.items()}
+    return {f"{key} {n}p": GAMES[key].make_rules({"num_players": n}) for key, n in smallest.items()}
 
 
 def _load(name: str):
@@ -29,7 +39,8 @@ def test_quick_mode_writes_results(tmp_path):
         sys.modules.pop("bench_envs", None)
         sys.modules.pop("bench_search", None)
     results = json.loads((tmp_path / "bench_search_quick.json").read_text())
-    assert set(results["games"]) == {"maya2012 2p", "maya_quarry 3p", "yaxha 2p"}
+    labels = quick_labels()
+    assert set(results["games"]) == set(labels)
     has_torch = importlib.util.find_spec("torch") is not None
     for entry in results["games"].values():
         assert entry["steps"]["steps_per_s"] > 0 and entry["mcts"]["steps_per_s"] > 0
@@ -37,19 +48,22 @@ def test_quick_mode_writes_results(tmp_path):
             assert entry["az"]["steps_per_s"] > 0 and entry["az_lock_step"]["steps_per_s"] > 0
     assert results["reference"] or "reference_missing" in results
     table = (tmp_path / "bench_search_quick.md").read_text()
-    assert "| maya2012 2p |" in table and "| yaxha 2p (IS-MCTS) |" in table
+    hidden = {label: rules.spec.information != "perfect" for label, rules in labels.items()}
+    perfect = next(label for label, is_hidden in hidden.items() if not is_hidden)
+    imperfect = next(label for label, is_hidden in hidden.items() if is_hidden)
+    assert f"| {perfect} |" in table and f"| {imperfect} (IS-MCTS) |" in table
 
 
-def test_sampled_positions_are_seeded_and_undecided():
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_sampled_positions_are_seeded_and_undecided(key):
     try:
         _load("bench_envs")
         bench = _load("bench_search")
     finally:
         sys.modules.pop("bench_envs", None)
         sys.modules.pop("bench_search", None)
-    from maya_envs.games import find_game
-
-    rules = find_game("yaxha").make_rules({"num_players": 3})
+    game = GAMES[key]
+    rules = game.make_rules({"num_players": game.player_counts[-1]})
     first, second = bench.sample_positions(rules, 4, seed=5), bench.sample_positions(rules, 4, seed=5)
     assert [rules.state_to_dict(s) for s in first] == [rules.state_to_dict(s) for s in second]
     assert all(rules.current_player(s) >= 0 and rules.legal_actions(s) for s in first)

@@ -1,13 +1,14 @@
 """Replay captions (issue 21 item 5): each frame says which move led to it and by whom, the last
 one the result and why the game ended. (The per-seat move text is maya_envs.notation's,
-tested by resampling in tests/test_notation.py.)"""
+tested by resampling in tests/test_notation.py; each game's result line is in its folder,
+tests/<key>/test_captions.py.)"""
 
 from __future__ import annotations
 
 import pytest
 
 from maya_envs.bots import make_bot
-from maya_envs.captions import result_line
+from maya_envs.games import GAMES
 from maya_envs.notation import describe_action
 from maya_envs.records import load_record, make_env, record_env, replay
 
@@ -24,11 +25,10 @@ def recorded_game(tmp_path, game: str, seed: int, **options):
     return load_record(path)
 
 
-@pytest.mark.parametrize(
-    ("game", "options"), [("maya2012", {"num_players": 2}), ("maya_quarry", {"num_players": 3}), ("yaxha", {})]
-)
-def test_every_replay_frame_has_a_caption_and_the_last_the_result(tmp_path, game, options):
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_replay_frame_has_a_caption_and_the_last_the_result(tmp_path, game):
     pytest.importorskip("PIL")
+    options = {"num_players": GAMES[game].player_counts[0]}
     from maya_envs.cli.replay import captioned_pictures
 
     record = recorded_game(tmp_path, game, 3, **options)
@@ -49,19 +49,3 @@ def test_every_replay_frame_has_a_caption_and_the_last_the_result(tmp_path, game
     last = " ".join(texts(pictures[-1]))
     assert "result:" in last and "ended:" in last
     assert all("result:" not in " ".join(texts(p)) for p in pictures[:-1])
-
-
-def test_result_line_names_the_winner_the_scores_and_the_reason():
-    env = make_env("maya2012", num_players=2, max_turns=6)
-    env.reset(seed=1)
-    bots = [make_bot("random", env.rules, s) for s in range(2)]
-    while not any(env.terminations.values()) and not any(env.truncations.values()):
-        env.step(bots[env.seat_of(env.agent_selection)].act(env.game_state))
-    rewards = {a: float(env.rewards[a]) for a in env.agents}
-    assert len(rewards) == 2
-    line = result_line(env.rules, env.game_state, rewards, env.infos["player_0"])
-    assert line.startswith("result: ") and "victory points: player_0" in line and "ended: " in line
-    assert "max_turns" in line  # the reason: 6 exchanges played
-    assert ("draw" in line) == (len(set(rewards.values())) == 1)
-    illegal = result_line(env.rules, env.game_state, rewards, {"illegal_action": "x", "offender": "player_1"})
-    assert illegal.endswith("ended: player_1 chose an illegal action")

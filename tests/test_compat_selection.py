@@ -4,35 +4,65 @@ SB3 or Ray (at their module's top, or in their own function, class or fixture) a
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
+from maya_envs.games import DEFAULT_GAME, GAMES
 from tests.conftest import layer_imports, reaches_layer
 
 TESTS = Path(__file__).resolve().parent
 
+#: PettingZoo's checks, which every game's ``tests/<key>/test_env.py`` runs on its env
+PETTINGZOO_CHECKS = {"api_test", "seed_test", "parallel_api_test"}
+
+
+def _functions_calling(path: Path, names: set[str]) -> set[str]:
+    """The top-level functions of ``path`` that call one of ``names``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names for n in ast.walk(node))
+    }
+
 
 def test_env_layer_tests_are_marked():
     assert layer_imports(TESTS / "test_rllib.py")[0]
-    for name, test in [
-        ("maya2012/test_env.py", "test_pettingzoo_api_and_seed_tests_with_truncation"),
-        ("test_conformance.py", "test_gymnasium_and_sb3_check_env_on_the_single_agent_view"),
-    ]:
-        assert test in layer_imports(TESTS / name)[1], (name, test)
+    test = "test_gymnasium_and_sb3_check_env_on_the_single_agent_view"
+    assert test in layer_imports(TESTS / "test_conformance.py")[1]
 
 
-def test_engine_modules_are_left_out():
-    for name in ("yaxha/test_scoring.py", "maya2012/test_rules_properties.py", "maya_quarry/test_playouts.py"):
-        assert layer_imports(TESTS / name) == (False, frozenset()), name
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_games_pettingzoo_checks_are_marked(key):
+    """The tests of ``tests/<key>/test_env.py`` that run PettingZoo's ``api_test``/``seed_test``
+    import PettingZoo at the module's top: each is marked, the rules tests beside them are not."""
+    whole, names = layer_imports(TESTS / key / "test_env.py")
+    checks = _functions_calling(TESTS / key / "test_env.py", PETTINGZOO_CHECKS)
+    assert not whole and checks and checks <= names, (key, checks, names)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_engine_modules_are_left_out(key):
+    """Every game's chance and saved-state tests use its rules engine only."""
+    for name in ("test_chance.py", "test_saved_states.py"):
+        assert layer_imports(TESTS / key / name) == (False, frozenset()), (key, name)
+
+
+def test_a_module_with_one_env_layer_test_marks_that_test_only():
     whole, names = layer_imports(TESTS / "bots" / "test_mcts.py")  # imports gymnasium for one test
     assert not whole and 0 < len(names) < 5, names
 
 
 def test_local_imports_mark_only_their_function(tmp_path):
+    rules_module, rules_class = DEFAULT_GAME.hooks["rules"].split(":")  # a rules engine's import
     module = tmp_path / "test_sample.py"
     module.write_text(
         "import numpy as np\n"
-        "from maya_envs.yaxha.rules import YaxhaRules\n"
+        f"from {rules_module} import {rules_class}\n"
         "def test_rules():\n    pass\n"
         "def test_gym():\n    import gymnasium as gym\n"
         "class TestSpaces:\n    def test_box(self):\n        from gymnasium.spaces import Box\n"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import gymnasium as gym
@@ -10,21 +11,24 @@ import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import DEFAULT_GAME, GAMES
+from tests.conformance import CONFIGS, shipped_config
 from training.config import SelfPlayConfig, load_config
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME_CONFIGS = sorted((ROOT / "configs").glob("*/*.yaml"))
-GAMES = {"maya2012": "maya_envs/Maya2012-v1", "maya_quarry": "maya_envs/MayaQuarry-v1", "yaxha": "maya_envs/Yaxha-v1"}
-EXPECTED = {  # game folder -> player counts (and variants) that need a quick config
-    "maya2012": {"2p_quick", "3p_quick", "4p_quick"},
-    "maya_quarry": {f"{n}p_{v}_quick" for n in (3, 4, 5) for v in ("basic", "advanced")},
-    "yaxha": {"2p_quick", "3p_quick", "4p_quick"},
-}
+GAME_CONFIGS = sorted(CONFIGS.glob("*/*.yaml"))
+QUICK = shipped_config(DEFAULT_GAME, "quick")  # the default game's smallest quick config
+EXIT = shipped_config(DEFAULT_GAME, "exit")
 
 
-def test_every_game_and_player_count_has_a_quick_config():
-    for game, names in EXPECTED.items():
-        assert names <= {p.stem for p in (ROOT / "configs" / game).glob("*.yaml")}, game
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_game_and_player_count_has_a_quick_config(key):
+    """``<n>p_quick`` for every player count, or ``<n>p_<variant>_quick`` for every variant."""
+    game = GAMES[key]
+    names = {p.stem for p in (CONFIGS / key).glob("*.yaml")}
+    for n in game.player_counts:
+        per_variant = {f"{n}p_{value}_quick" for value in game.hook("variants")}
+        assert f"{n}p_quick" in names or per_variant <= names, (key, n)
 
 
 @pytest.mark.parametrize(
@@ -32,22 +36,28 @@ def test_every_game_and_player_count_has_a_quick_config():
 )
 def test_config_loads_and_builds_its_game(path):
     config = load_config(path)
-    assert config.env_id == GAMES[path.parent.name]
+    game = GAMES[path.parent.name]
+    assert config.env_id == game.gym_id
     players = int(path.stem.split("p_")[0])
     assert config.game_options["num_players"] == players
-    if "_basic" in path.stem or "_advanced" in path.stem:
-        assert config.game_options["variant"] == path.stem.split("_")[1]
+    named = [value for value in game.hook("variants") if path.stem.split("_")[1] == value]
+    if named:  # <n>p_<variant>_<kind>
+        assert config.game_options[game.variant_option] == named[0]
     env = gym.make(config.env_id, opponent=dict(config.opponents), **config.game_options)
     assert env.unwrapped.rules.spec.num_players == players
     env.close()
     if path.stem.endswith("_quick"):
         # <= 10 minutes on 2 cores; Yaxha 2p (the fastest env) measured 300k steps in ~8.5 min on busy cores
         assert config.total_timesteps <= 300_000 and config.eval_games >= 400
-    assert config.exp_name.replace("maya2012", "").replace("quarry", "").replace("yaxha", "").strip("_")
+    words = sorted((word for g in GAMES.values() for word in (g.key, *g.aliases)), key=len, reverse=True)
+    rest = config.exp_name
+    for word in words:  # the exp_name says more than the game's name
+        rest = rest.replace(word, "")
+    assert rest.strip("_")
 
 
 def test_self_play_block_and_dotted_overrides():
-    base = ROOT / "configs" / "yaxha" / "3p_quick.yaml"
+    base = QUICK
     config = load_config(base, ["self_play.enabled=true", "self_play.snapshot_every=5000", "eval_every=10000"])
     assert config.self_play == SelfPlayConfig(enabled=True, snapshot_every=5000)
     assert config.eval_every == 10_000 and config.to_dict()["self_play"]["pool_size"] == 5
@@ -62,7 +72,7 @@ def _bad_overrides(config: str, cases: list[tuple[list[str], str]]) -> list:
 # every bad value of a maya-train config is a ConfigError naming the key, the value and what is allowed
 BAD_OVERRIDES = [
     # the self-play block, the evaluation curve and the PPO settings
-    *_bad_overrides("yaxha/2p_quick", [
+    *_bad_overrides(QUICK, [
         (["self_play={enabled: true, every: 5}"], r"unknown self_play key\(s\) \['every'\]; known keys"),
         (["self_play.pool_size=0"], r"self_play.pool_size=0; allowed: a positive int"),
         (["self_play.snapshot_weight=-1"], r"self_play.snapshot_weight=-1; allowed: a number >= 0"),
@@ -79,7 +89,7 @@ BAD_OVERRIDES = [
         (["game_options=3"], r"game_options=3; allowed: a mapping"),
     ]),
     # the expert-iteration block (tests/test_exit.py; value targets and data: tests/test_exit_targets.py)
-    *_bad_overrides("maya2012/2p_exit", [
+    *_bad_overrides(EXIT, [
         (["exit.iterations=-1"], r"exit.iterations=-1; allowed: an int >= 0"),
         (["exit.actors=0"], r"exit.actors=0; allowed: a positive int"),
         (["exit.opponents={self: 1, strong: 1}"], r"exit.opponents: unknown kind\(s\) \['strong'\]"),
@@ -107,7 +117,7 @@ BAD_OVERRIDES = [
         (["exit.holdout_stop=heads"], r"exit.holdout_stop='heads'; allowed: value, all"),
     ]),
     # unknown keys, opponents, vector envs, env ids and malformed overrides
-    *_bad_overrides("maya2012/2p_quick", [
+    *_bad_overrides(QUICK, [
         (["learning_rte=0.1"], r"unknown config key\(s\) \['learning_rte'\]; known keys"),
         (["n_envs=0"], r"n_envs=0; allowed: a positive int"),
         (["opponents={strong: 1}"], r"opponent 'strong'; allowed: 'random', 'heuristic'"),
@@ -125,15 +135,19 @@ def test_bad_config_values_are_clear_errors(config, overrides, message):
 
 
 def test_game_options_take_dotted_overrides_like_self_play():
-    config = load_config(ROOT / "configs" / "yaxha" / "2p_quick.yaml", ["game_options.footprint=fixed"])
-    assert config.game_options == {"num_players": 2, "footprint": "fixed"}
+    base = load_config(QUICK)
+    option, value = DEFAULT_GAME.variant_option, list(DEFAULT_GAME.hook("variants"))[-1]
+    config = load_config(QUICK, [f"game_options.{option}={value}"])
+    assert base.game_options == {"num_players": base.game_options["num_players"]}  # no variant named
+    assert config.game_options == {"num_players": base.game_options["num_players"], option: value}
 
 
 def test_a_near_miss_config_name_gets_the_closest_names():
     from training.config_names import resolve_config
 
-    with pytest.raises(ConfigError, match=r"'maya2012/2p_quik' .* \(did you mean 'maya2012/2p_quick'"):
-        resolve_config("maya2012/2p_quik")
+    typo = QUICK[:-2] + QUICK[-1]  # ".../2p_quik"
+    with pytest.raises(ConfigError, match=rf"{re.escape(repr(typo))} .* \(did you mean {re.escape(repr(QUICK))}"):
+        resolve_config(typo)
     with pytest.raises(ConfigError) as far:
         resolve_config("chess/blitz")
     assert "did you mean" not in str(far.value) and "shipped names: [" in str(far.value)

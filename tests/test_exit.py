@@ -14,7 +14,7 @@ import torch
 from maya_envs.bots.base import make_bot
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_match
-from maya_envs.games import GAMES, find_game
+from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.nn.inputs import NetworkInputs, to_seat_relative
 from maya_envs.nn.model import load_network
 from training.config import load_config
@@ -23,14 +23,17 @@ from training.exit.learner import value_targets
 from training.exit.loop import opponent_lineups
 from training.exit.play import BotAgent, Positions, play_games
 from training.exit.replay import ReplayBuffer, gather
+from tests.conformance import CONFIGS, first_game, shipped_config, turn_cap
 from training.train import main
 
 ROOT = Path(__file__).resolve().parent.parent
+EXIT = shipped_config(DEFAULT_GAME, "exit")  # the default game's first expert-iteration config
+EXIT_PLAYERS = load_config(EXIT).game_options["num_players"]
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return find_game("maya2012").make_rules({"num_players": 2})
+    return first_game("two players", lambda g: 2 in g.player_counts).make_rules({"num_players": 2})
 
 
 def test_teacher_games_record_the_bots_choice_and_the_final_values(rules):
@@ -126,19 +129,24 @@ def test_measuring_unseen_games_reports_their_losses_and_learns_nothing(rules):
     assert value_loss == pytest.approx(whole_value.item(), rel=1e-5)
 
 
+def cap_overrides(max_turns: int) -> list[str]:
+    """``--set game_options.max_turns=N`` where the default game has a turn cap, else nothing."""
+    return [arg for k, v in turn_cap(DEFAULT_GAME, max_turns).items() for arg in ("--set", f"game_options.{k}={v}")]
+
+
 TINY = [
     "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.imitation_epochs=1",
     "--set", "exit.games_per_iteration=2", "--set", "exit.games_in_flight=2", "--set", "exit.simulations=4",
     "--set", "exit.gate_games=2", "--set", "exit.eval_simulations=2", "--set", "exit.actors=1",
     "--set", "eval_games=2", "--set", "n_epochs=1", "--set", "progress_bar=false",
-    "--set", "game_options.max_turns=16",  # short games: a turn cap ends them
+    *cap_overrides(16),  # short games: a turn cap ends them
 ]  # fmt: skip
 
 
 def _run(tmp_path: Path, *extra: str) -> Path:
     tmp_path.mkdir(exist_ok=True)
     before = set(tmp_path.iterdir())
-    assert main(["--config", "maya2012/2p_exit", *TINY, "--set", f"output_dir={tmp_path}", *extra]) == 0
+    assert main(["--config", EXIT, *TINY, "--set", f"output_dir={tmp_path}", *extra]) == 0
     (run_dir,) = set(tmp_path.iterdir()) - before
     return run_dir
 
@@ -158,14 +166,14 @@ def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
         ("exit (+2 sims, leaf=hook)", "heuristic"),
     ]  # fmt: skip
     net, meta = load_network(run_dir / "model.pt")
-    assert meta["game"] == "maya2012" and meta["num_players"] == 2 and meta["trainer"] == "exit"
+    assert meta["game"] == DEFAULT_GAME.key and meta["num_players"] == EXIT_PLAYERS and meta["trainer"] == "exit"
     # exit.leaf_value auto: the leaf is chosen on the new games' own-seat errors and recorded
     assert {"new_games_value_mse_net", "new_games_value_mse_hook", "new_games_value_mse_mix"} <= set(history[1])
     assert meta["leaf_value"] == history[1]["leaf_value"] in ("net", "hook", "mix", "residual")
     assert "new_games_value_mse_residual" in history[1] and net.has_residual  # auto measures the residual head
-    game = find_game("maya2012")
+    options = {"num_players": EXIT_PLAYERS, **turn_cap(DEFAULT_GAME, 16)}
     for spec in (f"policy:{run_dir / 'model.pt'}", f"az:{run_dir / 'model.pt'}:4"):
-        result = play_match(lambda: game.make_aec_env(num_players=2, max_turns=16), spec, "random", 2, seed=3)
+        result = play_match(lambda: DEFAULT_GAME.make_aec_env(**options), spec, "random", 2, seed=3)
         assert result.games == 2 and result.illegal_actions == 0
 
 
@@ -192,25 +200,30 @@ def test_resume_continues_to_the_same_network_as_an_uninterrupted_run(tmp_path):
         assert torch.equal(a, b), name
 
 
-def test_every_game_player_count_and_variant_has_an_exit_config():
-    for key, game in GAMES.items():
-        variants = ("basic", "advanced") if key == "maya_quarry" else (None,)
-        for n in game.player_counts:
-            for variant in variants:
-                name = f"{key}/{n}p_{variant}_exit" if variant else f"{key}/{n}p_exit"
-                config = load_config(name)
-                assert config.algo == "exit" and config.env_id == game.gym_id, name
-                assert config.game_options == {"num_players": n, **({"variant": variant} if variant else {})}, name
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_game_player_count_and_variant_has_an_exit_config(key):
+    """``<n>p_exit`` for every player count, or ``<n>p_<variant>_exit`` for every variant."""
+    game = GAMES[key]
+    for n in game.player_counts:
+        if (CONFIGS / key / f"{n}p_exit.yaml").is_file():
+            expected = {f"{key}/{n}p_exit": {"num_players": n}}
+        else:
+            variants = game.hook("variants")
+            expected = {f"{key}/{n}p_{v}_exit": {"num_players": n, game.variant_option: v} for v in variants}
+        for name, options in expected.items():
+            config = load_config(name)
+            assert config.algo == "exit" and config.env_id == game.gym_id, name
+            assert config.game_options == options, name
 
 
 def test_the_exit_block_needs_algo_exit_and_bad_search_settings_fail_before_a_run(tmp_path, capsys):
     with pytest.raises(ConfigError, match="the exit block needs algo: exit"):
-        load_config("maya2012/2p_quick", ["exit.iterations=3"])
+        load_config(shipped_config(DEFAULT_GAME, "quick"), ["exit.iterations=3"])
     with pytest.raises(SystemExit):
         main(
             [
                 "--config",
-                "maya2012/2p_exit",
+                EXIT,
                 "--set",
                 "exit.search={selection: best}",
                 "--set",
@@ -221,21 +234,23 @@ def test_the_exit_block_needs_algo_exit_and_bad_search_settings_fail_before_a_ru
 
 
 def test_the_main_jobs_config_validates_and_a_tiny_version_of_it_runs(tmp_path):
-    """issue 28 item 7: scripts/main.sh trains configs/maya2012/2p_main.yaml by default; here
-    with a tiny budget (its own settings otherwise: leaf_value hook, no gate, the three
-    evaluation opponents raw and with search)."""
+    """issue 28 item 7: scripts/main.sh trains the default game's main config
+    (configs/<key>/<n>p_main.yaml) by default; here with a tiny budget (its own settings
+    otherwise: leaf_value hook, no gate, the three evaluation opponents raw and with search)."""
     script = (ROOT / "scripts" / "main.sh").read_text()
-    assert "maya2012/2p_main" in script
-    config = load_config("maya2012/2p_main")
+    main_config = shipped_config(DEFAULT_GAME, "main")
+    assert main_config in script
+    config = load_config(main_config)
     assert config.algo == "exit" and config.exit.leaf_value == "hook" and config.exit.gate_games == 0
     assert config.eval_opponents == ["random", "heuristic", "mcts:200:depth=2"] and config.exit.eval_simulations > 0
     tiny = [
         "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.games_per_iteration=2",
         "--set", "exit.games_in_flight=2", "--set", "exit.simulations=2", "--set", "exit.eval_simulations=2",
         "--set", "exit.actors=1", "--set", "eval_games=2", "--set", "eval_opponents=[random, mcts:4:depth=2]",
-        "--set", "progress_bar=false", "--set", "game_options.max_turns=12", "--set", f"output_dir={tmp_path}",
+        "--set", "progress_bar=false", "--set", f"output_dir={tmp_path}",
+        *cap_overrides(12),
     ]  # fmt: skip
-    assert main(["--config", "maya2012/2p_main", *tiny]) == 0
+    assert main(["--config", main_config, *tiny]) == 0
     (run_dir,) = tmp_path.iterdir()
     results = json.loads((run_dir / "evaluation.json").read_text())["results"]
     assert [(r["candidate"], r["opponent"]) for r in results] == [
@@ -281,4 +296,4 @@ def test_value_targets_mix_the_outcome_with_the_leaf_estimate_seat_relative():
     assert np.array_equal(mixed_value_targets(values, seats, hooks, 0.0), value_targets(values, seats))
     assert np.array_equal(mixed_value_targets(values, seats, None, 0.5), value_targets(values, seats))
     with pytest.raises(ConfigError, match=r"exit.value_target_hook=2; allowed: a number in \[0, 1\]"):
-        load_config("maya2012/2p_exit", ["exit.value_target_hook=2"])
+        load_config(EXIT, ["exit.value_target_hook=2"])

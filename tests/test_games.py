@@ -114,17 +114,12 @@ def test_no_module_outside_the_game_packages_and_the_table_names_a_game():
 #: read the table (issue 31 item 2, not finished). The list may only shrink: a listed file that
 #: no longer names a game fails the test below, so it is taken off.
 NOT_YET_TABLE_DRIVEN = {
-    "test_agent_names.py", "test_agent_sequence.py", "test_arena.py", "test_bench_search.py",
-    "test_bench_selfplay.py", "test_captions.py", "test_compat_selection.py", "test_configs.py",
-    "test_doc_numbers.py", "test_episode_edges.py", "test_evaluation.py", "test_exit.py",
-    "test_leaf_values.py", "test_legal_branches.py", "test_network.py", "test_notation.py",
-    "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
+    "test_notation.py", "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
     "test_progress.py", "test_readme.py", "test_records.py", "test_records_fuzz.py",
     "test_render.py", "test_results_table.py", "test_rllib.py", "test_run_dirs.py",
     "test_self_play.py", "test_shaping.py", "test_signatures.py", "test_state_fuzz.py",
     "test_stats.py", "test_train_cli.py", "test_training_smoke.py", "test_web.py",
     "test_web_browser.py", "test_web_security.py",
-    "bots/test_determinize.py", "bots/test_guided.py", "bots/test_mcts.py",
 }  # fmt: skip
 
 #: Test files that check the table's names themselves.
@@ -192,8 +187,7 @@ VERSIONED_NAME_ALLOWED = {"maya_envs/games.py", "maya_envs/pretrained/registry.j
 #: Test files that still import or name ``<key>_v<N>`` (to read it from the table instead; the
 #: list may only shrink).
 VERSIONED_NAME_NOT_YET = {
-    "tests/bots/test_mcts.py", "tests/test_arena.py", "tests/test_episode_edges.py", "tests/test_evaluation.py",
-    "tests/test_network.py", "tests/test_play_cli.py", "tests/test_readme.py", "tests/test_records.py",
+    "tests/test_play_cli.py", "tests/test_readme.py", "tests/test_records.py",
     "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py", "tests/test_train_cli.py",
     "tests/test_web_security.py",
 }  # fmt: skip
@@ -208,7 +202,6 @@ VERSIONED_ID_ALLOWED = VERSIONED_NAME_ALLOWED
 #: Test files that still write a current Gymnasium id (to read ``GAMES[key].gym_id`` or the
 #: versionless id instead; the list may only shrink).
 VERSIONED_ID_NOT_YET = {
-    "tests/bots/test_mcts.py", "tests/test_agent_names.py", "tests/test_configs.py", "tests/test_episode_edges.py",
     "tests/test_packaging.py", "tests/test_policies.py", "tests/test_results_table.py", "tests/test_run_dirs.py",
     "tests/test_self_play.py", "tests/test_shaping.py", "tests/test_training_smoke.py", "tests/test_web.py",
 }  # fmt: skip

@@ -19,18 +19,31 @@ import maya_envs  # noqa: E402,F401  (registers the gymnasium ids)
 from maya_envs import pretrained  # noqa: E402
 from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.bots.guided import AZBot, search_many  # noqa: E402
-from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.nn.agent import NetworkBot, NetworkEvaluator  # noqa: E402
 from maya_envs.nn.inputs import NetworkInputs, collate, to_absolute, to_seat_relative  # noqa: E402
 from maya_envs.nn.model import PolicyValueNet, load_network, save_network  # noqa: E402
+from tests.conformance import FIRST_HIDDEN_CASES, case_id, shipped_config, turn_cap  # noqa: E402
 
-#: Game options of the games played here: a random network seldom ends Maya (2012) on its
-#: own, so its games are cut at 12 exchanges (a turn cap the rules end the game at).
-QUICK = {"maya2012": {"max_turns": 12}, "maya_quarry": {}, "yaxha": {}}
+#: Each game at its smallest player count, ``(key, num_players)``: the tiny networks' games.
+SMALLEST = [(key, game.player_counts[0]) for key, game in GAMES.items()]
+
+
+def quick(key) -> dict:
+    """Game options of the games played here: a random network seldom ends a game with a turn cap
+    on its own, so its games are cut at 12 turns (a cap the rules end the game at)."""
+    return turn_cap(GAMES[key], 12)
 
 
 def _rules(key, n):
-    return GAMES[key].make_rules({"num_players": n, **QUICK[key]})
+    return GAMES[key].make_rules({"num_players": n, **quick(key)})
+
+
+#: The first of them with hidden information (a determinize hook), and with chance.
+HIDDEN = next((key, n) for key, n in SMALLEST if _rules(key, n).spec.information != "perfect")
+CHANCE = next((key, n) for key, n in SMALLEST if _rules(key, n).spec.chance)
+#: The default game at its smallest player count.
+DEFAULT = (DEFAULT_GAME.key, DEFAULT_GAME.player_counts[0])
 
 
 def _tiny_net(inputs, seed=0):
@@ -43,9 +56,9 @@ def checkpoints(tmp_path_factory):
     """A tiny randomly initialised network per game, saved: ``{(key, n): path}``."""
     root = tmp_path_factory.mktemp("nets")
     paths = {}
-    for key, n in (("maya2012", 2), ("maya_quarry", 3), ("yaxha", 2)):
+    for key, n in SMALLEST:
         inputs = NetworkInputs(_rules(key, n))
-        meta = inputs.meta({"num_players": n, **QUICK[key]})
+        meta = inputs.meta({"num_players": n, **quick(key)})
         paths[key, n] = save_network(_tiny_net(inputs), root / f"{key}_{n}p.pt", meta)
     return paths
 
@@ -59,7 +72,7 @@ def _midgame(rules, steps, seed=0):
     return state
 
 
-@pytest.mark.parametrize(("key", "n"), [("maya2012", 2), ("maya_quarry", 3), ("yaxha", 2)])
+@pytest.mark.parametrize(("key", "n"), SMALLEST)
 def test_inputs_encode_and_collate_shapes(key, n):
     rules = _rules(key, n)
     inputs = NetworkInputs(rules)
@@ -108,12 +121,13 @@ def test_model_masks_padding_and_bounds_values():
 
 
 def test_save_and_load_round_trip(tmp_path):
-    inputs = NetworkInputs(_rules("yaxha", 2))
+    key, n = CHANCE
+    inputs = NetworkInputs(_rules(key, n))
     net = _tiny_net(inputs)
-    path = save_network(net, tmp_path / "net.pt", inputs.meta({"num_players": 2}))
+    path = save_network(net, tmp_path / "net.pt", inputs.meta({"num_players": n}))
     loaded, meta = load_network(path)
-    assert meta["game"] == "yaxha" and meta["feature_names"] == list(inputs.feature_names)
-    assert meta["board_dim"] == inputs.board_dim and meta["num_players"] == 2
+    assert meta["game"] == key and meta["feature_names"] == list(inputs.feature_names)
+    assert meta["board_dim"] == inputs.board_dim and meta["num_players"] == n
     for a, b in zip(net.state_dict().values(), loaded.state_dict().values(), strict=True):
         assert torch.equal(a, b)
     (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
@@ -124,7 +138,8 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 def test_evaluator_is_one_forward_pass_per_call_with_absolute_values():
-    rules = _rules("maya_quarry", 3)
+    key, n = HIDDEN
+    rules = _rules(key, n)
     inputs = NetworkInputs(rules)
     net = _tiny_net(inputs)
     forwards = []
@@ -134,7 +149,7 @@ def test_evaluator_is_one_forward_pass_per_call_with_absolute_values():
     seats = [rules.current_player(s) for s in states]
     priors, values = evaluator(states, seats)
     assert forwards == [4] and evaluator.calls == 1 and evaluator.positions == 4
-    assert values.shape == (4, 3) and values.dtype == np.float32
+    assert values.shape == (4, n) and values.dtype == np.float32
     for state, seat, prior, value in zip(states, seats, priors, values, strict=True):
         assert prior.shape == (len(rules.legal_actions(state)),) and prior.sum() == pytest.approx(1, abs=1e-5)
         _, single = evaluator([state], [seat])  # absolute order: the net's entry 0 is the seat's own
@@ -147,12 +162,12 @@ def test_evaluator_is_one_forward_pass_per_call_with_absolute_values():
     search_many(rules, states, seats, evaluator, rng=0)
     assert evaluator.calls == 1 + 4 + 1 + 32
     with pytest.raises(ValueError, match="built for"):
-        NetworkEvaluator(net, NetworkInputs(_rules("maya_quarry", 4)))
+        NetworkEvaluator(net, NetworkInputs(_rules(key, GAMES[key].player_counts[1])))
 
 
 def test_network_bot_plays_the_highest_prior(checkpoints):
-    rules = _rules("yaxha", 2)
-    net, _ = load_network(checkpoints["yaxha", 2])
+    rules = _rules(*CHANCE)
+    net, _ = load_network(checkpoints[CHANCE])
     bot = NetworkBot(rules, net)
     state = _midgame(rules, 5)
     priors, _ = bot.evaluator([state], [rules.current_player(state)])
@@ -161,10 +176,10 @@ def test_network_bot_plays_the_highest_prior(checkpoints):
     assert sampled <= set(rules.legal_actions(state))
 
 
-@pytest.mark.parametrize(("key", "n"), [("maya2012", 2), ("maya_quarry", 3), ("yaxha", 2)])
+@pytest.mark.parametrize(("key", "n"), SMALLEST)
 def test_policy_and_az_specs_play_whole_games_in_gym_make(checkpoints, key, n):
     path = checkpoints[key, n]
-    options = {"num_players": n, **QUICK[key]}
+    options = {"num_players": n, **quick(key)}
     env = gym.make(GAMES[key].gym_id, **options, opponents=[f"az:{path}:2", f"policy:{path}"][: n - 1])
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -181,15 +196,16 @@ def test_specs_in_maya_arena_and_maya_play(checkpoints, tmp_path, capsys):
     from maya_envs.cli.play import main as play_main
     from training.arena import main as arena_main
 
-    path = checkpoints["maya2012", 2]
+    key, n = DEFAULT
+    path = checkpoints[DEFAULT]
+    options = [arg for k, v in quick(key).items() for arg in ("--option", f"{k}={v}")]
     out = tmp_path / "arena"
     assert (
         arena_main(
             [
                 "--env",
-                "maya2012",
-                "--option",
-                "max_turns=12",
+                key,
+                *options,
                 "--agents",
                 f"az:{path}:2",
                 f"policy:{path}",
@@ -205,7 +221,7 @@ def test_specs_in_maya_arena_and_maya_play(checkpoints, tmp_path, capsys):
     record = tmp_path / "game.jsonl"
     assert (
         play_main(
-            ["--game", "maya2012", "--option", "max_turns=12", "--seats", f"policy:{path},az:{path}:2", "--seed", "3"]
+            ["--game", key, *options, "--seats", f"policy:{path},az:{path}:2", "--seed", "3"]
             + ["--record", str(record)]
         )
         == 0
@@ -221,13 +237,14 @@ def test_specs_in_maya_arena_and_maya_play(checkpoints, tmp_path, capsys):
         ("policy:", "expected policy:<model>"),
         ("policy:missing.pt", "'missing.pt' does not exist"),
         ("az:champion", "neither a .pt checkpoint nor a shipped network"),
-        ("az:{yaxha}", "does not fit this game"),
+        ("az:{other}", "does not fit this game"),
     ],
 )
 def test_bad_network_specs_are_clear_value_errors(checkpoints, spec, message):
-    spec = spec.format(yaxha=checkpoints["yaxha", 2])
+    other = next(case for case in SMALLEST if case[0] != DEFAULT[0])  # another game's network
+    spec = spec.format(other=checkpoints[other])
     with pytest.raises(ValueError, match=message):
-        make_bot(spec, _rules("maya2012", 2), 0)
+        make_bot(spec, _rules(*DEFAULT), 0)
 
 
 def test_a_published_network_works_as_pretrained_and_as_a_model_name(checkpoints, monkeypatch, tmp_path):
@@ -235,24 +252,26 @@ def test_a_published_network_works_as_pretrained_and_as_a_model_name(checkpoints
 
     run_dir, package = tmp_path / "run", tmp_path / "package"
     run_dir.mkdir(), package.mkdir()
-    (run_dir / "model.pt").write_bytes(checkpoints["maya_quarry", 3].read_bytes())
-    options = {"num_players": 3}
-    (run_dir / "config.yaml").write_text(json.dumps({"env_id": GAMES["maya_quarry"].gym_id, "game_options": options}))
+    key, n = HIDDEN
+    game, name = GAMES[key], f"tiny_{key}"
+    (run_dir / "model.pt").write_bytes(checkpoints[HIDDEN].read_bytes())
+    options = {"num_players": n}
+    (run_dir / "config.yaml").write_text(json.dumps({"env_id": game.gym_id, "game_options": options}))
     row = {"candidate": "net", "opponent": "heuristic", "games": 4, "wins": 1, "draws": 0, "losses": 3}
-    row |= {"win_rate": 0.25, "win_rate_ci95": [0.05, 0.7], "seat_wins": [1, 0, 0]}
+    row |= {"win_rate": 0.25, "win_rate_ci95": [0.05, 0.7], "seat_wins": [1] + [0] * (n - 1)}
     (run_dir / "evaluation.json").write_text(json.dumps({"results": [row], "train_seconds": 12.34, "positions": 99}))
-    entry = publish(run_dir, "tiny_quarry", "maya_quarry/3p_exit", package_dir=package)
-    assert json.loads((package / "registry.json").read_text()) == {"tiny_quarry": entry}
-    assert (package / "tiny_quarry.pt").read_bytes() == (run_dir / "model.pt").read_bytes()
-    assert entry["kind"] == "network" and entry["game"] == "maya_quarry_v1" and entry["num_players"] == 3
+    entry = publish(run_dir, name, shipped_config(game, "exit"), package_dir=package)
+    assert json.loads((package / "registry.json").read_text()) == {name: entry}
+    assert (package / f"{name}.pt").read_bytes() == (run_dir / "model.pt").read_bytes()
+    assert entry["kind"] == "network" and entry["game"] == game.name and entry["num_players"] == n
     assert entry["total_timesteps"] == 99 and entry["train_seconds"] == 12.3 and "seat_wins" not in entry["results"][0]
     # As shipped: the package folder's file (made absolute here; it joins the package folder as itself).
     fields = {**entry, "file": str(package / entry["file"]), "observation_shape": tuple(entry["observation_shape"])}
-    info = pretrained.PretrainedInfo(name="tiny_quarry", **fields)
-    registry = {**pretrained._registry(), "tiny_quarry": info}
+    info = pretrained.PretrainedInfo(name=name, **fields)
+    registry = {**pretrained._registry(), name: info}
     monkeypatch.setattr(pretrained, "_registry", lambda: registry)
-    assert pretrained.network_names()[-1] == "tiny_quarry"  # after the shipped networks, if any
-    env = gym.make(GAMES["maya_quarry"].gym_id, num_players=3, opponents="pretrained:tiny_quarry")
+    assert pretrained.network_names()[-1] == name  # after the shipped networks, if any
+    env = gym.make(game.gym_id, num_players=n, opponents=f"pretrained:{name}")
     assert isinstance(env.unwrapped.opponents[0]._bot, NetworkBot)
     _, info_ = env.reset(seed=1)
     done = False
@@ -260,17 +279,17 @@ def test_a_published_network_works_as_pretrained_and_as_a_model_name(checkpoints
         _, _, terminated, truncated, info_ = env.step(int(np.flatnonzero(info_["action_mask"])[0]))
         done = terminated or truncated
     env.close()
-    rules = _rules("maya_quarry", 3)
-    assert isinstance(make_bot("az:tiny_quarry:2", rules, 0), AZBot)
-    assert isinstance(make_bot("pretrained" and "policy:tiny_quarry", rules, 0), NetworkBot)
-    with pytest.raises(ValueError, match="play it as the bot 'policy:tiny_quarry'"):
-        pretrained.load_pretrained("tiny_quarry")
+    rules = _rules(key, n)
+    assert isinstance(make_bot(f"az:{name}:2", rules, 0), AZBot)
+    assert isinstance(make_bot("pretrained" and f"policy:{name}", rules, 0), NetworkBot)
+    with pytest.raises(ValueError, match=f"play it as the bot 'policy:{name}'"):
+        pretrained.load_pretrained(name)
 
 
 def test_without_torch_a_network_spec_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
     with pytest.raises(ImportError, match=r"needs torch, from the train extra: pip install 'maya-envs\[train\]'"):
-        make_bot("az:net.pt:8", _rules("maya2012", 2), 0)
+        make_bot("az:net.pt:8", _rules(*DEFAULT), 0)
 
 
 def test_importing_the_package_and_the_bots_imports_no_torch():
@@ -282,22 +301,22 @@ def test_training_configs_take_network_specs_as_opponents(checkpoints):
     from maya_envs.core.errors import ConfigError
     from training.config import load_config
 
-    path = checkpoints["maya2012", 2]
-    config = load_config(
-        "maya2012/2p_quick", [f"opponents={{'az:{path}:4': 1.0}}", f"eval_opponents=['policy:{path}']"]
-    )
+    path = checkpoints[DEFAULT]
+    quick_config = shipped_config(DEFAULT_GAME, "quick")  # its smallest player count, as DEFAULT
+    config = load_config(quick_config, [f"opponents={{'az:{path}:4': 1.0}}", f"eval_opponents=['policy:{path}']"])
     assert list(config.opponents) == [f"az:{path}:4"] and config.eval_opponents == [f"policy:{path}"]
     for spec, message in (("az:missing.pt:4", "'missing.pt' does not exist"), (f"az:{path}:0", "'0'")):
         with pytest.raises(ConfigError, match=message):
-            load_config("maya2012/2p_quick", [f"eval_opponents=['{spec}']"])
+            load_config(quick_config, [f"eval_opponents=['{spec}']"])
 
 
-@pytest.mark.parametrize(("key", "n"), [("maya2012", 3), ("maya_quarry", 3), ("yaxha", 2)])
-def test_the_network_sees_only_what_the_acting_seat_may_see(key, n):
+@pytest.mark.parametrize("case", FIRST_HIDDEN_CASES, ids=case_id)
+def test_the_network_sees_only_what_the_acting_seat_may_see(case):
     # Resample everything the seat to move cannot see: the inputs, the priors and the values
     # the evaluator gives for that seat do not change.
+    key, options = case
     game = GAMES[key]
-    rules = _rules(key, n)
+    rules = game.make_rules({**options, **quick(key)})
     inputs = NetworkInputs(rules)
     evaluator = NetworkEvaluator(_tiny_net(inputs), inputs)
     determinize = game.hook("determinize")
