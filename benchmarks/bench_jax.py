@@ -17,18 +17,29 @@ the exact board sampler (``init``) of a whole batch.
 The numba/numpy rows are ``bench_envs.measure_batched``'s loop (step and mask, no observation;
 the JAX rows build the observation on every step as Pgx's API does, the
 ``observe_on_step=False`` rows step and mask only, like the numba row). Rates per wall second and
-per CPU second of the process (steadier on a shared machine).
+per CPU second of the process (steadier on a shared machine), with the cores the row used (CPU
+seconds / wall seconds) and the threads that did the work (those with >= 10% of the busiest
+one's CPU time, from ``/proc/self/task``): XLA runs a step's kernels on a pool of one thread per
+core, numba on one thread. The "1 thread" rows run in a child process pinned to one core
+(``sched_setaffinity``) with ``XLA_FLAGS=--xla_cpu_multi_thread_eigen=false
+intra_op_parallelism_threads=1``: JAX and numba on equal cores, per wall second. The load average
+is recorded before and after; the verdict lines judge issue 33's CPU targets (batch 1024, 2p):
+>= 1.0 M steps/s and >= the numba kernel of the same run.
 
 Usage::
 
-    python benchmarks/bench_jax.py                     # writes benchmarks/results/bench_jax.{json,md}
-    python benchmarks/bench_jax.py --quick --out /tmp/bench_jax
+    python benchmarks/bench_jax.py           # 2-4p, ~4 min on the idle 2-core machine: results/bench_jax.{json,md}
+    python benchmarks/bench_jax.py --quick   # 2p rows and the verdicts only (~1.5 min), batch 1024
+    python benchmarks/bench_jax.py --smoke --out /tmp/bench_jax   # batch 64, 0.2 s: does it run
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
+import subprocess
 import statistics
 import sys
 import time
@@ -89,18 +100,22 @@ def make_chunk(env, batch: int, chunk: int, reset):
     return jax.jit(run)
 
 
-def measure(env, batch: int, chunk: int, seconds: float, repeats: int, reset, extra, state) -> dict[str, Any]:
-    """Rates of random play (median of ``repeats`` runs of about ``seconds``) and compile times."""
+def measure(env, batch: int, chunk: int, seconds: float, repeats: int, reset, extra, state,
+            step_compile: bool = True) -> dict[str, Any]:
+    """Rates of random play (median of ``repeats`` runs of about ``seconds``) and compile times
+    (of one vmapped ``step`` too with ``step_compile``: the 2p rows, to keep the run short)."""
     run = make_chunk(env, batch, chunk, reset)
     key = jax.random.PRNGKey(0)
     start = time.perf_counter()
     compiled = run.lower(state, key, extra).compile()
     compile_chunk = time.perf_counter() - start
-    step = jax.jit(jax.vmap(env.step))
-    actions = jnp.zeros(batch, jnp.int32)
-    start = time.perf_counter()
-    step.lower(state, actions, jax.random.split(key, batch)).compile()
-    compile_step = time.perf_counter() - start
+    compile_step = None
+    if step_compile:
+        step = jax.jit(jax.vmap(env.step))
+        actions = jnp.zeros(batch, jnp.int32)
+        start = time.perf_counter()
+        step.lower(state, actions, jax.random.split(key, batch)).compile()
+        compile_step = round(time.perf_counter() - start, 2)
     state, key, _ = compiled(state, key, extra)  # warm-up
     jax.block_until_ready(state)
     def run_once():
@@ -111,14 +126,40 @@ def measure(env, batch: int, chunk: int, seconds: float, repeats: int, reset, ex
     return {
         **_rates(run_once, seconds, repeats),
         "compile_chunk_s": round(compile_chunk, 2),
-        "compile_step_s": round(compile_step, 2),
+        "compile_step_s": compile_step,
     }
+
+
+def _thread_ticks() -> dict[str, int]:
+    """CPU clock ticks (user + system) of each thread of this process (Linux; else empty)."""
+    ticks = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return ticks
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended
+        ticks[tid] = int(fields[11]) + int(fields[12])  # utime, stime (stat fields 14, 15)
+    return ticks
+
+
+def _busy_threads(before: dict[str, int], after: dict[str, int]) -> int | None:
+    """Threads with at least 10% of the busiest thread's CPU time between two snapshots."""
+    used = [after[t] - before.get(t, 0) for t in after]
+    top = max(used, default=0)
+    return sum(u >= 0.1 * top for u in used) if top > 0 else None
 
 
 def _rates(run_once, seconds: float, repeats: int) -> dict[str, Any]:
     """Median agent-steps per wall second and per CPU second of this process (all its threads:
-    on a shared machine the CPU-second rate is the steadier one) over ``repeats`` runs."""
-    wall, cpu = [], []
+    on a shared machine the CPU-second rate is the steadier one) over ``repeats`` runs, the
+    cores used (CPU s / wall s, median) and the busy threads (over all runs)."""
+    wall, cpu, cores = [], [], []
+    ticks = _thread_ticks()
     for _ in range(repeats):
         steps, begin, begin_cpu = 0, time.perf_counter(), time.process_time()
         while True:
@@ -126,12 +167,16 @@ def _rates(run_once, seconds: float, repeats: int) -> dict[str, Any]:
             elapsed = time.perf_counter() - begin
             if elapsed >= seconds:
                 break
+        spent = max(time.process_time() - begin_cpu, 1e-9)
         wall.append(steps / elapsed)
-        cpu.append(steps / max(time.process_time() - begin_cpu, 1e-9))
+        cpu.append(steps / spent)
+        cores.append(spent / elapsed)
     return {
         "steps_per_s": statistics.median(wall),
         "steps_per_cpu_s": statistics.median(cpu),
         "steps_per_s_all": [round(r) for r in wall],
+        "cores_used": round(statistics.median(cores), 2),
+        "threads": _busy_threads(ticks, _thread_ticks()),
     }
 
 
@@ -169,16 +214,68 @@ def maya_case(num_players: int, batch: int, chunk: int, seconds: float, repeats:
         return jax.vmap(env.init_with_board)(keys, boards)
 
     state = jax.jit(reset)(keys, bases)
-    return measure(env, batch, chunk, seconds, repeats, reset, bases, state)
+    return measure(env, batch, chunk, seconds, repeats, reset, bases, state, step_compile=num_players == 2)
 
 
 def connect_four_case(batch: int, chunk: int, seconds: float, repeats: int) -> dict[str, Any]:
     env = pgx.make("connect_four")
     state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), batch))
-    return measure(env, batch, chunk, seconds, repeats, lambda keys, _: jax.vmap(env.init)(keys), jnp.int32(0), state)
+    return measure(env, batch, chunk, seconds, repeats, lambda keys, _: jax.vmap(env.init)(keys), jnp.int32(0), state,
+                   step_compile=False)
 
 
-def run(batch: int, chunk: int, seconds: float, repeats: int, players: list[int]) -> dict[str, Any]:
+def _loadavg() -> str:
+    try:
+        with open("/proc/loadavg") as handle:
+            return " ".join(handle.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+SINGLE_THREAD_FLAGS = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+
+
+def _jax_2p_rows(batch: int, chunk: int, seconds: float, repeats: int, suffix: str = "") -> dict[str, Any]:
+    rows = {}
+    for observe, name in ((True, "jax 2p"), (False, "jax 2p (observe_on_step=False)")):
+        rows[name + suffix] = maya_case(2, batch, chunk, seconds, repeats, observe=observe)
+        print(name + suffix, rows[name + suffix], flush=True)
+    return rows
+
+
+def _numba_row(batch: int, seconds: float, repeats: int) -> dict[str, Any]:
+    try:
+        return batched_case("numba", batch, seconds, repeats)
+    except ImportError as error:
+        return {"missing": str(error)}
+
+
+def single_thread_rows(batch: int, chunk: int, seconds: float, repeats: int) -> dict[str, Any]:
+    """The 2p JAX rows and the numba row in a child process on one core with XLA's CPU
+    thread pool off (:data:`SINGLE_THREAD_FLAGS`), named ``"... , 1 thread"``."""
+    core = min(os.sched_getaffinity(0))
+    env = dict(os.environ, XLA_FLAGS=(os.environ.get("XLA_FLAGS", "") + " " + SINGLE_THREAD_FLAGS).strip())
+    command = [sys.executable, str(Path(__file__).resolve()), "--child-single-thread", "--batch", str(batch),
+               "--chunk", str(chunk), "--seconds", str(seconds), "--repeats", str(repeats)]  # fmt: skip
+    done = subprocess.run(command, env=env, capture_output=True, text=True,
+                          preexec_fn=lambda: os.sched_setaffinity(0, {core}))  # fmt: skip
+    if done.returncode:
+        raise RuntimeError(f"the 1-thread child failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    for name, row in rows.items():
+        print(name, row, flush=True)
+    return rows
+
+
+def _child_single_thread(batch: int, chunk: int, seconds: float, repeats: int) -> None:
+    rows = {"batched 2p (numba), 1 thread": _numba_row(batch, seconds, repeats)}
+    rows.update(_jax_2p_rows(batch, chunk, seconds, repeats, ", 1 thread"))
+    print(json.dumps(rows))
+
+
+def run(
+    batch: int, chunk: int, seconds: float, repeats: int, players: list[int], quick: bool = False
+) -> dict[str, Any]:
     results: dict[str, Any] = {
         "meta": {
             "time": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -186,65 +283,118 @@ def run(batch: int, chunk: int, seconds: float, repeats: int, players: list[int]
             "jax": jax.__version__,
             "pgx": pgx.__version__,
             "device": str(jax.devices()[0]),
+            "cores": len(os.sched_getaffinity(0)),
+            "xla_flags": os.environ.get("XLA_FLAGS", ""),
             "batch": batch,
             "chunk": chunk,
             "seconds": seconds,
             "repeats": repeats,
+            "loadavg_before": _loadavg(),
         },
         "rows": {},
     }
     rows = results["rows"]
-    rows["pgx connect_four"] = connect_four_case(batch, chunk, seconds, repeats)
-    print("pgx connect_four", rows["pgx connect_four"], flush=True)
-    for backend in ("numba", "numpy"):
+    if not quick:
+        rows["pgx connect_four"] = connect_four_case(batch, chunk, seconds, repeats)
+        print("pgx connect_four", rows["pgx connect_four"], flush=True)
+    rows["batched 2p (numba)"] = _numba_row(batch, seconds, repeats)
+    print("numba", rows["batched 2p (numba)"], flush=True)
+    if not quick:
         try:
-            rows[f"batched 2p ({backend})"] = batched_case(backend, batch, seconds, repeats)
+            rows["batched 2p (numpy)"] = batched_case("numpy", batch, seconds, repeats)
         except ImportError as error:
-            rows[f"batched 2p ({backend})"] = {"missing": str(error)}
-        print(backend, rows[f"batched 2p ({backend})"], flush=True)
+            rows["batched 2p (numpy)"] = {"missing": str(error)}
+        print("numpy", rows["batched 2p (numpy)"], flush=True)
     for n in players:
+        if n == 2:
+            rows.update(_jax_2p_rows(batch, chunk, seconds, repeats))
+            continue
         rows[f"jax {n}p"] = maya_case(n, batch, chunk, seconds, repeats)
         print(f"jax {n}p", rows[f"jax {n}p"], flush=True)
         name = f"jax {n}p (observe_on_step=False)"  # step and mask only, as the batched engine's rows
         rows[name] = maya_case(n, batch, chunk, seconds, repeats, observe=False)
         print(name, rows[name], flush=True)
-    init = jax.jit(jax.vmap(Maya2012().init))
-    keys = jax.random.split(jax.random.PRNGKey(7), batch)
-    start = time.perf_counter()
-    compiled = init.lower(keys).compile()
-    results["meta"]["compile_init_s"] = round(time.perf_counter() - start, 2)
-    start, start_cpu = time.perf_counter(), time.process_time()
-    jax.block_until_ready(compiled(keys))
-    results["meta"]["exact_init_batch_s"] = round(time.perf_counter() - start, 2)
-    results["meta"]["exact_init_batch_cpu_s"] = round(time.process_time() - start_cpu, 2)
+    if 2 in players:
+        rows.update(single_thread_rows(batch, chunk, seconds, repeats))
+    if not quick:
+        init = jax.jit(jax.vmap(Maya2012().init))
+        keys = jax.random.split(jax.random.PRNGKey(7), batch)
+        start = time.perf_counter()
+        compiled = init.lower(keys).compile()
+        results["meta"]["compile_init_s"] = round(time.perf_counter() - start, 2)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        jax.block_until_ready(compiled(keys))
+        results["meta"]["exact_init_batch_s"] = round(time.perf_counter() - start, 2)
+        results["meta"]["exact_init_batch_cpu_s"] = round(time.process_time() - start_cpu, 2)
+    results["meta"]["loadavg_after"] = _loadavg()
+    results["verdicts"] = verdicts(rows, batch)
     return results
+
+
+TARGET = 1_000_000  # issue 33: agent-steps per second at batch 1024, 2 players, CPU
+
+
+def verdicts(rows: dict[str, Any], batch: int) -> list[str]:
+    """One line per target and JAX 2p row: >= 1.0 M steps/s (per wall second, per CPU second) and
+    >= the numba row of the same run (per CPU second; the 1-thread rows against the 1-thread
+    numba row per wall second: equal cores)."""
+    lines = []
+    if batch != 1024:
+        lines.append(f"(batch {batch}: the targets are for batch 1024)")
+    numba = rows.get("batched 2p (numba)", {})
+    numba_1 = rows.get("batched 2p (numba), 1 thread", {})
+    for name, row in rows.items():
+        if not name.startswith("jax 2p") or "missing" in row:
+            continue
+        one = name.endswith("1 thread")
+        wall, cpu = row["steps_per_s"], row["steps_per_cpu_s"]
+        met = "MET" if (wall >= TARGET and cpu >= TARGET) else ("MET per wall s only" if wall >= TARGET else (
+            "MET per CPU s only" if cpu >= TARGET else "NOT MET"))  # fmt: skip
+        lines.append(f"{name}: >= 1.0 M steps/s {met} ({wall / 1e6:.2f} M per wall s, {cpu / 1e6:.2f} M per CPU s)")
+        ref = numba_1 if one else numba
+        if "steps_per_s" not in ref:
+            lines.append(f"{name}: >= numba NOT MEASURED ({ref.get('missing', 'no numba row')})")
+            continue
+        mine, theirs, unit = (wall, ref["steps_per_s"], "per wall s, one core each") if one else (
+            cpu, ref["steps_per_cpu_s"], "per CPU s")  # fmt: skip
+        verdict = "MET" if mine >= theirs else "NOT MET"
+        lines.append(f"{name}: >= numba {verdict} ({mine / theirs:.2f}x numba {unit})")
+    return lines
 
 
 def to_markdown(results: dict[str, Any]) -> str:
     meta, rows = results["meta"], results["rows"]
-    c4 = rows["pgx connect_four"]["steps_per_s"]
+    c4 = rows.get("pgx connect_four", {}).get("steps_per_s")
     numba = rows.get("batched 2p (numba)", {}).get("steps_per_s")
     numba_cpu = rows.get("batched 2p (numba)", {}).get("steps_per_cpu_s")
     lines = [
         f"Measured {meta['time']}, jax {meta['jax']}, pgx {meta['pgx']}, device {meta['device']}, "
-        f"batch {meta['batch']}, median of {meta['repeats']} x {meta['seconds']} s.",
+        f"{meta['cores']} cores, batch {meta['batch']}, median of {meta['repeats']} x {meta['seconds']} s; "
+        f"load average (1, 5, 15 min) {meta['loadavg_before']} before, {meta['loadavg_after']} after.",
         "",
-        "| engine | agent-steps/s | vs Pgx connect_four | vs numba 2p | per CPU second | vs numba 2p (CPU) | compile chunk / step (s) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| engine | agent-steps/s | vs Pgx connect_four | vs numba 2p | per CPU second | vs numba 2p (CPU) "
+        "| cores used | threads | compile chunk / step (s) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, row in rows.items():
         if "missing" in row:
-            lines.append(f"| {name} | missing | | | | | |")
+            lines.append(f"| {name} | missing: {row['missing']} | | | | | | | |")
             continue
-        rate = row["steps_per_s"]
+        rate, cpu = row["steps_per_s"], row["steps_per_cpu_s"]
+        vs_c4 = f"{rate / c4:.2f}x" if c4 else ""
         vs_numba = f"{rate / numba:.2f}x" if numba else ""
-        compiled = f"{row['compile_chunk_s']} / {row['compile_step_s']}" if "compile_step_s" in row else ""
-        cpu = row["steps_per_cpu_s"]
         vs_numba_cpu = f"{cpu / numba_cpu:.2f}x" if numba_cpu else ""
-        lines.append(f"| {name} | {rate:,.0f} | {rate / c4:.2f}x | {vs_numba} | {cpu:,.0f} | {vs_numba_cpu} | {compiled} |")
+        compiled = f"{row['compile_chunk_s']} / {row['compile_step_s'] or '-'}" if "compile_chunk_s" in row else ""
+        lines.append(f"| {name} | {rate:,.0f} | {vs_c4} | {vs_numba} | {cpu:,.0f} | {vs_numba_cpu} "
+                     f"| {row['cores_used']} | {row['threads']} | {compiled} |")  # fmt: skip
     lines.append("")
-    lines.append(f"Exact boards (2p `init`, vmapped over the batch): compile {meta['compile_init_s']} s, "
-                 f"run {meta['exact_init_batch_s']} s ({meta['exact_init_batch_cpu_s']} CPU s).")  # fmt: skip
+    if "compile_init_s" in meta:
+        lines.append(f"Exact boards (2p `init`, vmapped over the batch): compile {meta['compile_init_s']} s, "
+                     f"run {meta['exact_init_batch_s']} s ({meta['exact_init_batch_cpu_s']} CPU s).")  # fmt: skip
+        lines.append("")
+    lines.append("Verdicts (issue 33, CPU, batch 1024, 2p):")
+    lines.append("")
+    lines += [f"- {line}" for line in results["verdicts"]]
     return "\n".join(lines) + "\n"
 
 
@@ -252,15 +402,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--chunk", type=int, default=32, help="steps per jitted call")
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
-    parser.add_argument("--quick", action="store_true", help="batch 64, 0.2 s x 1, 2p only")
+    parser.add_argument("--quick", action="store_true", help="2p rows (and numba) only, 1 s x 3: the verdicts")
+    parser.add_argument("--smoke", action="store_true", help="batch 64, 0.2 s x 1, 2p only: does it run")
+    parser.add_argument("--child-single-thread", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "bench_jax")
     args = parser.parse_args(argv)
+    if args.child_single_thread:
+        _child_single_thread(args.batch, args.chunk, args.seconds, args.repeats)
+        return 0
     if args.quick:
+        args.seconds, args.players = 1.0, [2]
+    if args.smoke:
         args.batch, args.seconds, args.repeats, args.players = 64, 0.2, 1, [2]
-    results = run(args.batch, args.chunk, args.seconds, args.repeats, args.players)
+    results = run(args.batch, args.chunk, args.seconds, args.repeats, args.players, quick=args.quick or args.smoke)
     save(results, to_markdown(results), args.out)
     return 0
 
