@@ -304,3 +304,22 @@ def test_a_tiny_run_with_the_head_logs_its_losses_and_saves_it(tmp_path):
     assert net.has_margin
     with pytest.raises(SystemExit):  # a checkpoint with the head under a config without it
         _run(tmp_path / "b", "--resume", str(run / "checkpoint.pt"), "--set", "exit.iterations=2")
+
+
+def test_the_leaf_error_benchmark_fits_the_head_and_measures_saved_networks(tmp_path, capsys):
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "leaf_errors.py"
+    spec = importlib.util.spec_from_file_location("leaf_errors", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--train", "2", "--fresh", "2", "--epochs", "1", "--margin-weight", "0.5"]) == 0
+    assert "margin weight 0.5" in capsys.readouterr().out
+    rules = find_game("maya2012").make_rules({"num_players": 2})
+    inputs = NetworkInputs(rules)
+    net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, 2, hidden=8, margin_head=True)
+    saved = save_network(net, tmp_path / "m.pt", inputs.meta({"num_players": 2}))
+    assert bench.main(["--fresh", "2", "--models", str(saved)]) == 0
+    last = capsys.readouterr().out.splitlines()[-1].split("|")[1:-1]
+    assert last[0].strip() == f"{saved} (fresh games)" and last[4].strip() == "-"  # no residual head
+    assert all(0 <= float(x) <= 4 for i, x in enumerate(last[1:]) if i != 3)
