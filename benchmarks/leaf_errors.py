@@ -10,9 +10,18 @@ squared error against the final result of each leaf value on their positions
 (:meth:`training.exit.learner.Learner.measure_values`, what ``exit.leaf_value: auto`` reads),
 and the same on the training games. A constant 0 scores the mean of z^2 (the last column).
 
+``--margin-weight W`` gives the fitted network the score-margin head too (``margin_head=True``,
+built after every other layer: under one ``--seed`` the other layers start as without it) and
+trains it with that weight, on the same games: two calls that differ only in ``W`` are a paired
+measurement of what the head does to the value error on fresh games (issue 28 item 2).
+``--models PATH ...`` fits nothing and measures those saved networks on the fresh games (one row
+each; ``-`` where a network has no residual head).
+
 Usage::
 
     python benchmarks/leaf_errors.py --game maya2012 --players 2 --train 300 --fresh 200
+    python benchmarks/leaf_errors.py --train 600 --fresh 200 --margin-weight 0.5
+    python benchmarks/leaf_errors.py --fresh 200 --models runs/a/model.pt runs/b/model.pt
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from maya_envs.bots import make_bot
     from maya_envs.games import DEFAULT_GAME, find_game
     from maya_envs.nn.inputs import NetworkInputs
-    from maya_envs.nn.model import PolicyValueNet
+    from maya_envs.nn.model import PolicyValueNet, load_network
     from training.exit.learner import Learner
     from training.exit.play import BotAgent, play_games
     from training.exit.replay import ReplayBuffer
@@ -44,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fresh", type=int, default=200, help="new heuristic games to measure on")
     parser.add_argument("--epochs", type=int, default=4, help="passes over the training games")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--margin-weight", type=float, default=0.0, help="> 0: with the score-margin head")
+    parser.add_argument("--models", nargs="+", default=None, help="measure these networks; fit none")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -61,21 +72,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return play_games(rules, [[teacher] * args.players] * count, seeds, inputs).positions
 
     started = time.process_time()
-    train, fresh = games(args.train, args.seed), games(args.fresh, args.seed + 1_000_000)
-    net = PolicyValueNet(inputs.board_dim, inputs.feature_dim, inputs.num_actions, args.players, residual=True)
-    learner = Learner(net, 1e-3, 1e-4, 1.0, 256)
-    buffer = ReplayBuffer(1)
-    buffer.add(train)
-    learner.train(buffer, args.epochs, np.random.default_rng(args.seed))
-    rows = [("training games", train), ("fresh games", fresh)]
-    print(f"{args.game} {options}: {args.train} training games ({len(train)} positions), {args.epochs} epochs; "
-          f"{args.fresh} fresh games ({len(fresh)} positions); {time.process_time() - started:.0f} CPU s")  # fmt: skip
+    fresh = games(args.fresh, args.seed + 1_000_000)
+    if args.models:
+        rows = [(f"{path} (fresh games)", Learner(load_network(path)[0], 1e-3, 0.0, 1.0, 256), fresh)
+                for path in args.models]  # fmt: skip
+        print(f"{args.game} {options}: {args.fresh} fresh games ({len(fresh)} positions)")
+    else:
+        train = games(args.train, args.seed)
+        net = PolicyValueNet(
+            inputs.board_dim, inputs.feature_dim, inputs.num_actions, args.players, residual=True,
+            margin_head=args.margin_weight > 0,
+        )  # fmt: skip
+        learner = Learner(net, 1e-3, 1e-4, 1.0, 256, margin_weight=args.margin_weight)
+        buffer = ReplayBuffer(1)
+        buffer.add(train)
+        learner.train(buffer, args.epochs, np.random.default_rng(args.seed))
+        rows = [("training games", learner, train), ("fresh games", learner, fresh)]
+        print(f"{args.game} {options}: {args.train} training games ({len(train)} positions), {args.epochs} epochs, "
+              f"margin weight {args.margin_weight:g}; {args.fresh} fresh games ({len(fresh)} positions); "
+              f"{time.process_time() - started:.0f} CPU s")  # fmt: skip
     print("| positions | net | hook | mix | residual | 0 |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, positions in rows:
+    for name, learner, positions in rows:
         errors = learner.measure_values(positions)[2]
         zero = float(np.mean(positions.values[np.arange(len(positions)), positions.seats].astype(np.float64) ** 2))
-        cells = " | ".join(f"{errors[k]:.3f}" for k in ("net", "hook", "mix", "residual"))
+        cells = " | ".join(f"{errors[k]:.3f}" if k in errors else "-" for k in ("net", "hook", "mix", "residual"))
         print(f"| {name} | {cells} | {zero:.3f} |", flush=True)
     return 0
 

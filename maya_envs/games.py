@@ -19,6 +19,8 @@ Hook names (``None`` where the game has no such part):
 ``heuristic_bot``      ``HeuristicBot(rules, seed)`` (``make_bot("heuristic", ...)``)
 ``determinize``        ``determinize(rules, state, observer, rng) -> state`` (IS-MCTS)
 ``leaf_values``        ``leaf_values(rules, state) -> float array (num_players,)`` (MCTS cut-off)
+``score_margins``      ``score_margins(rules, state) -> float array (num_players,)``: each seat's
+                       score margin, scaled (the network's score-margin head's target)
 ``shaping_potential``  ``phi(state, seat) -> float`` (``reward_shaping`` > 0)
 ``teams``              ``teams(num_players) -> tuple of seat tuples`` sharing one result, or
                        ``()`` where every seat plays for itself
@@ -53,6 +55,7 @@ HOOKS = (
     "heuristic_bot",
     "determinize",
     "leaf_values",
+    "score_margins",
     "shaping_potential",
     "teams",
     "batched",
@@ -186,6 +189,7 @@ STANDARD_HOOKS: dict[str, str] = {
     "heuristic_bot": "bots:HeuristicBot",
     "determinize": "determinize:determinize",
     "leaf_values": "determinize:leaf_values",
+    "score_margins": "determinize:score_margins",
     "notation": "notation:describe_action",
     "action_targets": "render_image:action_targets",
     "render_text": "render:render_text",

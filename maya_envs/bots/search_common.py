@@ -96,6 +96,19 @@ def terminal_values(rules: Rules, state: Any) -> np.ndarray:
     return np.asarray(rules.returns(state), np.float64) * (1.0 / max(abs(low), abs(high), 1e-12))
 
 
+def terminal_margins(rules: Rules, state: Any) -> np.ndarray | None:
+    """``float64 (num_players,)``: a finished game's score margins (the game's ``score_margins``
+    hook: each seat's score lead over a per-game scale), zeros after a truncation (no outcome,
+    as :func:`terminal_values`); ``None`` when the game has no such hook. The target of the
+    network's score-margin head."""
+    margins = game_hook(rules, "score_margins")
+    if margins is None:
+        return None
+    if rules.is_truncated(state):
+        return np.zeros(rules.spec.num_players)
+    return np.asarray(margins(rules, state), np.float64)
+
+
 def relative_leads(scores: list[float] | np.ndarray) -> np.ndarray:
     """``float64 (n,)``: each seat's score minus the mean of the others' (n >= 2)."""
     scores = np.asarray(scores, np.float64)

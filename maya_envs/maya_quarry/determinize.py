@@ -1,6 +1,6 @@
 """Maya (Abacusspiele 2003) search hooks for both searches
 (:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and
-``leaf_values``.
+``leaf_values``; and ``score_margins``, the score-margin head's target.
 
 Hidden information (rules file section 6 and the observation module's table): each other
 seat's worker cards in hand and the values of its cards lying face down in quarries not yet
@@ -97,3 +97,17 @@ def leaf_values(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
     """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of :func:`leaf_leads` over
     the player count's :data:`LEAF_SCALES`."""
     return np.tanh(leaf_leads(rules, state) / LEAF_SCALES[state.num_players])
+
+
+def score_margins(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
+    """``float64 (num_players,)``: each seat's score margin as the scores stand (the gold lead
+    over the others' mean; not :func:`leaf_leads`, which adds what the board would pay in the
+    scorings still to come),
+    over the player count's :data:`LEAF_SCALES`. Once the game is over: the final margins the
+    network's score-margin head learns (:mod:`maya_envs.nn.model`, ``margin_head=True``).
+
+    Why this scale: it is the hook's, the lead worth ``tanh(1)`` (about a decided game), so the
+    head's target is in the units of the hook's pre-tanh lead and of order 1. Over 40 heuristic
+    self-play games the root mean square of the final margins is 0.59 (3p), 0.31 (5p).
+    """
+    return relative_leads(state.gold) / LEAF_SCALES[state.num_players]

@@ -8,6 +8,7 @@ list of candidate actions, each with an id ``a`` and a feature row ``f(a)``
     logit(a)  = MLP_action([h, f(a)]) + bias[a]               # one shared MLP for every action
     value     = tanh(MLP_value(h))                            # (B, num_values), in [-1, 1]
     residual  = combine(e, MLP_residual(stop_gradient(h)))    # optional: (B, num_values), in [-1, 1]
+    margin    = MLP_margin(h)                                 # optional: (B, num_values), unbounded
 
 Sharing ``MLP_action`` over actions lets one update teach the network about every action with
 similar features, where a head with one output per id has to learn each id on its own; the
@@ -33,6 +34,15 @@ in the pre-tanh space). It reads the board embedding ``h`` detached: its loss tr
 compare the two value heads on new games (``exit.leaf_value: auto``). Measured (Maya (2012) 2p,
 200 heuristic games, 4 epochs, own-seat MSE on 100 fresh games): 0.854 detached, 0.875 through
 the trunk; the hook 0.535 (``benchmarks/leaf_errors.py``).
+
+**Score-margin head** (``margin_head=True``; design D3 of the strong-agents study, KataGo's
+score head): an auxiliary head that predicts each seat's final score margin (seat-relative like
+the values; the game's ``score_margins`` hook, e.g. the Maya (2012) 2p VP lead over 2, of order
+1; see :func:`maya_envs.bots.search_common.terminal_margins`), linear (a margin has no bound).
+It reads the board embedding ``h`` through the trunk: its point is that a target with more
+information per game than the +-1 result shapes the features the value head reads, so that the
+value head memorises its few hundred games less. No search or agent reads it; ``forward`` returns
+it only when asked (``margins=True``), so every other caller is unchanged.
 
 Checkpoints (:func:`save_network`, :func:`load_network`) are one ``torch.save`` file (``.pt``)
 holding the constructor arguments, the weights and a JSON-able ``meta`` dict (game key, game
@@ -64,6 +74,11 @@ class PolicyValueNet(nn.Module):
         id_bias: add a learnt bias per action id (initialised to 0).
         residual: add the residual value head (module docstring); ``forward`` then takes the
             estimate. Checkpoints written before it existed load without it.
+        margin_head: add the score-margin head (module docstring); ``forward(..., margins=True)``
+            returns it. Built after every other layer, so that the other layers' initial weights
+            under one torch seed are those of the network without it, and in :attr:`config` only
+            when True, so that a network without it saves exactly as before (older readers load
+            it; older checkpoints load without it).
 
     Attributes:
         config: the constructor arguments (saved with the weights).
@@ -78,6 +93,7 @@ class PolicyValueNet(nn.Module):
         hidden: int = 128,
         id_bias: bool = True,
         residual: bool = False,
+        margin_head: bool = False,
     ) -> None:
         super().__init__()
         for name, value in (("board_dim", board_dim), ("feature_dim", feature_dim), ("num_actions", num_actions)):
@@ -89,6 +105,8 @@ class PolicyValueNet(nn.Module):
             raise ValueError(f"hidden={hidden!r}; allowed: an int >= 1")
         if not isinstance(residual, bool):
             raise ValueError(f"residual={residual!r}; allowed: True or False")
+        if not isinstance(margin_head, bool):
+            raise ValueError(f"margin_head={margin_head!r}; allowed: True or False")
         self.config = {
             "board_dim": board_dim,
             "feature_dim": feature_dim,
@@ -98,6 +116,8 @@ class PolicyValueNet(nn.Module):
             "id_bias": bool(id_bias),
             "residual": residual,
         }
+        if margin_head:
+            self.config["margin_head"] = True
         self.board = nn.Sequential(nn.Linear(board_dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
         # The action MLP's first layer on [h, f(a)] is split so that the board part is
         # computed once per decision, not once per action.
@@ -114,11 +134,19 @@ class PolicyValueNet(nn.Module):
         if self.residual is not None:  # zero correction: an untrained head returns the estimate
             nn.init.zeros_(self.residual[-1].weight)
             nn.init.zeros_(self.residual[-1].bias)
+        self.margin = (
+            nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, num_values)) if margin_head else None
+        )
 
     @property
     def has_residual(self) -> bool:
         """Whether the network has the residual value head (module docstring)."""
         return self.residual is not None
+
+    @property
+    def has_margin(self) -> bool:
+        """Whether the network has the score-margin head (module docstring)."""
+        return self.margin is not None
 
     def forward(
         self,
@@ -127,6 +155,7 @@ class PolicyValueNet(nn.Module):
         features: torch.Tensor,
         valid: torch.Tensor,
         estimate: torch.Tensor | None = None,
+        margins: bool = False,
     ) -> tuple[torch.Tensor, ...]:
         """Score a padded batch (:func:`maya_envs.nn.inputs.collate`).
 
@@ -138,23 +167,33 @@ class PolicyValueNet(nn.Module):
             estimate: float ``(B, num_values)`` in [-1, 1], seat-relative: the game's
                 ``leaf_values`` estimate of each position, for the residual head (only with
                 ``residual=True``).
+            margins: also return the score-margin head's output (only with ``margin_head=True``).
 
         Returns:
             ``logits (B, A)`` (``-inf`` where not valid) and ``values (B, num_values)`` in [-1, 1];
-            with ``estimate``, also the residual head's ``(B, num_values)`` in [-1, 1].
+            with ``estimate``, then the residual head's ``(B, num_values)`` in [-1, 1]; with
+            ``margins``, last the score-margin head's ``(B, num_values)`` (seat-relative, in the
+            units of the game's ``score_margins``).
 
         Raises:
             ValueError: ``estimate`` for a network without the residual head, or of another shape
-                than ``(B, num_values)``.
+                than ``(B, num_values)``; ``margins`` for a network without the score-margin head.
         """
+        if margins and self.margin is None:
+            raise ValueError("margins=True, but this network has no score-margin head (margin_head=False)")
         h = self.board(board)
         x = self.action_board(h).unsqueeze(1) + self.action_features(features)
         logits = self.action_out(x).squeeze(-1)
         if self.bias is not None:
             logits = logits + self.bias(actions).squeeze(-1)
         logits = logits.masked_fill(~valid, float("-inf"))
-        if estimate is None:
-            return logits, self.value(h)
+        out = (logits, self.value(h))
+        if estimate is not None:
+            out = (*out, self._residual(board, h, estimate))
+        return (*out, self.margin(h)) if margins else out
+
+    def _residual(self, board: torch.Tensor, h: torch.Tensor, estimate: torch.Tensor) -> torch.Tensor:
+        """The residual head's value of ``estimate`` (``forward``'s checks and docstring)."""
         if self.residual is None:
             raise ValueError("an estimate was given, but this network has no residual value head (residual=False)")
         if tuple(estimate.shape) != (board.shape[0], self.config["num_values"]):
@@ -163,7 +202,7 @@ class PolicyValueNet(nn.Module):
             )
         # the residual head reads the board embedding without training it: adding the head leaves
         # the policy's and the plain value's training as they were
-        return logits, self.value(h), combine(estimate, self.residual(h.detach()))
+        return combine(estimate, self.residual(h.detach()))
 
 
 def combine(estimate: torch.Tensor, correction: torch.Tensor) -> torch.Tensor:

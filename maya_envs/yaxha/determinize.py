@@ -1,5 +1,6 @@
 """Yaxha search hooks for both searches
-(:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and ``leaf_values``.
+(:mod:`maya_envs.bots.mcts`, :mod:`maya_envs.bots.guided`): ``determinize`` and ``leaf_values``;
+and ``score_margins``, the score-margin head's target.
 
 Hidden information (decision 11, :mod:`maya_envs.yaxha.observation`):
 
@@ -117,3 +118,16 @@ def leaf_values(rules: YaxhaRules, state: YaxhaState) -> np.ndarray:
     """Per-seat values in (-1, 1) of an unfinished state: ``tanh`` of :func:`leaf_leads` over
     the player count's :data:`LEAF_SCALES`."""
     return np.tanh(leaf_leads(rules, state) / LEAF_SCALES[rules.num_players])
+
+
+def score_margins(rules: YaxhaRules, state: YaxhaState) -> np.ndarray:
+    """``float64 (num_players,)``: each seat's score margin as the scores stand (the total
+    score's lead over the others' mean: :func:`leaf_leads`),
+    over the player count's :data:`LEAF_SCALES`. Once the game is over: the final margins the
+    network's score-margin head learns (:mod:`maya_envs.nn.model`, ``margin_head=True``).
+
+    Why this scale: it is the hook's, the lead worth ``tanh(1)`` (about a decided game), so the
+    head's target is in the units of the hook's pre-tanh lead and of order 1. Over 40 heuristic
+    self-play games the root mean square of the final margins is 0.36 (2p), 0.21 (4p).
+    """
+    return leaf_leads(rules, state) / LEAF_SCALES[rules.num_players]

@@ -16,6 +16,10 @@ LEAF_VALUES = ("net", "hook", "mix", "residual", "auto")
 AUTO_NET_MARGIN = 0.01
 """``leaf_value: auto`` switches to ``net`` only when its error is below the hook's by this much."""
 
+MAX_LOSS_WEIGHT = 1e6
+"""The largest ``exit.margin_weight`` (any finite weight is allowed in principle; this bound
+keeps out ``.inf``, which makes the loss infinite)."""
+
 HOLDOUT_STOPS = ("value", "all")
 """What held-out early stopping stops (:attr:`ExitConfig.holdout_stop`)."""
 
@@ -106,6 +110,14 @@ class ExitConfig:
     ``q`` is a function of the position, so memorising a game's result stops paying). A row
     without a search (the teacher's games of iteration 0) uses the hook ``h`` as its ``q``.
     ``value_target_hook + value_target_q`` is at most 1; 0: no search value."""
+    margin_weight: float = 0.0
+    """Weight of the auxiliary score-margin loss (design D3; KataGo's score head): with > 0 the
+    network gets the score-margin head (:class:`maya_envs.nn.model.PolicyValueNet`,
+    ``margin_head=True``), which learns each seat's final score margin (the game's
+    ``score_margins``: the score lead over the hook's scale, seat-relative), and the learner adds
+    ``margin_weight`` times its mean squared error (``margin_loss``, ``new_games_margin_loss``
+    and ``holdout_margin_losses`` in ``history.json``). A finite number >= 0; 0 (the default):
+    no head, training as before."""
     window_games: int = 0
     """The replay window in games (:class:`training.exit.window.ReplayWindow`): the rows of the
     last ``window_games`` games, each trained on at most ``max_reuse`` times; each iteration
@@ -174,6 +186,8 @@ class ExitConfig:
             )
         for name in ("max_seconds", "weight_decay", "value_weight"):
             check_number(f"exit.{name}", getattr(self, name))
+        # a finite bound: an infinite weight makes every loss infinite (and NaN weights)
+        check_number("exit.margin_weight", self.margin_weight, 0, MAX_LOSS_WEIGHT)
         for name in ("imitation_epsilon", "gate_threshold", "value_target_hook", "value_target_q"):
             check_number(f"exit.{name}", getattr(self, name), 0, 1)
         if self.value_target_hook + self.value_target_q > 1:
@@ -296,6 +310,10 @@ class ExitConfig:
         """Whether the network gets the residual value head: ``leaf_value`` ``residual`` or
         ``auto`` (which then measures it)."""
         return self.leaf_value in ("residual", "auto")
+
+    def margin_head(self) -> bool:
+        """Whether the network gets the score-margin head: ``margin_weight`` > 0."""
+        return self.margin_weight > 0
 
     def first_leaf(self) -> str:
         """The leaf value before any measurement: ``leaf_value``, ``hook`` for ``auto``."""

@@ -1,6 +1,7 @@
 """The trainer's data schema and targets: :class:`Positions` (the recorded decisions, the rows
 the actors send, the replay buffer keeps and the learner reads), the recorder that writes them,
-and the value head's targets (:func:`value_targets`)."""
+and the targets of the value head (:func:`value_targets`, :func:`mixed_value_targets`) and of
+the score-margin head (:func:`margin_targets`)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ class Positions:
         policy_weights, value_weights: ``float32 (N,)`` each row's weight in the policy and the
             value loss (``None``: 1 for every row). A cheap search of playout-cap randomisation
             (``exit.playout_cap``) records its row with policy weight 0.
+        margins: ``float32 (N, num_players)`` every seat's final score margin
+            (:func:`maya_envs.bots.search_common.terminal_margins`), absolute seat order, the
+            score-margin head's target; ``NaN`` in rows recorded before it was (joined by
+            :meth:`concat`); ``None``: no row has one.
     """
 
     boards: np.ndarray
@@ -55,6 +60,7 @@ class Positions:
     games: np.ndarray | None = None
     policy_weights: np.ndarray | None = None
     value_weights: np.ndarray | None = None
+    margins: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.seats)
@@ -83,6 +89,7 @@ class Positions:
             games=pick(self.games),
             policy_weights=pick(self.policy_weights),
             value_weights=pick(self.value_weights),
+            margins=pick(self.margins),
         )
 
     def forced(self) -> np.ndarray:
@@ -110,7 +117,10 @@ class Positions:
                 return None
             shape = next(a for a in arrays if a is not None).shape[1:]
             return np.concatenate(
-                [a if a is not None else np.full((len(p), *shape), fill, np.float32) for a, p in zip(arrays, parts)]
+                [
+                    a if a is not None else np.full((len(p), *shape), fill, np.float32)
+                    for a, p in zip(arrays, parts, strict=True)
+                ]
             )
 
         return Positions(
@@ -126,6 +136,7 @@ class Positions:
             games=games,
             policy_weights=optional("policy_weights", 1.0),
             value_weights=optional("value_weights", 1.0),
+            margins=optional("margins", np.nan),
         )
 
 
@@ -161,9 +172,16 @@ class Recorder:
         actions = np.asarray(actions, np.int64)
         self.rows.append((game, board, actions, features, target, seat, hooked, q, policy_weight, value_weight))
 
-    def positions(self, values_by_game: dict[int, np.ndarray]) -> Positions:
+    def positions(
+        self, values_by_game: dict[int, np.ndarray], margins_by_game: dict[int, np.ndarray] | None = None
+    ) -> Positions:
+        """The recorded rows with each game's final values (and score margins: ``None``, the
+        game has none), both ``(num_players,)`` in absolute seat order."""
         rows = self.rows
         lengths = [len(r[2]) for r in rows]
+        margins = None
+        if margins_by_game is not None:
+            margins = np.array([margins_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), self.num_players)
         return Positions(
             boards=np.array([r[1] for r in rows], np.float16).reshape(len(rows), self.board_dim),
             actions=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0, np.int64),
@@ -179,6 +197,7 @@ class Recorder:
             games=np.array([r[0] for r in rows], np.int64),
             policy_weights=np.array([r[8] for r in rows], np.float32),
             value_weights=np.array([r[9] for r in rows], np.float32),
+            margins=margins,
         )
 
 
@@ -232,3 +251,12 @@ def mixed_value_targets(
         q = value_targets(root_values, seats).astype(np.float64)
         target += q_weight * np.where(np.isnan(q), fallback, q)
     return target.astype(np.float32)
+
+
+def margin_targets(margins: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """The score-margin head's target for positions seen by ``seats``: every seat's final score
+    margin (``margins (B, num_players)``, absolute seat order, the game's ``score_margins``:
+    score lead over the per-game scale) turned seat-relative exactly as :func:`value_targets`
+    turns the values (entry ``k`` = seat ``(seat + k) % n``), ``float32``; ``NaN`` rows (no
+    margin recorded) stay ``NaN``."""
+    return value_targets(margins, seats).astype(np.float32)

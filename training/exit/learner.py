@@ -10,12 +10,17 @@ game's leaf estimate and the search's value by ``value_target_hook`` / ``value_t
 with the residual value head (:class:`maya_envs.nn.model.PolicyValueNet`, ``residual=True``) gets
 the same value loss a second time on that head's output ``combine(e, r)``, ``e`` the rows'
 recorded ``leaf_values`` estimate (``Positions.hooks``): its correction ``r`` learns target minus
-estimate in the pre-tanh space (design D2).
+estimate in the pre-tanh space (design D2). A network with the score-margin head
+(``margin_head=True``) adds ``margin_weight`` times that head's mean squared error against each
+seat's final score margin (:func:`training.exit.data.margin_targets`; rows without a recorded
+margin count 0), trained through the shared trunk.
 
 Held-out early stopping (:meth:`Learner.fit` with ``holdout``): the value loss on held-out
 games is measured before training and at ``checks`` points of it; at the first point where it
 is not below its best so far, training ends with the weights of the best point (``stop``
-``all``), or only the value loss leaves the objective (``value``). Design D3 of the
+``all``), or only the value loss leaves the objective (``value``; the margin loss stays: it is
+the auxiliary target meant to keep the trunk from memorising). The held-out margin loss is
+measured and reported at the same points; it does not decide the stop. Design D3 of the
 strong-agents study: the value head memorised its games while its error on fresh games rose.
 """
 
@@ -28,7 +33,7 @@ import numpy as np
 import torch
 
 from training.exit.config import HOLDOUT_STOPS
-from training.exit.data import Positions, mixed_value_targets, value_targets
+from training.exit.data import Positions, margin_targets, mixed_value_targets, value_targets
 from training.exit.replay import Batch, ReplayBuffer, gather, minibatches
 
 
@@ -37,8 +42,8 @@ class EpochStats:
     """Means over one :meth:`Learner.train` call: ``policy_loss`` (cross-entropy, nats),
     ``value_loss`` (mean squared error), ``agreement`` (share of positions where the network's
     most probable action is the target's), ``rows_trained`` (positions seen, over all
-    epochs) and ``residual_value_loss`` (the residual head's mean squared error; ``None``
-    without that head)."""
+    epochs), ``residual_value_loss`` (the residual head's mean squared error) and
+    ``margin_loss`` (the score-margin head's; both ``None`` without that head)."""
 
     policy_loss: float
     value_loss: float
@@ -50,6 +55,22 @@ class EpochStats:
     """With held-out rows: the rows trained when the value loss left the objective (``None``:
     it improved at every check)."""
     residual_value_loss: float | None = None
+    margin_loss: float | None = None
+    holdout_margin_losses: list[float] | None = None
+    """With held-out rows and the score-margin head: their margin loss at the same points."""
+
+
+@dataclass
+class Measured:
+    """:meth:`Learner.measure_all` of some positions: the mean ``policy_loss`` and
+    ``value_loss``, ``margin_loss`` (the score-margin head's mean squared error; ``None``
+    without the head or without recorded margins) and ``errors``, the own-seat value error of
+    each leaf value (:meth:`Learner.measure_values`)."""
+
+    policy_loss: float
+    value_loss: float
+    margin_loss: float | None
+    errors: dict[str, float]
 
 
 class Learner:
@@ -62,6 +83,11 @@ class Learner:
             (:func:`training.exit.data.mixed_value_targets`; 0: the final result alone).
         value_target_q: the weight of the search's value in it (0: none).
         batch_size: positions per minibatch.
+        margin_weight: the weight of the score-margin head's loss (a network with that head;
+            0: it is measured, not trained).
+
+    Raises:
+        ValueError: ``margin_weight`` > 0 for a network without the score-margin head.
     """
 
     def __init__(
@@ -73,13 +99,18 @@ class Learner:
         batch_size: int,
         value_target_hook: float = 0.0,
         value_target_q: float = 0.0,
+        margin_weight: float = 0.0,
     ) -> None:
+        if margin_weight and not getattr(net, "has_margin", False):
+            raise ValueError(f"margin_weight={margin_weight!r} for a network without the score-margin head")
         self.net = net
+        self.margin_weight = margin_weight
         self.value_target_hook, self.value_target_q = value_target_hook, value_target_q
         self.optimizer = torch.optim.AdamW(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
         self.value_weight = value_weight
         self.batch_size = batch_size
         self.last_residual_loss: torch.Tensor | None = None  # the latest loss() call's
+        self.last_margin_loss: torch.Tensor | None = None  # the latest loss() call's (None: no head or no margins)
 
     def loss(
         self, batch: Batch, with_values: bool = False, value_weight: float | None = None
@@ -89,10 +120,13 @@ class Learner:
         output ``(B, num_players)`` (seat-relative) and the residual head's (``None`` without
         it) with ``with_values``; ``value_weight`` replaces the learner's in ``total``. The
         residual head's value loss is in ``total`` (weighted like the value loss) and in
-        :attr:`last_residual_loss`.
+        :attr:`last_residual_loss`; the score-margin head's loss is in ``total`` (times
+        ``margin_weight``) and in :attr:`last_margin_loss`.
 
         Raises:
-            ValueError: a residual network and rows without the leaf estimate (``hooks``).
+            ValueError: a residual network and rows without the leaf estimate (``hooks``); a
+                network with the score-margin head, ``margin_weight`` > 0 and rows without
+                margins.
         """
         valid = torch.from_numpy(batch.valid)
         inputs = [torch.from_numpy(x) for x in (batch.board, batch.actions, batch.features)] + [valid]
@@ -100,7 +134,15 @@ class Learner:
             if batch.hooks is None:
                 raise ValueError("the residual value head needs rows with the leaf estimate (Positions.hooks)")
             inputs.append(torch.from_numpy(value_targets(batch.hooks, batch.seats).astype(np.float32)))
-        logits, values, *rest = self.net(*inputs)
+        with_margin = getattr(self.net, "has_margin", False)
+        if with_margin and batch.margins is None and self.margin_weight:
+            raise ValueError("the score-margin head needs rows with the final score margins (Positions.margins)")
+        with_margin = with_margin and batch.margins is not None
+        if with_margin:
+            logits, values, *rest = self.net(*inputs, margins=True)
+            margins, rest = rest[-1], rest[:-1]
+        else:
+            logits, values, *rest = self.net(*inputs)
         log_p = torch.log_softmax(logits, dim=-1).masked_fill(~valid, 0.0)
         target = torch.from_numpy(batch.policy)
         wanted = torch.from_numpy(
@@ -124,6 +166,12 @@ class Learner:
             if weight != 0:
                 total = total + weight * residual_loss
             self.last_residual_loss = residual_loss
+        self.last_margin_loss = None
+        if with_margin:
+            margin_loss = _margin_loss(margins, margin_targets(batch.margins, batch.seats), batch.value_weights)
+            if self.margin_weight:
+                total = total + self.margin_weight * margin_loss
+            self.last_margin_loss = margin_loss
         out = (total, policy_loss, value_loss, agreement)
         return (*out, values, residual_values) if with_values else out
 
@@ -159,26 +207,35 @@ class Learner:
             raise ValueError(f"stop={stop!r}; allowed: {', '.join(HOLDOUT_STOPS)}")
         batches = [order[i : i + self.batch_size] for order in orders for i in range(0, len(order), self.batch_size)]
         check_at: set[int] = set()
-        losses = best = None
+        losses = best = margin_losses = None
         if holdout is not None and len(holdout) and batches:
             check_at = {int(round(k * len(batches) / checks)) for k in range(1, checks + 1)} - {0}
-            losses = [self.measure(holdout)[1]]
+            first = self.measure_all(holdout)
+            losses = [first.value_loss]
+            margin_losses = None if first.margin_loss is None else [first.margin_loss]
             best = copy.deepcopy(self.net.state_dict()) if stop == "all" else None
         value_weight, stopped = self.value_weight, None
         self.net.train()
-        sums = np.zeros(4)
-        seen = 0
+        sums = np.zeros(5)
+        margin_rows = seen = 0  # margin_rows: the rows whose batch had margins (the margin mean's count)
         for step, rows in enumerate(batches, start=1):
             total, policy_loss, value_loss, agreement = self.loss(gather(data, rows), value_weight=value_weight)
-            residual = self.last_residual_loss
+            residual, margin = self.last_residual_loss, self.last_margin_loss
             self.optimizer.zero_grad()
             total.backward()
             self.optimizer.step()
             residual_item = 0.0 if residual is None else residual.item()
-            sums += len(rows) * np.array([policy_loss.item(), value_loss.item(), agreement.item(), residual_item])
+            margin_item = 0.0 if margin is None else margin.item()
+            margin_rows += 0 if margin is None else len(rows)
+            sums += len(rows) * np.array(
+                [policy_loss.item(), value_loss.item(), agreement.item(), residual_item, margin_item]
+            )
             seen += len(rows)
             if step in check_at and stopped is None:
-                losses.append(self.measure(holdout)[1])
+                measured = self.measure_all(holdout)
+                losses.append(measured.value_loss)
+                if margin_losses is not None:
+                    margin_losses.append(measured.margin_loss)
                 self.net.train()
                 if losses[-1] < min(losses[:-1]):
                     best = copy.deepcopy(self.net.state_dict()) if stop == "all" else None
@@ -191,18 +248,28 @@ class Learner:
         self.net.eval()
         means = sums / max(seen, 1)
         residual_mean = float(means[3]) if getattr(self.net, "has_residual", False) else None
-        return EpochStats(float(means[0]), float(means[1]), float(means[2]), seen, losses, stopped, residual_mean)
+        margin_mean = float(sums[4] / margin_rows) if margin_rows else None
+        return EpochStats(
+            float(means[0]), float(means[1]), float(means[2]), seen, losses, stopped, residual_mean, margin_mean,
+            margin_losses,
+        )  # fmt: skip
 
     def measure(self, positions: Positions) -> tuple[float, float]:
         """``(policy_loss, value_loss)``: the mean losses on ``positions`` without learning from
         them. On an iteration's new games, before they enter the replay buffer, these are the
         losses on games the network has not fitted: a value loss far above the training one
         means the value head memorises its games (the trainer logs both)."""
-        policy_loss, value_loss, _ = self.measure_values(positions)
-        return policy_loss, value_loss
+        measured = self.measure_all(positions)
+        return measured.policy_loss, measured.value_loss
 
     def measure_values(self, positions: Positions) -> tuple[float, float, dict[str, float]]:
-        """:meth:`measure` and the own-seat value error of each leaf value on ``positions``:
+        """:meth:`measure` and the own-seat value errors of :meth:`measure_all`."""
+        measured = self.measure_all(positions)
+        return measured.policy_loss, measured.value_loss, measured.errors
+
+    def measure_all(self, positions: Positions) -> Measured:
+        """The mean losses on ``positions`` (:meth:`measure`; and the score-margin head's) and
+        the own-seat value error of each leaf value on them:
         ``{"net": ..., "hook": ..., "mix": ...}`` (and ``"residual"`` for a network with the
         residual head), the mean squared error against the acting seat's final value of the
         network's value, the game's ``leaf_values`` estimate (``positions.hooks``), their mix
@@ -211,12 +278,15 @@ class Learner:
         from maya_envs.bots.guided import MIX_WEIGHT
 
         self.net.eval()
-        sums = np.zeros(2)
+        sums = np.zeros(3)
+        margin_rows = 0
         own_net, own_hook, own_z, own_residual = [], [], [], []
         with torch.no_grad():
             for batch in minibatches(positions, np.arange(len(positions)), self.batch_size):
                 _, policy_loss, value_loss, _, values, residual = self.loss(batch, with_values=True)
-                sums += len(batch.seats) * np.array([policy_loss.item(), value_loss.item()])
+                margin = 0.0 if self.last_margin_loss is None else self.last_margin_loss.item()
+                margin_rows += 0 if self.last_margin_loss is None else len(batch.seats)
+                sums += len(batch.seats) * np.array([policy_loss.item(), value_loss.item(), margin])
                 rows = np.arange(len(batch.seats))
                 own_net.append(values[:, 0].numpy())  # seat-relative: entry 0 is the acting seat
                 if residual is not None:
@@ -232,7 +302,8 @@ class Learner:
             errors = {name: float(np.mean((v - z) ** 2)) for name, v in (("net", net), ("hook", hook), ("mix", mix))}
             if own_residual:
                 errors["residual"] = float(np.mean((np.concatenate(own_residual).astype(np.float64) - z) ** 2))
-        return float(means[0]), float(means[1]), errors
+        margin_loss = float(sums[2] / margin_rows) if margin_rows else None
+        return Measured(float(means[0]), float(means[1]), margin_loss, errors)
 
 
 def _weighted_mean(rows: torch.Tensor, weights: np.ndarray | None) -> torch.Tensor:
@@ -241,3 +312,13 @@ def _weighted_mean(rows: torch.Tensor, weights: np.ndarray | None) -> torch.Tens
         return rows.mean()
     w = torch.from_numpy(np.asarray(weights, np.float32))
     return (w * rows).sum() / w.sum().clamp_min(1e-12)
+
+
+def _margin_loss(predicted: torch.Tensor, wanted: np.ndarray, weights: np.ndarray | None) -> torch.Tensor:
+    """The score-margin head's mean squared error (the mean over seats per row), weighted by the
+    rows' value weights (``None``: 1) over the rows with a recorded margin (rows of ``NaN``
+    targets, recorded before margins were, count 0; none: 0)."""
+    known = ~np.isnan(wanted).any(-1)
+    weights = known.astype(np.float32) * (1.0 if weights is None else np.asarray(weights, np.float32))
+    rows = ((predicted - torch.from_numpy(np.nan_to_num(wanted))) ** 2).mean(-1)
+    return _weighted_mean(rows, weights)

@@ -28,7 +28,9 @@ the losses on the iteration's new games before the learner sees them, and
 ``new_games_value_mse_{net,hook,mix,residual}``, the own-seat error of each leaf value on them, with
 ``leaf_value``, the leaf the searches use from then on: ``exit.leaf_value``; every row with
 ``forced_rows_dropped``, ``holdout_rows``, ``rows_trained`` and, with held-out games,
-``holdout_value_losses`` and ``value_stopped_after``), the learning curve
+``holdout_value_losses`` and ``value_stopped_after``; with ``exit.margin_weight`` > 0,
+``margin_loss``, ``new_games_margin_loss`` and ``holdout_margin_losses``, the score-margin head's
+losses), the learning curve
 (``learning_curve.json``/``.png``: the gate matches against the bots),
 ``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
 (everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
@@ -103,10 +105,12 @@ class ExitTrainer:
             "id_bias": ex.id_bias,
             "residual": ex.residual_head(),
         }
+        if ex.margin_head():  # only when on: the shape of checkpoints without the head stays as it was
+            self.net_kwargs["margin_head"] = True
         self.net = PolicyValueNet(**self.net_kwargs)
         self.learner = Learner(
             self.net, config.learning_rate, ex.weight_decay, ex.value_weight, config.batch_size, ex.value_target_hook,
-            ex.value_target_q,
+            ex.value_target_q, ex.margin_weight,
         )  # fmt: skip
         if ex.window_games:
             from training.exit.window import ReplayWindow
@@ -255,7 +259,8 @@ class ExitTrainer:
         nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
         played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0], self.leaf)
         new = self._usable(played.positions)
-        policy_loss, value_loss, errors = self.learner.measure_values(new)
+        measured = self.learner.measure_all(new)
+        errors = measured.errors
         leaf_played = self.leaf
         if ex.leaf_value == "auto" and errors:
             from training.exit.config import choose_leaf
@@ -264,8 +269,9 @@ class ExitTrainer:
         self.leaf_errors = errors or None
         return {
             **self._learn(played, new, 1 if ex.window_games else self.config.n_epochs, imitation=False),
-            "new_games_policy_loss": policy_loss,
-            "new_games_value_loss": value_loss,
+            "new_games_policy_loss": measured.policy_loss,
+            "new_games_value_loss": measured.value_loss,
+            **({} if measured.margin_loss is None else {"new_games_margin_loss": measured.margin_loss}),
             **{f"new_games_value_mse_{name}": error for name, error in errors.items()},
             "leaf_played": leaf_played,
             "leaf_value": self.leaf,
@@ -405,11 +411,15 @@ class ExitTrainer:
         for key in ("policy_loss", "value_loss", "agreement", "positions", "replay_positions", "seconds"):
             writer.add_scalar(f"exit/{key}", row[key], step)
         mse = [key for key in row if key.startswith("new_games_value_mse_")]
-        for key in ("new_games_policy_loss", "new_games_value_loss", *mse):  # not in iteration 0
+        for key in ("new_games_policy_loss", "new_games_value_loss", "new_games_margin_loss", *mse):  # not always
             if key in row:
                 writer.add_scalar(f"exit/{key}", row[key], step)
         if row.get("holdout_value_losses"):  # the held-out games' value loss after training
             writer.add_scalar("exit/holdout_value_loss", row["holdout_value_losses"][-1], step)
+        if row.get("holdout_margin_losses"):
+            writer.add_scalar("exit/holdout_margin_loss", row["holdout_margin_losses"][-1], step)
+        if row.get("margin_loss") is not None:
+            writer.add_scalar("exit/margin_loss", row["margin_loss"], step)
         writer.add_scalar("exit/kept", float(row["kept"]), step)
         for name, match in row["gates"].items():
             writer.add_scalar(f"gate/win_rate_vs_{name.replace(' ', '_')}", match["win_rate"], step)

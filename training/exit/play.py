@@ -5,7 +5,8 @@ the games waiting on it at once (the network agents in one batched forward pass 
 iteration 0, the gating matches and the games against older networks all run through it.
 Agents that ``record`` leave one :class:`Positions` row per decision: the network inputs of
 the position (:class:`maya_envs.nn.inputs.NetworkInputs`, what the acting seat may see), the
-policy target over its legal actions and, once the game is over, every seat's final value.
+policy target over its legal actions and, once the game is over, every seat's final value and
+final score margin (the score-margin head's target).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from maya_envs.bots.search_common import terminal_values
+from maya_envs.bots.search_common import terminal_margins, terminal_values
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from training.exit.data import Positions, Recorder
@@ -226,6 +227,7 @@ def play_games(
             raise ValueError("an agent records positions: pass the NetworkInputs as inputs=")
         recorder = Recorder(inputs, n, inputs.feature_dim, inputs.board_dim)
     values = np.zeros((len(lineups), n), np.float32)
+    margins: dict[int, np.ndarray | None] = {}
     running: dict[int, list] = {}  # game -> [state, rng, plies per seat]
     upcoming = iter(range(len(lineups)))
     decisions = 0
@@ -261,9 +263,13 @@ def play_games(
                 if entry[3] > limit:
                     raise RuntimeError(f"a game ran past max_game_length={limit} decisions")
         for game in [g for g, entry in running.items() if rules.current_player(entry[0]) < 0]:
-            values[game] = terminal_values(rules, running.pop(game)[0])
+            final = running.pop(game)[0]
+            values[game] = terminal_values(rules, final)
+            if recorder is not None:
+                margins[game] = terminal_margins(rules, final)
             start_next()
     positions = None
     if recorder is not None:
-        positions = recorder.positions({g: values[g] for g in range(len(lineups))})
+        no_margins = any(m is None for m in margins.values())  # a game without score_margins
+        positions = recorder.positions({g: values[g] for g in range(len(lineups))}, None if no_margins else margins)
     return Played(values, positions, decisions, time.process_time() - cpu_start)

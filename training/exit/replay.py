@@ -19,8 +19,9 @@ class Batch:
     float32 (B, Amax, F)``, ``valid bool (B, Amax)``, ``policy float32 (B, Amax)`` (0 where
     not valid), ``values float32 (B, num_players)``, ``seats int64 (B,)`` and ``hooks float32
     (B, num_players)``, the game's leaf estimate of each row (absolute seat order; ``None``
-    where the rows have none); ``root_values``, ``policy_weights`` and ``value_weights``: those
-    fields of :class:`~training.exit.data.Positions` for the rows (``None`` where absent)."""
+    where the rows have none); ``root_values``, ``policy_weights``, ``value_weights`` and
+    ``margins``: those fields of :class:`~training.exit.data.Positions` for the rows (``None``
+    where absent)."""
 
     board: np.ndarray
     actions: np.ndarray
@@ -33,6 +34,7 @@ class Batch:
     root_values: np.ndarray | None = None
     policy_weights: np.ndarray | None = None
     value_weights: np.ndarray | None = None
+    margins: np.ndarray | None = None
 
 
 class ReplayBuffer:
@@ -101,4 +103,5 @@ def gather(data: Positions, rows: np.ndarray) -> Batch:
         root_values=None if data.root_values is None else data.root_values[rows],
         policy_weights=None if data.policy_weights is None else data.policy_weights[rows],
         value_weights=None if data.value_weights is None else data.value_weights[rows],
+        margins=None if data.margins is None else data.margins[rows],
     )
