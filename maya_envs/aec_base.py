@@ -416,7 +416,7 @@ class GameAECEnv(RulesAECEnv):
     **options)`` with the game options named in ``observer_options``, which the rules never
     see: Yaxha's ``action_features``), ``text_view(rules, state, observer) -> str`` and
     ``picture_view(rules, state, observer) -> Canvas`` (as static methods), and its
-    ``metadata``.
+    ``metadata`` (:func:`game_metadata`).
 
     Raises:
         ConfigError: an unknown game option, a bad value, or an unknown ``render_mode`` or
@@ -448,6 +448,14 @@ class GameAECEnv(RulesAECEnv):
             picture=None if picture is None else partial(picture, rules),
             observer=type(self).observer_class(rules, **options),
         )
+
+
+def game_metadata(name: str) -> dict[str, Any]:
+    """PettingZoo ``metadata`` of a game's AEC env: its module ``name`` (``"maya2012_v1"``), every
+    render mode (text: ``"ansi"``, ``"human"``; pictures: :data:`PICTURE_MODES`), and
+    ``is_parallelizable=False`` (a game with a Parallel view builds it itself, as Yaxha does).
+    A new dict each call, so no env class shares another's."""
+    return {"render_modes": ["ansi", "human", *PICTURE_MODES], "name": name, "is_parallelizable": False}
 
 
 def env_functions(env_class: type[GameAECEnv]) -> tuple[Callable[..., GameAECEnv], Callable[..., GameAECEnv]]:

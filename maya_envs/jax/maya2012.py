@@ -63,23 +63,9 @@ from maya_envs.core.layout import Layout
 from maya_envs.core.options import resolve_config
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import observation as O
+from maya_envs.maya2012 import state as S
 from maya_envs.maya2012.batched import _BLOCKED, _RAVEN_OK, _SWING
-from maya_envs.maya2012.rules import (
-    BLACK,
-    CENTRE,
-    CENTRE_BONUS,
-    DECLARE,
-    DRAFT,
-    EXCHANGE,
-    OVER,
-    SETUP_MONOLITH,
-    SETUP_RAVEN,
-    TRUNCATED,
-    WHITE,
-    Maya2012Config,
-    Maya2012Rules,
-    Maya2012State,
-)
+from maya_envs.maya2012.rules import Maya2012Config, Maya2012Rules, Maya2012State
 
 ENV_ID = "maya2012"
 """``state.env_id`` and ``Maya2012.id`` (not one of Pgx's own ``pgx.EnvId`` games)."""
@@ -92,7 +78,7 @@ _XA, _XB = np.repeat(_PA, 4), np.repeat(_PB, 4)  # per exchange id: its two towe
 _XI = np.tile(np.arange(1, 5, dtype=np.int32), len(A.PAIRS))  # first moved slot (base level i + 1)
 _LEVELS = np.arange(A.NUM_LEVELS, dtype=np.int32)
 _MOVED = _LEVELS[None, :] >= _XI[:, None]  # (48, 5): slots an exchange moves
-_CENTRE_PAIR = np.array([CENTRE in pair for pair in A.PAIRS])
+_CENTRE_PAIR = np.array([S.CENTRE in pair for pair in A.PAIRS])
 # _BLOCKED[monolith + 1, pair], _RAVEN_OK[raven, seam] and _SWING (the observation's VP-swing
 # values) are the batched engine's tables. Observation values are float64 quotients stored as
 # float32, as observation.py computes them, so they come from tables here too.
@@ -225,7 +211,7 @@ class Maya2012(pgx.core.Env):
         self._layout = O.observation_layout(cfg)  # the observation's parts, concatenated in order
         self._size = self._layout.size
         self._spaces = np.asarray(cfg.ladder_spaces, np.int32)
-        self._limit_phase = OVER if cfg.at_max_turns == "score" else TRUNCATED
+        self._limit_phase = S.OVER if cfg.at_max_turns == "score" else S.TRUNCATED
         self._from_game = jax.jit(self._state_of_game)
 
     # -- Pgx protocol ------------------------------------------------------------------------
@@ -300,9 +286,9 @@ class Maya2012(pgx.core.Env):
         legal = jax.lax.optimization_barrier(_legal_exchanges(new.towers, new.monolith, new.raven))
         new = self._end_check(new, legal)  # a finished game's phase is not EXCHANGE: unchanged
         # the illegal action's transition stays applied, as Pgx's step does, and the game ends
-        new = new._replace(phase=jnp.where(illegal, OVER, new.phase).astype(jnp.int32))
-        terminated = new.phase == OVER
-        truncated = new.phase == TRUNCATED
+        new = new._replace(phase=jnp.where(illegal, S.OVER, new.phase).astype(jnp.int32))
+        terminated = new.phase == S.OVER
+        truncated = new.phase == S.TRUNCATED
         ended = terminated & ~done & ~illegal
         rewards = jnp.where(ended, self._returns(new), 0.0)
         rewards = jnp.where(illegal, self._illegal_rewards(x.to_move), rewards).astype(jnp.float32)
@@ -333,17 +319,21 @@ class Maya2012(pgx.core.Env):
     def _transition(self, x: Game, action: jax.Array, key: jax.Array | None) -> Game:
         """The game after ``action`` (a legal one), before the end check."""
         cfg = self.config
-        branches = [(EXCHANGE, self._exchange(x, action))]
+        branches = [(S.EXCHANGE, self._exchange(x, action))]
         if self._n > 2:
-            branches.append((DECLARE, self._declare(x, action)))
+            branches.append((S.DECLARE, self._declare(x, action)))
         if self._n == 2 and cfg.setup != "random":
-            branches.append((SETUP_MONOLITH, x._replace(monolith=action - A.MONOLITH_BASE, phase=jnp.int32(SETUP_RAVEN))))
-            placed = x._replace(raven=action - A.RAVEN_BASE + 2, to_move=jnp.int32(WHITE), phase=jnp.int32(EXCHANGE))
-            branches.append((SETUP_RAVEN, placed))
+            branches.append(
+                (S.SETUP_MONOLITH, x._replace(monolith=action - A.MONOLITH_BASE, phase=jnp.int32(S.SETUP_RAVEN)))
+            )
+            placed = x._replace(
+                raven=action - A.RAVEN_BASE + 2, to_move=jnp.int32(S.WHITE), phase=jnp.int32(S.EXCHANGE)
+            )
+            branches.append((S.SETUP_RAVEN, placed))
         if cfg.setup == "draft":
             if key is None:
                 raise ValueError("setup='draft' draws blocks in step: pass a PRNG key")
-            branches.append((DRAFT, self._draft(x, action, key)))
+            branches.append((S.DRAFT, self._draft(x, action, key)))
         new = branches[0][1]
         for phase, branch in branches[1:]:
             new = _select(x.phase == phase, branch, new)
@@ -356,7 +346,7 @@ class Maya2012(pgx.core.Env):
 
     def _step_with_illegal_action(self, state: State, loser: jax.Array) -> State:
         """The PettingZoo env's ``illegal_action="terminate"``: the offender's team -1, others 0."""
-        x = state._x._replace(phase=jnp.int32(OVER))
+        x = state._x._replace(phase=jnp.int32(S.OVER))
         return state.replace(rewards=self._illegal_rewards(loser), terminated=jnp.bool_(True),
                              truncated=jnp.bool_(False), _x=x)  # fmt: skip
 
@@ -380,8 +370,8 @@ class Maya2012(pgx.core.Env):
             priests=jnp.full((9,), -1, jnp.int32),
             ladders_left=jnp.full((n,), cfg.ladders_per_player if two else 0, jnp.int32),
             priests_left=jnp.full((n,), cfg.priests_per_player if two else 0, jnp.int32),
-            to_move=jnp.int32(WHITE),
-            phase=jnp.int32(EXCHANGE),
+            to_move=jnp.int32(S.WHITE),
+            phase=jnp.int32(S.EXCHANGE),
             turn=jnp.int32(0),
             tasks=jnp.full((n, 2), -1, jnp.int32),
             spare=jnp.full((2,), -1, jnp.int32),
@@ -389,11 +379,11 @@ class Maya2012(pgx.core.Env):
             draft_block=jnp.int32(-1),
         )
         if cfg.setup == "draft":
-            return x._replace(phase=jnp.int32(DRAFT), draft_block=jax.random.randint(k_block, (), 0, 9))
+            return x._replace(phase=jnp.int32(S.DRAFT), draft_block=jax.random.randint(k_block, (), 0, 9))
         if not two:
             return self._end_check(self._deal(x, k_deal))
         if cfg.setup == "choose":
-            return x._replace(to_move=jnp.int32(BLACK), phase=jnp.int32(SETUP_MONOLITH))
+            return x._replace(to_move=jnp.int32(S.BLACK), phase=jnp.int32(S.SETUP_MONOLITH))
         monolith = jax.random.randint(k_mono, (), 0, len(A.PAIRS))
         raven = jax.random.randint(k_raven, (), 2, 6)
         return self._end_check(x._replace(monolith=monolith, raven=raven))
@@ -410,7 +400,8 @@ class Maya2012(pgx.core.Env):
             follows = self._declare_follows(towers, x.tasks[mover])
             nxt = (mover + 1) % self._n
             return moved._replace(
-                phase=jnp.where(follows, DECLARE, EXCHANGE).astype(jnp.int32), to_move=jnp.where(follows, mover, nxt)
+                phase=jnp.where(follows, S.DECLARE, S.EXCHANGE).astype(jnp.int32),
+                to_move=jnp.where(follows, mover, nxt),
             )
         seats = jnp.arange(self._n) == mover  # one-hot rows and columns instead of scatters
         ladders, priests = x.ladders, x.priests
@@ -441,13 +432,13 @@ class Maya2012(pgx.core.Env):
             return jnp.bool_(True)
         if step == "possible":
             complete = _complete(towers)
-            return complete[CENTRE] & jnp.any(complete & (jnp.arange(9) != CENTRE))
+            return complete[S.CENTRE] & jnp.any(complete & (jnp.arange(9) != S.CENTRE))
         return _may_declare(towers, mine)
 
     def _declare(self, x: Game, action: jax.Array) -> Game:
         declared = action == A.DECLARE_END
         return x._replace(
-            phase=jnp.where(declared, OVER, EXCHANGE).astype(jnp.int32),
+            phase=jnp.where(declared, S.OVER, S.EXCHANGE).astype(jnp.int32),
             declared=jnp.where(declared, x.to_move, x.declared),
             to_move=jnp.where(declared, x.to_move, (x.to_move + 1) % self._n),
         )
@@ -470,7 +461,7 @@ class Maya2012(pgx.core.Env):
         going = x._replace(towers=towers, draft_block=block.astype(jnp.int32), to_move=(count % self._n).astype(jnp.int32))
         built_x = x._replace(towers=towers, draft_block=jnp.int32(-1))
         if self._n == 2:
-            done = built_x._replace(phase=jnp.int32(SETUP_MONOLITH), to_move=jnp.int32(BLACK))
+            done = built_x._replace(phase=jnp.int32(S.SETUP_MONOLITH), to_move=jnp.int32(S.BLACK))
         else:
             done = self._deal(built_x, k_deal)
         return _select(more, going, done)
@@ -479,14 +470,14 @@ class Maya2012(pgx.core.Env):
         """3-4p: the centre card aside, 2 cards a seat (3p: 2 face down), ``player_0`` to move
         (rules ``_deal``)."""
         n = self._n
-        centre = x.towers[CENTRE, 0]
+        centre = x.towers[S.CENTRE, 0]
         colours = jnp.arange(9)
         # the 8 colours other than the centre's, in a uniformly random order
         order = jnp.argsort(jnp.where(colours == centre, 2.0, jax.random.uniform(key, (9,))))
         cards = order[:8].astype(jnp.int32)
         tasks = jnp.sort(cards[: 2 * n].reshape(n, 2), axis=1)
         spare = jnp.sort(cards[6:8]) if n == 3 else jnp.full((2,), -1, jnp.int32)
-        return x._replace(tasks=tasks, spare=spare, to_move=jnp.int32(0), phase=jnp.int32(EXCHANGE))
+        return x._replace(tasks=tasks, spare=spare, to_move=jnp.int32(0), phase=jnp.int32(S.EXCHANGE))
 
     def _end_check(self, x: Game, legal: jax.Array | None = None) -> Game:
         """Rules ``_start_exchanges``: an exchange phase without a legal exchange ends the game,
@@ -495,14 +486,14 @@ class Maya2012(pgx.core.Env):
         legal = _legal_exchanges(x.towers, x.monolith, x.raven) if legal is None else legal
         stuck = ~jnp.any(legal)
         capped = x.turn >= self.config.max_turns
-        phase = jnp.where(stuck, OVER, jnp.where(capped, self._limit_phase, EXCHANGE))
-        return x._replace(phase=jnp.where(x.phase == EXCHANGE, phase, x.phase).astype(jnp.int32))
+        phase = jnp.where(stuck, S.OVER, jnp.where(capped, self._limit_phase, S.EXCHANGE))
+        return x._replace(phase=jnp.where(x.phase == S.EXCHANGE, phase, x.phase).astype(jnp.int32))
 
     def _wrap(self, x: Game, before: Game | None, step_count: jax.Array | None = None) -> State:
         """The Pgx state of game ``x``: mask, flags, rewards (when it just ended)."""
-        terminated = x.phase == OVER
-        truncated = x.phase == TRUNCATED
-        ended = terminated if before is None else terminated & (before.phase != OVER)
+        terminated = x.phase == S.OVER
+        truncated = x.phase == S.TRUNCATED
+        ended = terminated if before is None else terminated & (before.phase != S.OVER)
         rewards = jnp.where(ended, self._returns(x), 0.0).astype(jnp.float32)
         mask = jnp.where(terminated | truncated, True, self._mask(x))
         return State(
@@ -527,17 +518,17 @@ class Maya2012(pgx.core.Env):
         """Rules ``_compute_legal`` as a ``(75,) bool`` mask (``legal``: as :meth:`_end_check`)."""
         cfg, phase = self.config, x.phase
         legal = _legal_exchanges(x.towers, x.monolith, x.raven) if legal is None else legal
-        exchanges = legal & (phase == EXCHANGE)
+        exchanges = legal & (phase == S.EXCHANGE)
         setup = self._n == 2 and cfg.setup != "random"
-        monolith = jnp.full(len(A.PAIRS), setup) & (phase == SETUP_MONOLITH)
-        raven = jnp.full(4, setup) & (phase == SETUP_RAVEN)
+        monolith = jnp.full(len(A.PAIRS), setup) & (phase == S.SETUP_MONOLITH)
+        raven = jnp.full(4, setup) & (phase == S.SETUP_RAVEN)
         if self._n > 2:
-            declaring = phase == DECLARE
+            declaring = phase == S.DECLARE
             can = _may_declare(x.towers, x.tasks[x.to_move]) & declaring
             declare = jnp.stack([can, declaring])
         else:
             declare = jnp.zeros(2, bool)
-        draft = self._draft_mask(x) & (phase == DRAFT) if cfg.setup == "draft" else jnp.zeros(9, bool)
+        draft = self._draft_mask(x) & (phase == S.DRAFT) if cfg.setup == "draft" else jnp.zeros(9, bool)
         return jnp.concatenate([exchanges, monolith, raven, declare, draft])
 
     def _draft_mask(self, x: Game) -> jax.Array:
@@ -568,8 +559,8 @@ class Maya2012(pgx.core.Env):
         per_colour = totals - ((totals == 4) & (self.config.three_plus_two == "best"))
         scores = jnp.sum(jnp.where(x.tasks >= 0, per_colour[jnp.maximum(x.tasks, 0)], 0), axis=1)
         centre_move = (x.monolith >= 0) & jnp.asarray(_CENTRE_PAIR)[jnp.maximum(x.monolith, 0)]
-        bonus = (x.declared >= 0) & centre_move & _complete(x.towers)[CENTRE]
-        return scores + jnp.where(bonus & (jnp.arange(self._n) == x.declared), CENTRE_BONUS, 0)
+        bonus = (x.declared >= 0) & centre_move & _complete(x.towers)[S.CENTRE]
+        return scores + jnp.where(bonus & (jnp.arange(self._n) == x.declared), S.CENTRE_BONUS, 0)
 
     def _returns(self, x: Game) -> jax.Array:
         """Rules ``returns`` of a finished game, ``(n,) float32``."""
@@ -579,7 +570,7 @@ class Maya2012(pgx.core.Env):
             vp = scores
             if scheme == "score_diff":
                 return jnp.stack([vp[0] - vp[1], vp[1] - vp[0]])
-            priests = jnp.stack([jnp.sum(x.priests == s) for s in (WHITE, BLACK)])
+            priests = jnp.stack([jnp.sum(x.priests == s) for s in (S.WHITE, S.BLACK)])
             ladders = x.ladders.sum(axis=1)
             key = (vp.astype(jnp.int32) * 64 + priests) * 256 + ladders  # (vp, priests, ladders) in order
             sign = jnp.sign(key[0] - key[1]).astype(jnp.float32)
@@ -609,7 +600,7 @@ class Maya2012(pgx.core.Env):
     def _draft_obs(self, x: Game) -> list[jax.Array]:
         if self.config.setup != "draft":
             return []
-        drafting = x.phase == DRAFT
+        drafting = x.phase == S.DRAFT
         return [(jnp.arange(9) == x.draft_block) & drafting, drafting[None]]
 
     def _observe_2p(self, state: State, seat: jax.Array) -> jax.Array:
@@ -626,7 +617,7 @@ class Maya2012(pgx.core.Env):
         parts.append(jnp.arange(3) == x.phase)
         parts.append(_fraction(x.turn, cfg.max_turns)[None])
         parts.append((seat == 0)[None])
-        parts += self._action_features_2p(x, seat, state.legal_action_mask[:N_EX] & (x.phase == EXCHANGE))
+        parts += self._action_features_2p(x, seat, state.legal_action_mask[:N_EX] & (x.phase == S.EXCHANGE))
         parts += self._draft_obs(x)
         return _concat(parts, self._layout)
 
@@ -674,11 +665,11 @@ class Maya2012(pgx.core.Env):
         dealt = x.tasks[0, 0] >= 0
         mine = x.tasks[seat]
         my_cards = jnp.any(colours[:, None] == mine[None, :], axis=1) & dealt
-        centre_card = (colours == x.towers[CENTRE, 0]) & dealt
-        live = (x.phase == EXCHANGE) | (x.phase == DECLARE)
-        my_decision = (x.phase == DECLARE) & (x.to_move == seat)
+        centre_card = (colours == x.towers[S.CENTRE, 0]) & dealt
+        live = (x.phase == S.EXCHANGE) | (x.phase == S.DECLARE)
+        my_decision = (x.phase == S.DECLARE) & (x.to_move == seat)
         centre_move = (x.monolith >= 0) & jnp.asarray(_CENTRE_PAIR)[jnp.maximum(x.monolith, 0)]
-        bonus = my_decision & centre_move & _complete(x.towers)[CENTRE]
+        bonus = my_decision & centre_move & _complete(x.towers)[S.CENTRE]
         parts = self._common_obs(x)
         parts += [my_cards, centre_card, jnp.stack([live & ~my_decision, my_decision]), bonus[None]]
         parts.append(_fraction(x.turn, cfg.max_turns)[None])
@@ -707,8 +698,8 @@ class Maya2012(pgx.core.Env):
         after = jnp.where(is_a, _complete(new_a)[:, None], jnp.where(is_b, _complete(new_b)[:, None], complete))
         base_after = jnp.where(is_a, new_a[:, :1], jnp.where(is_b, new_b[:, :1], towers[:, 0]))
         mine_base = jnp.any((base_after[:, :, None] == jnp.arange(9)) & mine, axis=2)  # base is one of my cards
-        can = after[:, CENTRE] & jnp.any(after & mine_base, axis=1)
-        can &= complete[CENTRE] | jnp.asarray(np.repeat(_CENTRE_PAIR, 4))
+        can = after[:, S.CENTRE] & jnp.any(after & mine_base, axis=1)
+        can &= complete[S.CENTRE] | jnp.asarray(np.repeat(_CENTRE_PAIR, 4))
         off = _DELTA_RANGE
         return [
             jnp.where(legal, jnp.asarray(_MINE_UNIT)[jnp.clip(my_delta + off, 0, 2 * off)], 0.0),
@@ -784,7 +775,7 @@ def _may_declare(towers: jax.Array, mine: jax.Array) -> jax.Array:
     """Rules ``may_declare``: the centre tower and a tower of one of ``mine`` are complete."""
     complete = _complete(towers)
     base_mine = jnp.any(towers[:, 0][:, None] == mine[None, :], axis=1)
-    return complete[CENTRE] & jnp.any(complete & base_mine)
+    return complete[S.CENTRE] & jnp.any(complete & base_mine)
 
 
 def _column_totals(columns: jax.Array) -> jax.Array:
@@ -806,7 +797,7 @@ def _column_totals(columns: jax.Array) -> jax.Array:
 
 def _vp_2p(x: Game) -> jax.Array:
     l0, l1 = x.ladders[0], x.ladders[1]
-    own = jnp.stack([jnp.sum(x.priests == s) for s in (WHITE, BLACK)])
+    own = jnp.stack([jnp.sum(x.priests == s) for s in (S.WHITE, S.BLACK)])
     return own + jnp.stack([jnp.sum(l0 > l1), jnp.sum(l1 > l0)])
 
 

@@ -56,19 +56,8 @@ from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.core.rng import make_rng
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import observation as O
-from maya_envs.maya2012.rules import (
-    BLACK,
-    END_REASONS,
-    EXCHANGE,
-    NO_PRIEST,
-    OVER,
-    SETUP_MONOLITH,
-    SETUP_RAVEN,
-    TRUNCATED,
-    WHITE,
-    Maya2012Config,
-    Maya2012State,
-)
+from maya_envs.maya2012 import state as S
+from maya_envs.maya2012.rules import END_REASONS, Maya2012Config, Maya2012State
 from maya_envs.maya2012.setup import sample_latin_rectangle
 
 N_EX = A.NUM_EXCHANGES
@@ -155,16 +144,16 @@ class BatchedMaya2012:
         self._rng = make_rng(seed)
         self._rows = np.arange(n)
         self._spaces = np.asarray(config.ladder_spaces, np.int8)
-        self._limit_phase = OVER if config.at_max_turns == "score" else TRUNCATED
+        self._limit_phase = S.OVER if config.at_max_turns == "score" else S.TRUNCATED
         self.towers = np.zeros((n, A.NUM_TOWERS, A.NUM_LEVELS), np.int8)
         self.monolith = np.full(n, -1, np.int8)
         self.raven = np.zeros(n, np.int8)
         self.ladders = np.zeros((n, 2, A.NUM_TOWERS), np.int8)
-        self.priests = np.full((n, A.NUM_TOWERS), NO_PRIEST, np.int8)
+        self.priests = np.full((n, A.NUM_TOWERS), S.NO_PRIEST, np.int8)
         self.ladders_left = np.zeros((n, 2), np.int16)
         self.priests_left = np.zeros((n, 2), np.int16)
         self.to_move = np.zeros(n, np.int8)
-        self.phase = np.full(n, OVER, np.int8)
+        self.phase = np.full(n, S.OVER, np.int8)
         self.turn = np.zeros(n, np.int32)
         self.mask = np.zeros((n, A.NUM_ACTIONS), np.int8)
         self._ended_at_start = np.zeros(n, bool)
@@ -229,22 +218,22 @@ class BatchedMaya2012:
             )
         actions = actions.astype(np.intp)
         phase = self.phase[idx]
-        exchange = phase == EXCHANGE
+        exchange = phase == S.EXCHANGE
         if exchange.all():
             self._exchange(idx, actions)
         else:
-            monolith, raven = phase == SETUP_MONOLITH, phase == SETUP_RAVEN
+            monolith, raven = phase == S.SETUP_MONOLITH, phase == S.SETUP_RAVEN
             if exchange.any():
                 self._exchange(idx[exchange], actions[exchange])
             if monolith.any():
                 sub = idx[monolith]
                 self.monolith[sub] = actions[monolith] - A.MONOLITH_BASE
-                self.phase[sub] = SETUP_RAVEN
+                self.phase[sub] = S.SETUP_RAVEN
             if raven.any():
                 sub = idx[raven]
                 self.raven[sub] = actions[raven] - A.RAVEN_BASE + 2
-                self.to_move[sub] = WHITE
-                self.phase[sub] = EXCHANGE
+                self.to_move[sub] = S.WHITE
+                self.phase[sub] = S.EXCHANGE
         self._update_mask(rows)
 
     def _apply_compiled(self, idx: np.ndarray, actions: np.ndarray) -> None:
@@ -265,8 +254,8 @@ class BatchedMaya2012:
         """Flags and rewards of ``idx`` after a step; auto-reset of the finished games."""
         n = idx.size
         phase = self.phase[idx]
-        terminated = phase == OVER
-        truncated = phase == TRUNCATED
+        terminated = phase == S.OVER
+        truncated = phase == S.TRUNCATED
         done = terminated | truncated
         rewards = np.zeros((n, 2), np.float32)
         end = np.full(n, -1, np.int8)
@@ -286,7 +275,7 @@ class BatchedMaya2012:
 
     def reset_done(self) -> np.ndarray:
         """Start a new game in every row whose game is over; returns those rows."""
-        rows = np.flatnonzero(self.phase >= OVER)
+        rows = np.flatnonzero(self.phase >= S.OVER)
         if rows.size:
             self._new_games(rows)
         return rows
@@ -341,7 +330,7 @@ class BatchedMaya2012:
             if total:
                 obs[:, _AT["pieces"] + k] = counts[local, seat] / total
         phase = self.phase[rows].astype(np.intp)
-        live = phase <= EXCHANGE
+        live = phase <= S.EXCHANGE
         flat[base[live] + _AT["phase"] + phase[live]] = 1.0
         obs[:, _AT["turn"]] = np.minimum(self.turn[rows] / cfg.max_turns, 1.0)
         obs[:, _AT["seat"]] = me == 0
@@ -354,7 +343,7 @@ class BatchedMaya2012:
         """``(len(rows), 2)`` rewards of finished games (rules ``returns``, 2p)."""
         ladders = self.ladders[rows].astype(np.int16)
         priests = self.priests[rows]
-        own = np.stack([(priests == seat).sum(axis=1) for seat in (WHITE, BLACK)], axis=1)
+        own = np.stack([(priests == seat).sum(axis=1) for seat in (S.WHITE, S.BLACK)], axis=1)
         majority = np.stack(
             [(ladders[:, 0] > ladders[:, 1]).sum(axis=1), (ladders[:, 1] > ladders[:, 0]).sum(axis=1)], axis=1
         )
@@ -456,22 +445,22 @@ class BatchedMaya2012:
             towers, phase, turn = self.towers[rows], self.phase[rows], self.turn[rows]
             monolith, raven = self.monolith[rows], self.raven[rows]
         legal = _exchange_legality(towers, monolith, raven)
-        exchange = phase == EXCHANGE
+        exchange = phase == S.EXCHANGE
         legal &= exchange[:, None]
         stuck = exchange & ~legal.any(axis=1)
         capped = exchange & ~stuck & (turn >= self.config.max_turns)
         legal &= ~capped[:, None]
         mask = np.zeros((len(rows), A.NUM_ACTIONS), np.int8)
         mask[:, :N_EX] = legal
-        setup = phase == SETUP_MONOLITH
+        setup = phase == S.SETUP_MONOLITH
         if setup.any():
             mask[setup, A.MONOLITH_BASE : A.MONOLITH_BASE + len(A.PAIRS)] = 1
-        setup = phase == SETUP_RAVEN
+        setup = phase == S.SETUP_RAVEN
         if setup.any():
             mask[setup, A.RAVEN_BASE : A.RAVEN_BASE + 4] = 1
         self.mask[rows] = mask
         if stuck.any():
-            self.phase[rows[stuck]] = OVER
+            self.phase[rows[stuck]] = S.OVER
         if capped.any():
             self.phase[rows[capped]] = self._limit_phase
 
@@ -500,24 +489,24 @@ class BatchedMaya2012:
         cfg = self.config
         self.towers[rows] = self._boards(rows.size)
         self.ladders[rows] = 0
-        self.priests[rows] = NO_PRIEST
+        self.priests[rows] = S.NO_PRIEST
         self.ladders_left[rows] = cfg.ladders_per_player
         self.priests_left[rows] = cfg.priests_per_player
         self.turn[rows] = 0
         if cfg.setup == "choose":
             self.monolith[rows] = -1
             self.raven[rows] = 0
-            self.to_move[rows] = BLACK
-            self.phase[rows] = SETUP_MONOLITH
+            self.to_move[rows] = S.BLACK
+            self.phase[rows] = S.SETUP_MONOLITH
         else:
             self.monolith[rows] = self._rng.integers(len(A.PAIRS), size=rows.size)
             self.raven[rows] = self._rng.integers(2, 6, size=rows.size)
-            self.to_move[rows] = WHITE
-            self.phase[rows] = EXCHANGE
+            self.to_move[rows] = S.WHITE
+            self.phase[rows] = S.EXCHANGE
         self._update_mask(rows)
         # No legal first exchange (setup="random"): the game is over before any move, a
         # 0-0 draw as in the single engine; the next step reports it.
-        self._ended_at_start[rows] = self.phase[rows] == OVER
+        self._ended_at_start[rows] = self.phase[rows] == S.OVER
 
     def _action_features(self, obs, towers, mine, theirs, my_ladders_left, my_priests_left, legal) -> None:
         """The ``action_features`` part of the observation: ``exchange_consequences`` of every legal

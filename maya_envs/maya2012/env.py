@@ -69,7 +69,7 @@ Rule decisions are listed in :mod:`maya_envs.maya2012.rules`.
 
 from __future__ import annotations
 
-from maya_envs.aec_base import GameAECEnv, env_functions
+from maya_envs.aec_base import GameAECEnv, env_functions, game_metadata
 from maya_envs.maya2012.observation import Maya2012Observer
 from maya_envs.maya2012.render import render_text
 from maya_envs.maya2012.render_image import draw
@@ -88,11 +88,7 @@ class Maya2012Env(GameAECEnv):
         ConfigError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {
-        "render_modes": ["ansi", "human", "rgb_array", "svg"],
-        "name": GAME.name,
-        "is_parallelizable": False,
-    }
+    metadata = game_metadata(GAME.name)
 
     observer_class = Maya2012Observer
     rules_class = Maya2012Rules

@@ -47,19 +47,9 @@ from typing import Any
 from maya_envs.core import state_dict as V
 from maya_envs.core.errors import StateError
 from maya_envs.maya2012 import actions as A
+from maya_envs.maya2012 import state as S
 from maya_envs.maya2012.invariants import check_invariants
-from maya_envs.maya2012.state import (
-    DRAFT,
-    EMPTY,
-    NO_MONOLITH,
-    NO_PRIEST,
-    NO_RAVEN,
-    NO_SEAT,
-    OVER,
-    PHASE_NAMES,
-    Maya2012Config,
-    Maya2012State,
-)
+from maya_envs.maya2012.state import Maya2012Config, Maya2012State
 
 GAME = "maya2012"
 SCHEMA = "maya2012.state"
@@ -76,19 +66,19 @@ def to_dict(state: Maya2012State) -> dict[str, Any]:
     return {
         **V.header(GAME, VERSION),
         "num_players": state.num_players,
-        "towers": [[None if c == EMPTY else c for c in tower] for tower in state.towers],
-        "monolith": list(A.PAIRS[state.monolith]) if state.monolith != NO_MONOLITH else None,
-        "raven": state.raven if state.raven != NO_RAVEN else None,
+        "towers": [[None if c == S.EMPTY else c for c in tower] for tower in state.towers],
+        "monolith": list(A.PAIRS[state.monolith]) if state.monolith != S.NO_MONOLITH else None,
+        "raven": state.raven if state.raven != S.NO_RAVEN else None,
         "ladders": [list(row) for row in state.ladders],
-        "priests": [None if owner == NO_PRIEST else owner for owner in state.priests],
+        "priests": [None if owner == S.NO_PRIEST else owner for owner in state.priests],
         "ladders_left": list(state.ladders_left),
         "priests_left": list(state.priests_left),
         "to_move": state.to_move,
-        "phase": PHASE_NAMES[state.phase],
+        "phase": S.PHASE_NAMES[state.phase],
         "turn": state.turn,
         "tasks": [list(colours) for colours in state.tasks],
         "spare": list(state.spare),
-        "declared": state.declared if state.declared != NO_SEAT else None,
+        "declared": state.declared if state.declared != S.NO_SEAT else None,
         "draft_block": state.draft_block if state.draft_block >= 0 else None,
     }
 
@@ -109,10 +99,10 @@ def from_dict(data: dict[str, Any], config: Maya2012Config | None = None) -> May
     if n != config.num_players:
         raise StateError("num_players", f"num_players={n!r} but the config has num_players={config.num_players}")
     seats = list(range(n))
-    if data["phase"] not in PHASE_NAMES:
-        raise StateError("phase", f"phase={data['phase']!r}; allowed: {list(PHASE_NAMES)}")
-    phase = PHASE_NAMES.index(data["phase"])
-    towers = _towers(data["towers"], drafting=phase == DRAFT)
+    if data["phase"] not in S.PHASE_NAMES:
+        raise StateError("phase", f"phase={data['phase']!r}; allowed: {list(S.PHASE_NAMES)}")
+    phase = S.PHASE_NAMES.index(data["phase"])
+    towers = _towers(data["towers"], drafting=phase == S.DRAFT)
     monolith = _monolith(data["monolith"])
     raven = data["raven"]
     if raven is not None and (raven not in A.EXCHANGE_LEVELS or n > 2):
@@ -127,20 +117,20 @@ def from_dict(data: dict[str, Any], config: Maya2012Config | None = None) -> May
         raise StateError("to_move", f"to_move={data['to_move']!r}; allowed: {_either(seats)}")
     turn = V.int_field("turn", data["turn"], 0, config.max_turns)
     declared = data["declared"]
-    if declared is not None and (declared not in seats or n == 2 or phase != OVER):
+    if declared is not None and (declared not in seats or n == 2 or phase != S.OVER):
         raise StateError(
             "declared", f"declared={declared!r}; allowed: null, or a seat {seats} once a 3-4p game is over"
         )
     block = data["draft_block"]
-    if (block is None) != (phase != DRAFT) or (block is not None and block not in range(9)):
+    if (block is None) != (phase != S.DRAFT) or (block is not None and block not in range(9)):
         raise StateError("draft_block", f"draft_block={block!r}; allowed: a colour 0..8 in phase draft, else null")
-    tasks, spare = _cards(data["tasks"], data["spare"], n, dealt=n > 2 and phase != DRAFT)
+    tasks, spare = _cards(data["tasks"], data["spare"], n, dealt=n > 2 and phase != S.DRAFT)
     state = Maya2012State(
         towers=towers,
         monolith=monolith,
-        raven=NO_RAVEN if raven is None else raven,
+        raven=S.NO_RAVEN if raven is None else raven,
         ladders=ladders,
-        priests=tuple(NO_PRIEST if p is None else p for p in priests),
+        priests=tuple(S.NO_PRIEST if p is None else p for p in priests),
         ladders_left=ladders_left,
         priests_left=priests_left,
         to_move=data["to_move"],
@@ -148,7 +138,7 @@ def from_dict(data: dict[str, Any], config: Maya2012Config | None = None) -> May
         turn=turn,
         tasks=tasks,
         spare=spare,
-        declared=NO_SEAT if declared is None else declared,
+        declared=S.NO_SEAT if declared is None else declared,
         draft_block=-1 if block is None else block,
     )
     check_invariants(state, config)
@@ -161,17 +151,17 @@ def _either(values: list[int]) -> str:
 
 def _towers(value: Any, drafting: bool) -> tuple[tuple[int, ...], ...]:
     if drafting and isinstance(value, list):
-        value = [[EMPTY if c is None else c for c in t] if isinstance(t, list) else t for t in value]
-    towers = V.int_grid("towers", value, 9, 5, EMPTY if drafting else 0, 10**6)
+        value = [[S.EMPTY if c is None else c for c in t] if isinstance(t, list) else t for t in value]
+    towers = V.int_grid("towers", value, 9, 5, S.EMPTY if drafting else 0, 10**6)
     for tower, colours in enumerate(towers):
-        if any(not EMPTY <= c <= 8 for c in colours):
+        if any(not S.EMPTY <= c <= 8 for c in colours):
             raise StateError("towers", f"tower {tower} has a colour outside 0..8: {list(colours)}")
     return towers
 
 
 def _monolith(value: Any) -> int:
     if value is None:
-        return NO_MONOLITH
+        return S.NO_MONOLITH
     pair = tuple(value) if isinstance(value, list) else None
     if pair not in A.PAIRS:
         raise StateError("monolith", f"monolith={value!r}; allowed: null or one of {[list(p) for p in A.PAIRS]}")

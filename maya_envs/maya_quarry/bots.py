@@ -59,38 +59,15 @@ from maya_envs.maya_quarry.features import (
     minus3_value,
     visible_value,
 )
-from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState
-from maya_envs.maya_quarry.rules.config import (
-    BLUE_EXTRA_BLOCK,
-    BLUE_JOKER,
-    BLUE_PLUS_2,
-    BLUE_TRANSPORT_PLUS_4,
-    FREE_BLOCK,
-    FREE_DOUBLE,
-)
-from maya_envs.maya_quarry.rules.state import (
-    APPOINT,
-    BID,
-    BLUE_CHOICE,
-    BUILD,
-    DOUBLE,
-    FREE_BLOCK_CHOICE,
-    JOKER_CHOICE,
-    MINUS3,
-    PLUS2_CHOICE,
-    PROTECT_CHOICE,
-    RELOCATE_DST,
-    RELOCATE_SRC,
-    SETUP,
-    WORKERS,
-)
+from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState, Phase
+from maya_envs.maya_quarry.rules import config as C
 
 __all__ = ["HIGH_MEAN", "LOW_MEAN", "MARKER_VALUE", "HeuristicBot", "visible_value"]
 
 MIN_GAIN = 0.25
 BID_GOLD = 2
-BLUE_PREFERENCE = (BLUE_TRANSPORT_PLUS_4, BLUE_PLUS_2, BLUE_EXTRA_BLOCK, BLUE_JOKER)
-JOKER_PREFERENCE = (FREE_BLOCK, FREE_DOUBLE)
+BLUE_PREFERENCE = (C.BLUE_TRANSPORT_PLUS_4, C.BLUE_PLUS_2, C.BLUE_EXTRA_BLOCK, C.BLUE_JOKER)
+JOKER_PREFERENCE = (C.FREE_BLOCK, C.FREE_DOUBLE)
 
 
 class HeuristicBot:
@@ -112,13 +89,13 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         seat, phase = state.actor, state.phase
-        if phase == WORKERS:
+        if phase == Phase.WORKERS:
             return self._workers(state, seat, legal)
-        if phase in (BUILD, DOUBLE, FREE_BLOCK_CHOICE, SETUP):
+        if phase in (Phase.BUILD, Phase.DOUBLE, Phase.FREE_BLOCK_CHOICE, Phase.SETUP):
             return self._build(state, seat, legal)
-        if phase == MINUS3:
+        if phase == Phase.MINUS3:
             return self._minus3(state, seat, legal)
-        if phase == PROTECT_CHOICE:
+        if phase == Phase.PROTECT_CHOICE:
             mine = [
                 sum(
                     visible_value(state, a - A.PROTECT_BASE, o, c, seat)
@@ -128,19 +105,19 @@ class HeuristicBot:
                 for a in legal
             ]
             return self._best(legal, mine)
-        if phase == APPOINT:
+        if phase == Phase.APPOINT:
             return A.APPOINT_BASE  # +0: itself
-        if phase == RELOCATE_SRC:
+        if phase == Phase.RELOCATE_SRC:
             return A.RELOCATE_DECLINE
-        if phase == RELOCATE_DST:
+        if phase == Phase.RELOCATE_DST:
             return legal[0]
-        if phase == BID:
+        if phase == Phase.BID:
             return A.BID_BASE + min(state.gold[seat], BID_GOLD, A.MAX_BID)
-        if phase == BLUE_CHOICE:
+        if phase == Phase.BLUE_CHOICE:
             return next(A.BLUE_CHOOSE_BASE + m for m in BLUE_PREFERENCE if A.BLUE_CHOOSE_BASE + m in legal)
-        if phase == PLUS2_CHOICE:
+        if phase == Phase.PLUS2_CHOICE:
             return self._plus2(state, seat, legal)
-        if phase == JOKER_CHOICE:
+        if phase == Phase.JOKER_CHOICE:
             for green in JOKER_PREFERENCE:
                 action = A.JOKER_BASE + A.JOKER_GREEN.index(green)
                 if action in legal:

@@ -45,7 +45,7 @@ Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
 
 from __future__ import annotations
 
-from maya_envs.aec_base import GameAECEnv, env_functions
+from maya_envs.aec_base import GameAECEnv, env_functions, game_metadata
 from maya_envs.maya_quarry.observation import MayaQuarryObserver
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.render_image import draw
@@ -64,11 +64,7 @@ class MayaQuarryEnv(GameAECEnv):
         ConfigError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {
-        "render_modes": ["ansi", "human", "rgb_array", "svg"],
-        "name": GAME.name,
-        "is_parallelizable": False,
-    }
+    metadata = game_metadata(GAME.name)
 
     observer_class = MayaQuarryObserver
     rules_class = MayaQuarryRules

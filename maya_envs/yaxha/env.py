@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from maya_envs.aec_base import GameAECEnv, env_functions
+from maya_envs.aec_base import GameAECEnv, env_functions, game_metadata
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.yaxha.observation import YaxhaObserver
 from maya_envs.yaxha.render import render_text
@@ -61,7 +61,7 @@ class YaxhaEnv(GameAECEnv):
         ConfigError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array", "svg"], "name": GAME.name, "is_parallelizable": False}
+    metadata = game_metadata(GAME.name)
 
     observer_class = YaxhaObserver
     observer_options = ("action_features",)

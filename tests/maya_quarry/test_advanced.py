@@ -15,30 +15,9 @@ from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.observation import MayaQuarryObserver, observe
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.rules import auction
-from maya_envs.maya_quarry.rules.config import (
-    BLUE_EXTRA_BLOCK,
-    BLUE_JOKER,
-    BLUE_PLUS_2,
-    BLUE_TRANSPORT_PLUS_4,
-    FREE_BLOCK,
-    FREE_DOUBLE,
-    FREE_PASS,
-    PROTECT,
-    RELOCATE,
-    TRANSPORT_PLUS_2,
-)
+from maya_envs.maya_quarry.rules import config as C
 from maya_envs.maya_quarry.rules.quarry import transport
-from maya_envs.maya_quarry.rules.state import (
-    BID,
-    BLUE_CHOICE,
-    BUILD,
-    JOKER_CHOICE,
-    MINUS3,
-    PLUS2_CHOICE,
-    RELOCATE_DST,
-    RELOCATE_SRC,
-    WORKERS,
-)
+from maya_envs.maya_quarry.rules.state import Phase
 
 from ..conformance import play_states
 from .helpers import CARD, make_rules, play
@@ -59,7 +38,7 @@ def at_auction(n: int = 3, seed: int = 0, **options):
     rules = make_rules(n, variant="advanced", **options)
     rng = np.random.default_rng(seed)
     s = rules.initial_state(rng)
-    while s.phase != BID:
+    while s.phase != Phase.BID:
         s = rules.apply_action(s, rules.legal_actions(s)[0], rng)
     return rules, s, rng
 
@@ -96,12 +75,12 @@ def test_auction_distinct_bids_pay_lowest_refunded_markers_in_order():
     assert s.gold == [10, 10, 10] and s.bids == [-1, -1, -1] and len(s.blue_offer) == 2
     first, second = s.blue_offer
     s = play(rules, s, [bid(1), bid(4), bid(6)])  # seats 0, 1, 2 in turn from the start player
-    assert s.phase == BLUE_CHOICE and s.actor == 2 and s.choosers == [2, 1]
+    assert s.phase == Phase.BLUE_CHOICE and s.actor == 2 and s.choosers == [2, 1]
     assert s.gold == [10, 6, 4]  # winners paid, the lowest bidder (seat 0) paid nothing
     assert set(rules.legal_actions(s)) == {A.BLUE_CHOOSE_BASE + first, A.BLUE_CHOOSE_BASE + second}
     s = rules.apply_action(s, A.BLUE_CHOOSE_BASE + second, rng)
     # seat 1 has a single marker left: the engine takes it (skip_forced); placement starts
-    assert s.blue_holder[second] == 2 and s.blue_holder[first] == 1 and s.phase == WORKERS
+    assert s.blue_holder[second] == 2 and s.blue_holder[first] == 1 and s.phase == Phase.WORKERS
     assert s.actor == s.start == 0
 
 
@@ -111,7 +90,7 @@ def test_auction_ties_choose_clockwise_from_the_start_player():
     assert s.choosers == [2, 0, 1]  # seat 3 is last of the tied 3s: the lowest bidder
     assert s.gold == [7, 7, 5, 10]
     s = play(rules, s, [A.BLUE_CHOOSE_BASE + s.blue_offer[2], A.BLUE_CHOOSE_BASE + s.blue_offer[0]])
-    assert [s.blue_holder[m] for m in s.blue_offer] == [0, 1, 2] and s.phase == WORKERS
+    assert [s.blue_holder[m] for m in s.blue_offer] == [0, 1, 2] and s.phase == Phase.WORKERS
 
 
 def test_auction_zero_bid_gets_nothing_and_gold_is_conserved():
@@ -129,7 +108,7 @@ def test_auction_zero_bid_gets_nothing_and_gold_is_conserved():
 def test_all_zero_bids_skip_the_choice():
     rules, s, rng = at_auction(3)
     s = play(rules, s, [bid(0), bid(0), bid(0)])
-    assert s.phase == WORKERS and s.blue_holder == [-1] * 4 and s.gold == [10] * 3
+    assert s.phase == Phase.WORKERS and s.blue_holder == [-1] * 4 and s.gold == [10] * 3
 
 
 def test_bids_are_masked_by_gold_and_capped():
@@ -150,7 +129,7 @@ def test_markers_are_redrawn_each_round_from_the_generator():
     offers = set()
     for g in range(8):
         for s in play_states(rules, bots, np.random.default_rng(g)):
-            if s.phase == BID and s.bids == [-1, -1, -1]:
+            if s.phase == Phase.BID and s.bids == [-1, -1, -1]:
                 offers.add(tuple(s.blue_offer))
                 assert s.blue_holder == [-1] * 4 and s.joker_as == -1 and s.plus2_q == -1
     assert len(offers) == 6  # every pair of the four markers occurs
@@ -169,7 +148,7 @@ def reveal_position(rules, s, columns, blue, hands=None):
     act. ``hands`` optionally replaces a seat's hand (``{seat: [card values]}``)."""
     s = s.clone()
     n = s.num_players
-    s.phase, s.turn, s.actor = WORKERS, 0, 0
+    s.phase, s.turn, s.actor = Phase.WORKERS, 0, 0
     s.bids = [0] * n
     for marker, seat in blue.items():
         s.blue_holder[marker] = seat
@@ -188,22 +167,22 @@ def reveal_position(rules, s, columns, blue, hands=None):
 def test_plus2_points_decide_a_quarry_ranking():
     rules, s0, rng = at_auction(3)
     columns = {3: [(0, 5), (1, 6)]}  # rightmost quarry, ranks 4/3/1: seat 1 leads 6 to 5
-    s = reveal_position(rules, s0, columns, {BLUE_PLUS_2: 0})
+    s = reveal_position(rules, s0, columns, {C.BLUE_PLUS_2: 0})
     s = rules.apply_action(s, A.WORKER_PASS, rng)
-    assert s.phase == PLUS2_CHOICE and s.actor == 0
+    assert s.phase == Phase.PLUS2_CHOICE and s.actor == 0
     assert set(rules.legal_actions(s)) == {A.PLUS2_BASE + 3, A.PLUS2_DECLINE}  # quarries with cards
     won = rules.apply_action(s, A.PLUS2_BASE + 3, rng)  # 7 to 6
     lost = rules.apply_action(s, A.PLUS2_DECLINE, rng)
-    assert won.phase == lost.phase == BUILD
+    assert won.phase == lost.phase == Phase.BUILD
     assert (won.held[0], won.held[1]) == (4, 3)
     assert (lost.held[0], lost.held[1]) == (3, 4)
-    assert won.blue_holder[BLUE_PLUS_2] == -1 and won.plus2_q == -1  # used once, gone after the round's reveal
+    assert won.blue_holder[C.BLUE_PLUS_2] == -1 and won.plus2_q == -1  # used once, gone after the round's reveal
 
 
 def test_plus2_points_in_a_quarry_without_own_cards():
     rules, s0, rng = at_auction(3)
     columns = {3: [(0, 3), (1, 4)]}
-    s = reveal_position(rules, s0, columns, {BLUE_PLUS_2: 2})  # seat 2 has no card anywhere
+    s = reveal_position(rules, s0, columns, {C.BLUE_PLUS_2: 2})  # seat 2 has no card anywhere
     s = rules.apply_action(s, A.WORKER_PASS, rng)
     assert s.actor == 2 and A.PLUS2_BASE + 3 in rules.legal_actions(s)
     s = rules.apply_action(s, A.PLUS2_BASE + 3, rng)
@@ -212,9 +191,9 @@ def test_plus2_points_in_a_quarry_without_own_cards():
 
 def test_plus2_points_lose_ties_without_a_card_and_can_be_hit_by_minus3():
     rules, s0, rng = at_auction(3)
-    s = reveal_position(rules, s0, {3: [(0, 5), (1, -3)]}, {BLUE_PLUS_2: 2})
+    s = reveal_position(rules, s0, {3: [(0, 5), (1, -3)]}, {C.BLUE_PLUS_2: 2})
     s = play(rules, s, [A.WORKER_PASS, A.PLUS2_BASE + 3])
-    assert s.phase == MINUS3 and s.actor == 1
+    assert s.phase == Phase.MINUS3 and s.actor == 1
     target_2 = A.MINUS3_BASE + (2 - 1) % 3 - 1
     assert target_2 in rules.legal_actions(s)
     s = rules.apply_action(s, target_2, rng)
@@ -223,12 +202,12 @@ def test_plus2_points_lose_ties_without_a_card_and_can_be_hit_by_minus3():
 
 def test_plus2_empty_quarry_option():
     rules, s0, rng = at_auction(3, plus2_empty_quarry=True)
-    s = reveal_position(rules, s0, {3: [(0, 3)]}, {BLUE_PLUS_2: 1})
+    s = reveal_position(rules, s0, {3: [(0, 3)]}, {C.BLUE_PLUS_2: 1})
     s = rules.apply_action(s, A.WORKER_PASS, rng)
     assert set(rules.legal_actions(s)) == {A.PLUS2_BASE + q for q in range(4)} | {A.PLUS2_DECLINE}
     s = rules.apply_action(s, A.PLUS2_BASE + 1, rng)  # alone at q1 (ranks 3/1) with 2 points
     assert s.held == [4, 3, 0]
-    assert s.holder[FREE_DOUBLE] == 1  # and the rank-1 marker of that quarry
+    assert s.holder[C.FREE_DOUBLE] == 1  # and the rank-1 marker of that quarry
 
 
 def test_transport_plus4_and_extra_block():
@@ -240,8 +219,8 @@ def test_transport_plus4_and_extra_block():
     s.hands[2 * 7 + CARD[3]] = 1
     s.held = [9, 9, 9]
     s.pool = [p - 9 for p in s.pool]
-    s.blue_holder[BLUE_TRANSPORT_PLUS_4] = 0
-    s.blue_holder[BLUE_EXTRA_BLOCK] = 1
+    s.blue_holder[C.BLUE_TRANSPORT_PLUS_4] = 0
+    s.blue_holder[C.BLUE_EXTRA_BLOCK] = 1
     pools = list(s.pool)
     transport(s)
     assert s.held == [7, 3 + 1, 3]  # +4 capacity; one extra block outside the capacity
@@ -253,34 +232,34 @@ def test_extra_block_needs_no_transport_even_with_zero_capacity():
     rules, s0, rng = at_auction(3)
     s = s0.clone()
     s.hands = [0] * 21
-    s.blue_holder[BLUE_EXTRA_BLOCK] = 2
+    s.blue_holder[C.BLUE_EXTRA_BLOCK] = 2
     transport(s)
     assert s.held == [0, 0, 1]
 
 
 def joker_position(rules, s0, columns=None, hands=None):
-    s = reveal_position(rules, s0, columns or {3: [(0, 5), (1, 4), (1, -3)]}, {BLUE_JOKER: 0}, hands)
+    s = reveal_position(rules, s0, columns or {3: [(0, 5), (1, 4), (1, -3)]}, {C.BLUE_JOKER: 0}, hands)
     return rules.apply_action(s, A.WORKER_PASS)
 
 
 def test_joker_offers_every_green_marker_but_first_player():
     rules, s0, rng = at_auction(3)
     s = joker_position(rules, s0)
-    assert s.phase == JOKER_CHOICE and s.actor == 0
+    assert s.phase == Phase.JOKER_CHOICE and s.actor == 0
     legal = rules.legal_actions(s)
-    assert legal == [joker(g) for g in (PROTECT, RELOCATE, FREE_BLOCK, TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE)] + [
-        A.JOKER_DECLINE
-    ]
+    assert legal == [
+        joker(g) for g in (C.PROTECT, C.RELOCATE, C.FREE_BLOCK, C.TRANSPORT_PLUS_2, C.FREE_PASS, C.FREE_DOUBLE)
+    ] + [A.JOKER_DECLINE]
     assert not any("FIRST_PLAYER" in rules.action_to_string(a) for a in legal)
 
 
 def test_joker_as_protect():
     rules, s0, rng = at_auction(3)
     s = joker_position(rules, s0)  # q3: seat 0 5; seat 1 4 and -3
-    protected = rules.apply_action(s, joker(PROTECT), rng)  # one quarry with cards: placed there
-    assert protected.phase == BUILD and protected.held[:2] == [4, 3]  # seat 1's -3 has no target
+    protected = rules.apply_action(s, joker(C.PROTECT), rng)  # one quarry with cards: placed there
+    assert protected.phase == Phase.BUILD and protected.held[:2] == [4, 3]  # seat 1's -3 has no target
     declined = rules.apply_action(s, A.JOKER_DECLINE, rng)
-    assert declined.phase == MINUS3 and declined.actor == 1
+    assert declined.phase == Phase.MINUS3 and declined.actor == 1
     hit = rules.apply_action(declined, A.MINUS3_BASE + (0 - 1) % 3 - 1, rng)
     assert hit.held[:2] == [3, 4]  # 5 - 3 = 2 < 4
 
@@ -288,7 +267,7 @@ def test_joker_as_protect():
 def test_joker_as_protect_chooses_among_quarries():
     rules, s0, rng = at_auction(3)
     s = joker_position(rules, s0, {2: [(0, 3)], 3: [(0, 5), (1, 4), (1, -3)]})
-    s = rules.apply_action(s, joker(PROTECT), rng)
+    s = rules.apply_action(s, joker(C.PROTECT), rng)
     assert set(rules.legal_actions(s)) == {A.PROTECT_BASE + 2, A.PROTECT_BASE + 3}
     s = rules.apply_action(s, A.PROTECT_BASE + 3, rng)
     assert s.joker_protect_q == -1 and s.held[:2] == [4 + 4, 3]  # q3 (protected) and q2
@@ -298,32 +277,32 @@ def test_joker_as_relocate():
     rules, s0, rng = at_auction(3)
     s = joker_position(rules, s0)
     before = [s.count(p, 0, 0) for p in range(4)]
-    s = rules.apply_action(s, joker(RELOCATE), rng)
-    assert s.phase == RELOCATE_SRC and s.actor == 0
+    s = rules.apply_action(s, joker(C.RELOCATE), rng)
+    assert s.phase == Phase.RELOCATE_SRC and s.actor == 0
     src = next(a for a in rules.legal_actions(s) if a != A.RELOCATE_DECLINE)
     p_src = (src - A.RELOCATE_SRC_BASE) // A.MAX_LEVELS
     s = rules.apply_action(s, src, rng)
-    assert s.phase == RELOCATE_DST
+    assert s.phase == Phase.RELOCATE_DST
     dst = next(a for a in rules.legal_actions(s) if a - A.RELOCATE_DST_BASE != p_src)
     s = rules.apply_action(s, dst, rng)
     after = [s.count(p, 0, 0) for p in range(4)]
     expected = list(before)
     expected[p_src] -= 1
     expected[dst - A.RELOCATE_DST_BASE] += 1
-    assert after == expected and s.phase != JOKER_CHOICE and s.joker_as == -1
+    assert after == expected and s.phase != Phase.JOKER_CHOICE and s.joker_as == -1
 
 
 def test_joker_as_free_block():
     rules, s0, rng = at_auction(3)
     s = joker_position(rules, s0)
     pool = s.pool[0]
-    s = rules.apply_action(s, joker(FREE_BLOCK), rng)
+    s = rules.apply_action(s, joker(C.FREE_BLOCK), rng)
     target = next(a for a in rules.legal_actions(s) if a != A.FREE_BLOCK_DECLINE)
     p = target - A.FREE_BLOCK_BASE
     count = s.count(p, 0, 0)
     s = rules.apply_action(s, target, rng)
     assert s.count(p, 0, 0) == count + 1 and s.pool[0] == pool - 1
-    assert s.phase == MINUS3  # then the reveal starts (seat 1's -3 at q3)
+    assert s.phase == Phase.MINUS3  # then the reveal starts (seat 1's -3 at q3)
 
 
 def test_joker_as_transport_plus2():
@@ -332,28 +311,28 @@ def test_joker_as_transport_plus2():
     s = joker_position(rules, s0, hands=hands)
     plain = rules.apply_action(s, A.JOKER_DECLINE, rng)
     plain = rules.apply_action(plain, A.MINUS3_NONE, rng)
-    boosted = rules.apply_action(s, joker(TRANSPORT_PLUS_2), rng)
+    boosted = rules.apply_action(s, joker(C.TRANSPORT_PLUS_2), rng)
     boosted = rules.apply_action(boosted, A.MINUS3_NONE, rng)
     assert plain.held[0] == 3 and boosted.held[0] == 4  # won 4; 3 + 2 = 5 capacity
     assert boosted.joker_as == -1  # spent at transport
 
 
-@pytest.mark.parametrize("green", [FREE_PASS, FREE_DOUBLE])
+@pytest.mark.parametrize("green", [C.FREE_PASS, C.FREE_DOUBLE])
 def test_joker_as_free_pass_and_free_double_move_once(green):
     rules, s0, rng = at_auction(3)
     s = joker_position(rules, s0, {3: [(0, 5), (1, 4)]})
     s = rules.apply_action(s, joker(green), rng)
-    assert s.phase == BUILD and s.actor == 0 and s.held[0] == 4
-    free = A.PASS_FREE if green == FREE_PASS else A.DOUBLE_FREE
+    assert s.phase == Phase.BUILD and s.actor == 0 and s.held[0] == 4
+    free = A.PASS_FREE if green == C.FREE_PASS else A.DOUBLE_FREE
     assert free in rules.legal_actions(s)
     s = rules.apply_action(s, free, rng)
-    if green == FREE_DOUBLE:
+    if green == C.FREE_DOUBLE:
         s = play(rules, s, [rules.legal_actions(s)[0], rules.legal_actions(s)[0]])
     assert s.joker_as == -1 and s.joker_seat == -1
-    while s.phase == BUILD and s.actor != 0:
+    while s.phase == Phase.BUILD and s.actor != 0:
         s = rules.apply_action(s, rules.legal_actions(s)[0], rng)
     assert s.actor == 0 and free not in rules.legal_actions(s)  # used once
-    assert s.held[0] == (4 if green == FREE_PASS else 2)
+    assert s.held[0] == (4 if green == C.FREE_PASS else 2)
 
 
 # -- sealed bids ------------------------------------------------------------------------------
@@ -372,7 +351,7 @@ def test_observation_before_all_bids_are_in_does_not_depend_on_earlier_bids(n):
         variants = []
         for values in rng.integers(0, 11, size=(6, made)):
             t = play(rules, s, [bid(int(v)) for v in values])
-            assert t.phase == BID and t.actor == order[made]
+            assert t.phase == Phase.BID and t.actor == order[made]
             variants.append((t, dict(zip(order[:made], values.tolist(), strict=True))))
         for observer in range(n):
             base_state, base_bids = variants[0]
@@ -416,7 +395,7 @@ def test_advanced_state_dict_round_trip(n):
         assert (data["schema"], data["version"]) == ("maya_quarry.state", 3)
         back = rules.state_from_dict(data)
         assert back == s and rules.legal_actions(back) == rules.legal_actions(s)
-    assert {BID, BLUE_CHOICE} <= phases
+    assert {Phase.BID, Phase.BLUE_CHOICE} <= phases
 
 
 def test_state_schema_checks():
@@ -458,7 +437,7 @@ def test_spec_of_the_variants():
     with pytest.raises(ValueError, match="num_actions=100"):
         A.decode(3, 100)
     assert A.action_to_string(bid(7), None, 164) == "bid 7"
-    assert A.action_to_string(joker(FREE_BLOCK), None, 164) == "joker as FREE_BLOCK"
+    assert A.action_to_string(joker(C.FREE_BLOCK), None, 164) == "joker as FREE_BLOCK"
 
 
 def test_single_agent_view_plays_the_advanced_variant():

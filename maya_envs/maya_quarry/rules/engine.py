@@ -26,28 +26,9 @@ from maya_envs.core.options import resolve_config
 from maya_envs.core.spec import GameSpec
 from maya_envs.games import game_of_module
 from maya_envs.maya_quarry.rules import auction, building, quarry, scoring, serialize
-from maya_envs.maya_quarry.rules.config import (
-    ADVANCED_STARTING_GOLD,
-    BLUE_JOKER,
-    BLUE_PLUS_2,
-    PROTECT,
-    MayaQuarryConfig,
-    load_components,
-)
-from maya_envs.maya_quarry.rules.state import (
-    BID,
-    BUILD,
-    JOKER_CHOICE,
-    MINUS3,
-    NUM_ROUNDS,
-    OVER,
-    PHASE_NAMES,
-    PLUS2_CHOICE,
-    SETUP,
-    WORKERS,
-    MayaQuarryState,
-    Phase,
-)
+from maya_envs.maya_quarry.rules import config as C
+from maya_envs.maya_quarry.rules.config import ADVANCED_STARTING_GOLD, MayaQuarryConfig, load_components
+from maya_envs.maya_quarry.rules.state import NUM_ROUNDS, PHASE_NAMES, MayaQuarryState, Phase
 
 GAME = game_of_module(__name__)
 """This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""
@@ -132,7 +113,7 @@ class MayaQuarryRules(LegalActionCache):
         s = MayaQuarryState(
             num_players=n,
             round=0,
-            phase=SETUP,
+            phase=Phase.SETUP,
             start=start,
             turn=start,
             actor=start,
@@ -157,7 +138,7 @@ class MayaQuarryRules(LegalActionCache):
         return self._settle(s, rng)
 
     def current_player(self, state: MayaQuarryState) -> int:
-        return -1 if state.phase == OVER else state.actor
+        return -1 if state.phase == Phase.OVER else state.actor
 
     def apply_action(
         self, state: MayaQuarryState, action: int, rng: np.random.Generator | None = None
@@ -191,7 +172,7 @@ class MayaQuarryRules(LegalActionCache):
         return self._settle(s, rng)
 
     def is_terminal(self, state: MayaQuarryState) -> bool:
-        return state.phase == OVER
+        return state.phase == Phase.OVER
 
     def is_truncated(self, state: MayaQuarryState) -> bool:
         return False
@@ -202,7 +183,7 @@ class MayaQuarryRules(LegalActionCache):
         ``gold_diff_scale``). Zero-sum; zeros before the end."""
         n = self.num_players
         out = np.zeros(n, np.float64)
-        if state.phase != OVER:
+        if state.phase != Phase.OVER:
             return out
         if self.config.reward_scheme == "gold_diff":
             total = sum(state.gold)
@@ -237,8 +218,8 @@ class MayaQuarryRules(LegalActionCache):
             "gold": list(state.gold),
             "pool": list(state.pool),
             "blocks_on_board": on_board,
-            "winners": scoring.winners(state) if state.phase == OVER else [],
-            "end": "last_round" if state.phase == OVER else None,
+            "winners": scoring.winners(state) if state.phase == Phase.OVER else [],
+            "end": "last_round" if state.phase == Phase.OVER else None,
             "components_canonical": self.components.canonical,
         }
 
@@ -261,7 +242,7 @@ class MayaQuarryRules(LegalActionCache):
     # -- legality and transitions: one handler pair per phase ---------------------------------
 
     def _compute_legal(self, s: MayaQuarryState) -> list[int]:
-        if s.phase == OVER:
+        if s.phase == Phase.OVER:
             return []
         legal, _apply = HANDLERS[s.phase]
         return legal(self, s, s.actor)
@@ -271,7 +252,7 @@ class MayaQuarryRules(LegalActionCache):
         s._cache = {}
         if not self.config.skip_forced:
             return s
-        while s.phase != OVER:
+        while s.phase != Phase.OVER:
             legal = self._compute_legal(s)
             if len(legal) != 1:
                 s._cache["legal"] = legal
@@ -305,7 +286,7 @@ class MayaQuarryRules(LegalActionCache):
         """
         n = self.num_players
         s.round = round_index
-        s.phase = WORKERS
+        s.phase = Phase.WORKERS
         s.hands = list(A.CARD_COUNTS) * n
         s.passed = [False] * n
         s.columns = [[] for _ in range(self.num_quarries)]
@@ -342,27 +323,27 @@ class MayaQuarryRules(LegalActionCache):
                     "blue marker",
                 )
             )
-        s.phase = BID
+        s.phase = Phase.BID
 
     def begin_placement(self, s: MayaQuarryState) -> None:
         """Worker placement starts (after the advanced variant's auction)."""
-        s.phase = WORKERS
+        s.phase = Phase.WORKERS
         s.turn = s.actor = s.start
 
     def end_placement(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
         """Everyone passed: the advanced markers used now (+2 points, then the joker), then the
         reveal."""
-        seat = s.blue_holder[BLUE_PLUS_2]
+        seat = s.blue_holder[C.BLUE_PLUS_2]
         if seat >= 0 and auction.plus2_quarries(self, s):
-            s.phase, s.actor = PLUS2_CHOICE, seat
+            s.phase, s.actor = Phase.PLUS2_CHOICE, seat
             return
         self.after_plus2(s, rng)
 
     def after_plus2(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
         """The joker's holder chooses next, else the reveal starts."""
-        seat = s.blue_holder[BLUE_JOKER]
+        seat = s.blue_holder[C.BLUE_JOKER]
         if seat >= 0:
-            s.phase, s.actor = JOKER_CHOICE, seat
+            s.phase, s.actor = Phase.JOKER_CHOICE, seat
             return
         self.reveal_next(s, rng)
 
@@ -376,7 +357,7 @@ class MayaQuarryRules(LegalActionCache):
             s.resolving = -1
             s.protect_q = s.protect_seat = -1
             s.plus2_q = s.plus2_seat = s.joker_protect_q = -1
-            if s.joker_as == PROTECT:
+            if s.joker_as == C.PROTECT:
                 s.joker_as = s.joker_seat = -1
             quarry.transport(s)
             self._begin_building(s, rng)
@@ -385,7 +366,7 @@ class MayaQuarryRules(LegalActionCache):
         reading = self.config.minus3_targets
         s.pending = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o, reading)]
         if s.pending:
-            s.phase, s.actor = MINUS3, s.pending[0]
+            s.phase, s.actor = Phase.MINUS3, s.pending[0]
         else:
             self.finish_quarry(s, rng)
 
@@ -397,7 +378,7 @@ class MayaQuarryRules(LegalActionCache):
             self.reveal_next(s, rng)
 
     def _begin_building(self, s: MayaQuarryState, rng: np.random.Generator | None) -> None:
-        s.phase = BUILD
+        s.phase = Phase.BUILD
         s.turn = (s.start - 1) % self.num_players
         first = self.next_seat(s, lambda t: s.held[t] > 0)
         if first < 0:
@@ -410,7 +391,7 @@ class MayaQuarryRules(LegalActionCache):
         last = s.round == NUM_ROUNDS - 1
         scoring.score_round(s, self.components, erode=not last)
         if last:
-            s.phase, s.actor = OVER, -1
+            s.phase, s.actor = Phase.OVER, -1
         else:
             self.begin_round(s, s.round + 1, rng)
 

@@ -49,50 +49,20 @@ from typing import Any
 from maya_envs.core.errors import StateError
 from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, MAX_LEVELS, MINUS3_CARD, NUM_BLUE, NUM_CARD_TYPES
 from maya_envs.maya_quarry.rules import auction, quarry
+from maya_envs.maya_quarry.rules import config as C
 from maya_envs.maya_quarry.rules.building import level_total
-from maya_envs.maya_quarry.rules.config import (
-    BLUE_JOKER,
-    BLUE_PLUS_2,
-    FIRST_PLAYER,
-    FREE_BLOCK,
-    FREE_DOUBLE,
-    FREE_PASS,
-    PROTECT,
-    RELOCATE,
-    TRANSPORT_PLUS_2,
-)
-from maya_envs.maya_quarry.rules.state import (
-    ADVANCED_NEUTRAL,
-    APPOINT,
-    BID,
-    BLUE_CHOICE,
-    BUILD,
-    DOUBLE,
-    FREE_BLOCK_CHOICE,
-    JOKER_CHOICE,
-    MINUS3,
-    NUM_ROUNDS,
-    OVER,
-    PHASE_NAMES,
-    PLUS2_CHOICE,
-    PROTECT_CHOICE,
-    RELOCATE_DST,
-    RELOCATE_SRC,
-    SETUP,
-    WORKERS,
-    MayaQuarryState,
-)
+from maya_envs.maya_quarry.rules.state import ADVANCED_NEUTRAL, NUM_ROUNDS, PHASE_NAMES, MayaQuarryState, Phase
 
-BEFORE_REVEAL = (SETUP, BID, BLUE_CHOICE, WORKERS, PLUS2_CHOICE, JOKER_CHOICE)
+BEFORE_REVEAL = (Phase.SETUP, Phase.BID, Phase.BLUE_CHOICE, Phase.WORKERS, Phase.PLUS2_CHOICE, Phase.JOKER_CHOICE)
 """Phases before the first quarry is revealed (``resolving == Q``)."""
-AFTER_TRANSPORT = (BUILD, DOUBLE, OVER)
+AFTER_TRANSPORT = (Phase.BUILD, Phase.DOUBLE, Phase.OVER)
 """Phases after transport (``resolving == -1``)."""
-MARKER_PHASES = {PROTECT_CHOICE: PROTECT, RELOCATE_SRC: RELOCATE, RELOCATE_DST: RELOCATE,
-                 FREE_BLOCK_CHOICE: FREE_BLOCK, APPOINT: FIRST_PLAYER}  # fmt: skip
+MARKER_PHASES = {Phase.PROTECT_CHOICE: C.PROTECT, Phase.RELOCATE_SRC: C.RELOCATE, Phase.RELOCATE_DST: C.RELOCATE,
+                 Phase.FREE_BLOCK_CHOICE: C.FREE_BLOCK, Phase.APPOINT: C.FIRST_PLAYER}  # fmt: skip
 """The green marker whose decision each phase is."""
-KEPT_GREEN = (TRANSPORT_PLUS_2, FREE_PASS, FREE_DOUBLE)
+KEPT_GREEN = (C.TRANSPORT_PLUS_2, C.FREE_PASS, C.FREE_DOUBLE)
 """The green markers a seat holds for later in the round (the others act at once)."""
-CYCLIC = (SETUP, BID, WORKERS, BUILD, DOUBLE)
+CYCLIC = (Phase.SETUP, Phase.BID, Phase.WORKERS, Phase.BUILD, Phase.DOUBLE)
 """Phases whose decision is the seat whose ``turn`` it is."""
 
 
@@ -107,7 +77,7 @@ def check_invariants(state: MayaQuarryState, rules: Any) -> None:
     _check_phase(state, rules)
     _check_reveal(state, rules)
     _check_variant(state, rules)
-    if state.phase != OVER and not rules.legal_actions(state):
+    if state.phase != Phase.OVER and not rules.legal_actions(state):
         raise StateError("phase", f"{PHASE_NAMES[state.phase]!r} leaves seat {state.actor} without a legal action")
 
 
@@ -154,37 +124,37 @@ def _check_counts(s: MayaQuarryState, rules: Any) -> None:
 def _check_phase(s: MayaQuarryState, rules: Any) -> None:
     n, phase = rules.num_players, s.phase
     name = PHASE_NAMES[phase]
-    if (phase == OVER) != (s.actor < 0):
+    if (phase == Phase.OVER) != (s.actor < 0):
         raise StateError("actor", f"{s.actor} in phase {name!r}: -1 exactly when the game is over")
-    if phase == OVER and s.round != NUM_ROUNDS - 1:
+    if phase == Phase.OVER and s.round != NUM_ROUNDS - 1:
         raise StateError("round", f"the game ends after round {NUM_ROUNDS}, got round {s.round + 1}")
     if phase in CYCLIC and s.actor != s.turn:
         raise StateError("actor", f"{s.actor} in phase {name!r}, whose decision is the turn's seat {s.turn}")
-    if phase == SETUP:
+    if phase == Phase.SETUP:
         level1 = [s.board[p * MAX_LEVELS * n : (p * MAX_LEVELS + 1) * n] for p in range(rules.num_pyramids)]
         if s.round or sum(map(sum, level1)) != sum(s.board) or any(c > 1 for counts in level1 for c in counts):
             raise StateError("board", "setup places at most one block per seat on level 1 of each pyramid, in round 1")
-    if phase in (SETUP, BID, BLUE_CHOICE):
+    if phase in (Phase.SETUP, Phase.BID, Phase.BLUE_CHOICE):
         passed, want = any(s.passed), "nobody"
-    elif phase == WORKERS:
+    elif phase == Phase.WORKERS:
         passed, want = all(s.passed) or s.passed[s.actor], "the seat to place a card has not (nor everyone)"
     else:
         passed, want = not all(s.passed), "everyone"
     if passed:
         raise StateError("passed", f"{s.passed} in phase {name!r}: {want} passed")
-    if phase in (SETUP, BID, BLUE_CHOICE) and any(s.columns):
+    if phase in (Phase.SETUP, Phase.BID, Phase.BLUE_CHOICE) and any(s.columns):
         raise StateError("columns", f"cards placed before worker placement (phase {name!r})")
-    if phase in (BUILD, DOUBLE) and s.held[s.actor] <= 0:
+    if phase in (Phase.BUILD, Phase.DOUBLE) and s.held[s.actor] <= 0:
         raise StateError("held", f"seat {s.actor} builds without a block")
     for field, value, neutral, home in (
-        ("pending", s.pending, [], MINUS3),
-        ("reloc_src", s.reloc_src, -1, RELOCATE_DST),
-        ("double_left", s.double_left, 0, DOUBLE),
-        ("choosers", s.choosers, [], BLUE_CHOICE),
+        ("pending", s.pending, [], Phase.MINUS3),
+        ("reloc_src", s.reloc_src, -1, Phase.RELOCATE_DST),
+        ("double_left", s.double_left, 0, Phase.DOUBLE),
+        ("choosers", s.choosers, [], Phase.BLUE_CHOICE),
     ):
         if (value != neutral) != (phase == home):
             raise StateError(field, f"{value!r} in phase {name!r}; set exactly in phase {PHASE_NAMES[home]!r}")
-    if phase == RELOCATE_DST and divmod(s.reloc_src, MAX_LEVELS) not in quarry.relocate_sources(
+    if phase == Phase.RELOCATE_DST and divmod(s.reloc_src, MAX_LEVELS) not in quarry.relocate_sources(
         s, rules.components, rules.config, s.actor
     ):
         raise StateError("reloc_src", f"{s.reloc_src} is not a block seat {s.actor} may relocate")
@@ -197,7 +167,7 @@ def _check_reveal(s: MayaQuarryState, rules: Any) -> None:
         allowed = (nq,)
     elif phase in AFTER_TRANSPORT:
         allowed = (-1,)
-    elif phase in (MINUS3, APPOINT):
+    elif phase in (Phase.MINUS3, Phase.APPOINT):
         allowed = tuple(range(nq))
     else:
         allowed = tuple(range(nq + 1))
@@ -213,8 +183,8 @@ def _check_reveal(s: MayaQuarryState, rules: Any) -> None:
     for marker, seat in enumerate(s.holder):
         if seat >= 0 and marker not in {t.marker for t in rules.components.quarries} & set(KEPT_GREEN):
             raise StateError(f"holder[{marker}]", f"green marker {marker} is never held")
-    if s.holder[TRANSPORT_PLUS_2] >= 0 and q < 0:
-        raise StateError(f"holder[{TRANSPORT_PLUS_2}]", "TRANSPORT_PLUS_2 is spent at transport")
+    if s.holder[C.TRANSPORT_PLUS_2] >= 0 and q < 0:
+        raise StateError(f"holder[{C.TRANSPORT_PLUS_2}]", "TRANSPORT_PLUS_2 is spent at transport")
     deductions = sum(s.deduct)
     minus3 = sum(card == MINUS3_CARD for _seat, card in s.columns[q]) if resolving else 0
     if any(d % quarry.MINUS3_POINTS for d in s.deduct) or deductions > quarry.MINUS3_POINTS * minus3:
@@ -222,11 +192,13 @@ def _check_reveal(s: MayaQuarryState, rules: Any) -> None:
     if (s.protect_q < 0) != (s.protect_seat < 0):
         raise StateError("protect_q", f"protect_q={s.protect_q}, protect_seat={s.protect_seat}: both set or both -1")
     if s.protect_q >= 0:
-        home = next((i for i, t in enumerate(rules.components.quarries) if t.marker == PROTECT), -1)
+        home = next((i for i, t in enumerate(rules.components.quarries) if t.marker == C.PROTECT), -1)
         if not (resolving and s.protect_q < home and q <= home and s.columns[s.protect_q]):
             raise StateError("protect_q", f"{s.protect_q}: PROTECT lies on a quarry with cards, left of its own")
-    if phase == MINUS3:
-        expected = [o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o, rules.config.minus3_targets)]
+    if phase == Phase.MINUS3:
+        expected = [
+            o for o in quarry.minus3_owners(s, q) if quarry.minus3_targets(s, q, o, rules.config.minus3_targets)
+        ]
         if s.pending != expected[len(expected) - len(s.pending) :] or s.pending[0] != s.actor:
             raise StateError("pending", f"{s.pending}; the -3 owners with a target at quarry {q} are {expected}, "
                              f"the first of the rest is the actor ({s.actor})")  # fmt: skip
@@ -239,9 +211,11 @@ def _check_reveal(s: MayaQuarryState, rules: Any) -> None:
                     "phase",
                     f"{name!r} while quarry {q} (marker {marker}) is resolved, for seat {s.actor}; ranks {ranked}",
                 )
-        elif phase == PROTECT_CHOICE and (s.joker_as != PROTECT or s.joker_seat != s.actor or s.joker_protect_q >= 0):
+        elif phase == Phase.PROTECT_CHOICE and (
+            s.joker_as != C.PROTECT or s.joker_seat != s.actor or s.joker_protect_q >= 0
+        ):
             raise StateError("joker_as", f"{name!r} before the reveal is the joker's PROTECT for its seat")
-        elif phase != PROTECT_CHOICE and (s.joker_as >= 0 or s.blue_holder[BLUE_JOKER] >= 0):
+        elif phase != Phase.PROTECT_CHOICE and (s.joker_as >= 0 or s.blue_holder[C.BLUE_JOKER] >= 0):
             raise StateError("joker_as", f"{name!r} before the reveal follows the joker, which is then spent")
 
 
@@ -255,14 +229,14 @@ def _check_variant(s: MayaQuarryState, rules: Any) -> None:
                     key, f"{getattr(s, key)!r} is set, but these rules play the basic game (expected {expected!r})"
                 )
         return
-    if phase == SETUP:
+    if phase == Phase.SETUP:
         if s.bids != [-1] * n or s.blue_offer or s.blue_holder != [-1] * NUM_BLUE:
             raise StateError("bids", "no auction before setup ends: bids all -1, no blue marker on offer or held")
     else:
         if s.blue_offer != sorted(set(s.blue_offer)) or len(s.blue_offer) != min(n - 1, NUM_BLUE):
             raise StateError("blue_offer", f"{s.blue_offer}: {min(n - 1, NUM_BLUE)} sorted distinct blue markers")
         made = [(s.start + k) % n for k in range(n) if s.bids[(s.start + k) % n] >= 0]
-        if phase == BID:
+        if phase == Phase.BID:
             expected = [(s.start + k) % n for k in range((s.turn - s.start) % n)]
             if made != expected:
                 raise StateError("bids", f"{s.bids}: the seats before {s.turn} from the start player {s.start} bid")
@@ -271,36 +245,42 @@ def _check_variant(s: MayaQuarryState, rules: Any) -> None:
                     raise StateError(f"bids[{seat}]", f"{s.bids[seat]} exceeds the seat's gold {s.gold[seat]}")
         elif len(made) != n:
             raise StateError("bids", f"{s.bids}: every bid is in after the auction")
-    winners = auction.winners_in_order(s.bids, s.start) if phase not in (SETUP, BID) else []
-    if phase == BLUE_CHOICE and (s.choosers != winners[len(winners) - len(s.choosers) :] or s.choosers[0] != s.actor):
+    winners = auction.winners_in_order(s.bids, s.start) if phase not in (Phase.SETUP, Phase.BID) else []
+    if phase == Phase.BLUE_CHOICE and (
+        s.choosers != winners[len(winners) - len(s.choosers) :] or s.choosers[0] != s.actor
+    ):
         raise StateError("choosers", f"{s.choosers}; the auction's winners are {winners}, the actor {s.actor} first")
     held = [seat for seat in s.blue_holder if seat >= 0]
     for marker, seat in enumerate(s.blue_holder):
         # the start player (the tie-break of equal bids) may change after the auction, the bids do not
-        won = seat in winners if phase == BLUE_CHOICE else s.bids[seat] > 0 and phase not in (SETUP, BID)
+        won = (
+            seat in winners
+            if phase == Phase.BLUE_CHOICE
+            else s.bids[seat] > 0 and phase not in (Phase.SETUP, Phase.BID)
+        )
         if seat >= 0 and (not won or marker not in s.blue_offer or seat in s.choosers or held.count(seat) > 1):
             raise StateError(f"blue_holder[{marker}]", f"seat {seat} holds it without having won it this round")
-    if phase in (SETUP, BID, BLUE_CHOICE, WORKERS) and s.plus2_q >= 0:
+    if phase in (Phase.SETUP, Phase.BID, Phase.BLUE_CHOICE, Phase.WORKERS) and s.plus2_q >= 0:
         raise StateError("plus2_q", f"the +2 points are placed after worker placement, not in {PHASE_NAMES[phase]!r}")
     if phase in BEFORE_REVEAL:
         acts_as: tuple[int, ...] = ()
     elif phase in AFTER_TRANSPORT:
-        acts_as = (FREE_PASS, FREE_DOUBLE)
+        acts_as = (C.FREE_PASS, C.FREE_DOUBLE)
     else:
-        acts_as = (PROTECT, *KEPT_GREEN)
+        acts_as = (C.PROTECT, *KEPT_GREEN)
     if s.joker_as not in (-1, *acts_as):
         raise StateError("joker_as", f"{s.joker_as} in phase {PHASE_NAMES[phase]!r}; allowed: {[-1, *acts_as]}")
     if (s.plus2_q < 0) != (s.plus2_seat < 0) or (s.plus2_q >= 0 and not 0 <= s.resolving <= nq):
         raise StateError("plus2_q", f"plus2_q={s.plus2_q}, plus2_seat={s.plus2_seat}: both set, during the reveal")
-    if s.plus2_q >= 0 and phase == PLUS2_CHOICE:
+    if s.plus2_q >= 0 and phase == Phase.PLUS2_CHOICE:
         raise StateError("plus2_q", "the +2 points lie only once placed")
-    if phase == PLUS2_CHOICE and s.blue_holder[BLUE_PLUS_2] != s.actor:
+    if phase == Phase.PLUS2_CHOICE and s.blue_holder[C.BLUE_PLUS_2] != s.actor:
         raise StateError("blue_holder", f"seat {s.actor} places the +2 points without holding them")
-    if phase == JOKER_CHOICE and s.blue_holder[BLUE_JOKER] != s.actor:
+    if phase == Phase.JOKER_CHOICE and s.blue_holder[C.BLUE_JOKER] != s.actor:
         raise StateError("blue_holder", f"seat {s.actor} chooses the joker without holding it")
     if (s.joker_seat < 0) != (s.joker_as < 0):
         raise StateError("joker_seat", f"joker_seat={s.joker_seat}, joker_as={s.joker_as}: both set or both -1")
-    if s.joker_as >= 0 and s.blue_holder[BLUE_JOKER] >= 0:
+    if s.joker_as >= 0 and s.blue_holder[C.BLUE_JOKER] >= 0:
         raise StateError("joker_as", "the joker acts only once its holder has used it")
-    if s.joker_protect_q >= 0 and (s.joker_as != PROTECT or not s.columns[s.joker_protect_q] or s.resolving < 0):
+    if s.joker_protect_q >= 0 and (s.joker_as != C.PROTECT or not s.columns[s.joker_protect_q] or s.resolving < 0):
         raise StateError("joker_protect_q", f"{s.joker_protect_q}: the joker as PROTECT lies on a quarry with cards")
