@@ -30,14 +30,19 @@ def _load(name: str):
     return module
 
 
-def test_quick_mode_writes_results(tmp_path):
+def run_benchmark(name: str, argv: list[str]) -> int:
+    """``benchmarks/<name>.py``'s ``main(argv)``, with ``bench_envs`` (the case benchmarks import
+    it) loaded first and both modules forgotten after."""
     try:
         _load("bench_envs")
-        bench = _load("bench_search")
-        assert bench.main(["--quick", "--seconds", "0.02", "--sims", "4", "--out", str(tmp_path)]) == 0
+        return _load(name).main(argv)
     finally:
         sys.modules.pop("bench_envs", None)
-        sys.modules.pop("bench_search", None)
+        sys.modules.pop(name, None)
+
+
+def test_quick_mode_writes_results(tmp_path):
+    assert run_benchmark("bench_search", ["--quick", "--seconds", "0.02", "--sims", "4", "--out", str(tmp_path)]) == 0
     results = json.loads((tmp_path / "bench_search_quick.json").read_text())
     labels = quick_labels()
     assert set(results["games"]) == set(labels)

@@ -5,23 +5,16 @@ the simulation rate is the position rate x sims)."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from tests.test_bench_search import _load, quick_labels
+from tests.test_bench_search import quick_labels, run_benchmark
 
 pytest.importorskip("torch")
 
 
 def test_quick_mode_writes_results(tmp_path):
-    try:
-        _load("bench_envs")
-        bench = _load("bench_selfplay")
-        assert bench.main(["--quick", "--out", str(tmp_path)]) == 0
-    finally:
-        sys.modules.pop("bench_envs", None)
-        sys.modules.pop("bench_selfplay", None)
+    assert run_benchmark("bench_selfplay", ["--quick", "--out", str(tmp_path)]) == 0
     results = json.loads((tmp_path / "bench_selfplay_quick.json").read_text())
     labels = quick_labels()
     assert set(results["cases"]) == set(labels)
@@ -46,15 +39,8 @@ def test_quick_mode_writes_results(tmp_path):
 
 
 def test_bad_counts_are_clear_errors(capsys):
-    try:
-        _load("bench_envs")
-        bench = _load("bench_selfplay")
+    for argv in (["--quick", "--sims", "0"], ["--only", "chess 2p"]):
         with pytest.raises(SystemExit):
-            bench.main(["--quick", "--sims", "0"])
-        with pytest.raises(SystemExit):
-            bench.main(["--only", "chess 2p"])
-    finally:
-        sys.modules.pop("bench_envs", None)
-        sys.modules.pop("bench_selfplay", None)
+            run_benchmark("bench_selfplay", argv)
     err = capsys.readouterr().err
     assert "--sims 0; allowed: ints >= 1" in err and "unknown case(s) ['chess 2p']" in err

@@ -39,6 +39,17 @@ def check_docs(docs: dict[str, tuple[Callable[[], str], Callable[[], list[str]]]
     assert_says(text(), expected(), doc)
 
 
+def docs_test(docs: dict[str, tuple[Callable[[], str], Callable[[], list[str]]]]) -> Callable[[str], None]:
+    """A test over ``docs`` (one case per document) for a game's own file to bind as
+    ``test_numbers_in_the_docs_come_from_the_code = docs_test({...})``."""
+
+    @pytest.mark.parametrize("doc", sorted(docs))
+    def test(doc: str) -> None:
+        check_docs(docs, doc)
+
+    return test
+
+
 def _env_module(key: str):
     """The game's current ``<key>_vN`` PettingZoo module file (whatever its version)."""
     names = sorted(p.stem for p in (ROOT / "maya_envs").glob(f"{key}_v[0-9]*.py"))

@@ -3,11 +3,9 @@ code (issue 17 item 9; the helpers and every game's card name: tests/test_doc_nu
 
 from __future__ import annotations
 
-import pytest
-
 import maya_envs.maya2012.actions as M
 from maya_envs.maya2012.rules import Maya2012Rules
-from tests.test_doc_numbers import ROOT, card, check_docs, shape
+from tests.test_doc_numbers import ROOT, card, docs_test, shape
 
 
 def maya2012_expected() -> list[str]:
@@ -35,12 +33,9 @@ def readme_maya2012_expected() -> list[str]:
     ]
 
 
-DOCS = {
-    "README Maya (2012) section": (lambda: (ROOT / "README.md").read_text(), readme_maya2012_expected),
-    "maya2012 spec card": (lambda: card("maya2012"), maya2012_expected),
-}
-
-
-@pytest.mark.parametrize("doc", sorted(DOCS))
-def test_numbers_in_the_docs_come_from_the_code(doc):
-    check_docs(DOCS, doc)
+test_numbers_in_the_docs_come_from_the_code = docs_test(
+    {
+        "README Maya (2012) section": (lambda: (ROOT / "README.md").read_text(), readme_maya2012_expected),
+        "maya2012 spec card": (lambda: card("maya2012"), maya2012_expected),
+    }
+)

@@ -3,11 +3,9 @@ the helpers and every game's card name: tests/test_doc_numbers.py)."""
 
 from __future__ import annotations
 
-import pytest
-
 import maya_envs.maya_quarry.actions as Q
 from maya_envs.maya_quarry.rules import MayaQuarryRules
-from tests.test_doc_numbers import ROOT, card, check_docs, shape
+from tests.test_doc_numbers import ROOT, card, docs_test, shape
 
 
 def _quarry_ranges(kinds: list[str]) -> str:
@@ -71,12 +69,9 @@ def quarry_readme_expected() -> list[str]:
     ]
 
 
-DOCS = {
-    "maya_quarry spec card": (lambda: card("maya_quarry"), quarry_card_expected),
-    "maya_quarry README": (lambda: (ROOT / "maya_envs/maya_quarry/README.md").read_text(), quarry_readme_expected),
-}
-
-
-@pytest.mark.parametrize("doc", sorted(DOCS))
-def test_numbers_in_the_docs_come_from_the_code(doc):
-    check_docs(DOCS, doc)
+test_numbers_in_the_docs_come_from_the_code = docs_test(
+    {
+        "maya_quarry spec card": (lambda: card("maya_quarry"), quarry_card_expected),
+        "maya_quarry README": (lambda: (ROOT / "maya_envs/maya_quarry/README.md").read_text(), quarry_readme_expected),
+    }
+)

@@ -3,10 +3,8 @@ helpers and every game's card name: tests/test_doc_numbers.py)."""
 
 from __future__ import annotations
 
-import pytest
-
 from maya_envs.yaxha.rules import YaxhaRules
-from tests.test_doc_numbers import ROOT, card, check_docs, shape
+from tests.test_doc_numbers import ROOT, card, docs_test, shape
 
 
 def yaxha_numbers():
@@ -47,12 +45,9 @@ def yaxha_readme_expected() -> list[str]:
     ]
 
 
-DOCS = {
-    "yaxha spec card": (lambda: card("yaxha"), yaxha_card_expected),
-    "yaxha README": (lambda: (ROOT / "maya_envs/yaxha/README.md").read_text(), yaxha_readme_expected),
-}
-
-
-@pytest.mark.parametrize("doc", sorted(DOCS))
-def test_numbers_in_the_docs_come_from_the_code(doc):
-    check_docs(DOCS, doc)
+test_numbers_in_the_docs_come_from_the_code = docs_test(
+    {
+        "yaxha spec card": (lambda: card("yaxha"), yaxha_card_expected),
+        "yaxha README": (lambda: (ROOT / "maya_envs/yaxha/README.md").read_text(), yaxha_readme_expected),
+    }
+)
