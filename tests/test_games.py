@@ -117,7 +117,7 @@ NOT_YET_TABLE_DRIVEN = {
     "test_bench_selfplay.py", "test_captions.py", "test_compat_selection.py", "test_configs.py",
     "test_doc_numbers.py", "test_episode_edges.py", "test_evaluation.py", "test_exit.py",
     "test_leaf_values.py", "test_legal_branches.py", "test_network.py", "test_notation.py",
-    "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
+    "test_packaging.py", "test_play_cli.py",
     "test_records.py", "test_records_fuzz.py",
     "test_render.py", "test_rllib.py",
     "test_state_fuzz.py",
