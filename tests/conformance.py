@@ -401,3 +401,17 @@ def shipped_ppo_baseline(where: Callable[[Any], bool]) -> tuple[str, Any]:
         if info.kind == "sb3" and where(info):
             return name, info
     raise LookupError("no shipped PPO baseline satisfies the condition")
+
+
+def hidden_at_fewest() -> Game:
+    """The first game of the table whose rules hide information already at its smallest player
+    count (``GameSpec.information`` is not ``"perfect"``): where a test needs hidden cards with
+    the fewest seats.
+
+    Raises:
+        LookupError: every game is of perfect information at its smallest count.
+    """
+    for game in GAMES.values():
+        if game.make_rules({"num_players": game.player_counts[0]}).spec.information != "perfect":
+            return game
+    raise LookupError("no game hides information at its smallest player count")

@@ -117,12 +117,9 @@ NOT_YET_TABLE_DRIVEN = {
     "test_bench_selfplay.py", "test_captions.py", "test_compat_selection.py", "test_configs.py",
     "test_doc_numbers.py", "test_episode_edges.py", "test_evaluation.py", "test_exit.py",
     "test_leaf_values.py", "test_legal_branches.py", "test_network.py", "test_notation.py",
-    "test_packaging.py", "test_play_cli.py",
-    "test_records.py", "test_records_fuzz.py",
-    "test_render.py", "test_rllib.py",
     "test_state_fuzz.py",
     "test_stats.py", "test_web.py",
-    "test_web_browser.py", "test_web_security.py",
+    "test_web_security.py",
     "bots/test_determinize.py", "bots/test_guided.py", "bots/test_mcts.py",
 }  # fmt: skip
 
@@ -197,9 +194,8 @@ VERSIONED_NAME_NOT_YET = {
     "tests/maya2012/test_multiplayer_env.py", "tests/maya2012/test_pinned_trajectories.py",
     "tests/maya_quarry/test_env.py", "tests/maya_quarry/test_minus3_targets.py",
     "tests/maya_quarry/test_pinned_trajectories.py", "tests/test_arena.py", "tests/test_episode_edges.py",
-    "tests/test_evaluation.py", "tests/test_network.py", "tests/test_play_cli.py",
-    "tests/test_records.py", "tests/test_render.py", "tests/test_rllib.py",
-    "tests/test_web_security.py", "tests/yaxha/test_bots_and_single_agent.py",
+    "tests/test_evaluation.py", "tests/test_network.py",
+    "tests/yaxha/test_bots_and_single_agent.py",
     "tests/yaxha/test_env.py", "tests/yaxha/test_pinned_trajectories.py",
 }  # fmt: skip
 

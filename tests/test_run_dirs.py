@@ -48,8 +48,8 @@ def test_runs_started_in_the_same_second_get_their_own_directories(tmp_path, fro
 
 
 PPO = [
-    "--config", f"{DEFAULT_GAME.key}/2p_quick", "--set", "total_timesteps=1", "--set", "n_envs=1", "--set", "n_steps=16",
-    "--set", "batch_size=16", "--set", "n_epochs=1", "--set", "vec_env=dummy",
+    "--config", f"{DEFAULT_GAME.key}/2p_quick", "--set", "total_timesteps=1", "--set", "n_envs=1",
+    "--set", "n_steps=16", "--set", "batch_size=16", "--set", "n_epochs=1", "--set", "vec_env=dummy",
 ]  # fmt: skip
 EXIT = [
     "--config", f"{DEFAULT_GAME.key}/2p_exit", "--set", "exit.iterations=0", "--set", "exit.imitation_games=2",
