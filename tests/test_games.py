@@ -116,7 +116,7 @@ NOT_YET_TABLE_DRIVEN = {
     "test_agent_names.py", "test_agent_sequence.py", "test_arena.py", "test_bench_search.py",
     "test_bench_selfplay.py", "test_captions.py", "test_compat_selection.py", "test_configs.py",
     "test_doc_numbers.py", "test_episode_edges.py", "test_evaluation.py", "test_exit.py",
-    "test_leaf_values.py", "test_legal_branches.py", "test_network.py", "test_notation.py",
+    "test_leaf_values.py", "test_legal_branches.py", "test_network.py",
     "test_state_fuzz.py",
     "test_stats.py", "test_web.py",
     "test_web_security.py",
