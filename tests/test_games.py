@@ -118,7 +118,7 @@ NOT_YET_TABLE_DRIVEN = {
     "test_doc_numbers.py", "test_episode_edges.py", "test_evaluation.py", "test_exit.py",
     "test_leaf_values.py", "test_legal_branches.py", "test_network.py",
     "test_state_fuzz.py",
-    "test_stats.py", "test_web.py",
+    "test_web.py",
     "test_web_security.py",
     "bots/test_determinize.py", "bots/test_guided.py", "bots/test_mcts.py",
 }  # fmt: skip
