@@ -451,8 +451,8 @@ class GameAECEnv(RulesAECEnv):
 
 
 def game_metadata(name: str) -> dict[str, Any]:
-    """PettingZoo ``metadata`` of a game's AEC env: its module ``name`` (``"maya2012_v1"``), every
-    render mode (text: ``"ansi"``, ``"human"``; pictures: :data:`PICTURE_MODES`), and
+    """PettingZoo ``metadata`` of a game's AEC env: its module ``name`` (``<key>_v<N>``, from the
+    game table), every render mode (text: ``"ansi"``, ``"human"``; pictures: :data:`PICTURE_MODES`), and
     ``is_parallelizable=False`` (a game with a Parallel view builds it itself, as Yaxha does).
     A new dict each call, so no env class shares another's."""
     return {"render_modes": ["ansi", "human", *PICTURE_MODES], "name": name, "is_parallelizable": False}

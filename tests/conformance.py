@@ -444,3 +444,37 @@ def check_seat_reads(case: tuple[str, dict]) -> tuple[int, int]:
                 assert describe_action(rules, resampled, action, actor, viewer) == text
         before = after
     return hidden_texts, checked_alternatives
+
+
+# -- entries picked by a property (the cross-cutting tests' selections) -------------------------
+
+
+def shipped_ppo_baseline(where: Callable[[Any], bool]) -> tuple[str, Any]:
+    """``(name, PretrainedInfo)`` of the first shipped PPO baseline (registry kind ``"sb3"``, in
+    registry order) whose entry satisfies ``where(info)``; how a test names "a baseline of
+    another game" instead of writing one.
+
+    Raises:
+        LookupError: no shipped PPO baseline satisfies ``where``.
+    """
+    from maya_envs.pretrained import list_pretrained, pretrained_info
+
+    for name in list_pretrained():
+        info = pretrained_info(name)
+        if info.kind == "sb3" and where(info):
+            return name, info
+    raise LookupError("no shipped PPO baseline satisfies the condition")
+
+
+def hidden_at_fewest() -> Game:
+    """The first game of the table whose rules hide information already at its smallest player
+    count (``GameSpec.information`` is not ``"perfect"``): where a test needs hidden cards with
+    the fewest seats.
+
+    Raises:
+        LookupError: every game is of perfect information at its smallest count.
+    """
+    for game in GAMES.values():
+        if game.make_rules({"num_players": game.player_counts[0]}).spec.information != "perfect":
+            return game
+    raise LookupError("no game hides information at its smallest player count")

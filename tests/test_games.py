@@ -114,12 +114,7 @@ def test_no_module_outside_the_game_packages_and_the_table_names_a_game():
 #: read the table (issue 31 item 2, not finished). The list may only shrink: a listed file that
 #: no longer names a game fails the test below, so it is taken off.
 NOT_YET_TABLE_DRIVEN = {
-    "test_notation.py", "test_openspiel.py", "test_packaging.py", "test_play_cli.py", "test_policies.py",
-    "test_progress.py", "test_readme.py", "test_records.py", "test_records_fuzz.py",
-    "test_render.py", "test_results_table.py", "test_rllib.py", "test_run_dirs.py",
-    "test_self_play.py", "test_shaping.py", "test_signatures.py", "test_state_fuzz.py",
-    "test_stats.py", "test_train_cli.py", "test_training_smoke.py", "test_web.py",
-    "test_web_browser.py", "test_web_security.py",
+    "test_state_fuzz.py", "test_web.py", "test_web_security.py",
 }  # fmt: skip
 
 #: Test files that check the table's names themselves.
@@ -185,12 +180,8 @@ VERSIONED_NAME_ALLOWED = {"maya_envs/games.py", "maya_envs/pretrained/registry.j
 }
 
 #: Test files that still import or name ``<key>_v<N>`` (to read it from the table instead; the
-#: list may only shrink).
-VERSIONED_NAME_NOT_YET = {
-    "tests/test_play_cli.py", "tests/test_readme.py", "tests/test_records.py",
-    "tests/test_render.py", "tests/test_rllib.py", "tests/test_shaping.py", "tests/test_train_cli.py",
-    "tests/test_web_security.py",
-}  # fmt: skip
+#: list may only shrink): none left, every test reads it from the table.
+VERSIONED_NAME_NOT_YET: set[str] = set()
 
 #: Where a current Gymnasium id (``<gym_name>-v<N>``) or PettingZoo id (``<key>-v<N>``) may be
 #: written: the table, documentation, the shipped models' registry and the two tests that check
@@ -202,8 +193,7 @@ VERSIONED_ID_ALLOWED = VERSIONED_NAME_ALLOWED
 #: Test files that still write a current Gymnasium id (to read ``GAMES[key].gym_id`` or the
 #: versionless id instead; the list may only shrink).
 VERSIONED_ID_NOT_YET = {
-    "tests/test_packaging.py", "tests/test_policies.py", "tests/test_results_table.py", "tests/test_run_dirs.py",
-    "tests/test_self_play.py", "tests/test_shaping.py", "tests/test_training_smoke.py", "tests/test_web.py",
+    "tests/test_web.py",
 }  # fmt: skip
 
 

@@ -9,7 +9,34 @@ import torch as th
 
 import maya_envs  # noqa: F401
 from maya_envs.core.errors import ConfigError
+from maya_envs.core.layout import action_feature_block as _block
+from maya_envs.games import GAMES
 from training.policies import ActionFeaturePolicy, action_feature_block, observation_layout, policy_for
+
+
+def _default_block(game):
+    """The per-action feature block of ``game``'s default observation (``None``: it has none)."""
+    return _block(observation_layout(game.gym_id))
+
+
+#: The first game whose default observation has a per-action feature block, and the games whose
+#: default observation has none (they refuse the feature policies).
+FEATURED = next(game for game in GAMES.values() if _default_block(game) is not None)
+PLAIN = [game for game in GAMES.values() if _default_block(game) is None]
+#: FEATURED's options with a random variant (a new start per seed).
+OPTIONS = {FEATURED.variant_option: "random"}
+
+
+def check_feature_block(env_id: str, options: dict, block: tuple[int, int, int]) -> None:
+    """The env's observation ends in the feature block ``(start, features, actions)`` (the
+    per-game tests pin each game's blocks with this)."""
+    import gymnasium as gym
+
+    env = gym.make(env_id, **options)
+    assert action_feature_block(observation_layout(env_id, options)) == block
+    start, features, actions = block
+    assert start + features * actions == env.observation_space.shape[0]
+    assert actions <= env.action_space.n
 
 
 @pytest.fixture
@@ -17,7 +44,7 @@ def model():
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
 
-    env = gym.make("maya_envs/Maya2012-v1", setup="random")
+    env = gym.make(FEATURED.gym_id, **OPTIONS)
     policy, extra = policy_for("action_features", env.unwrapped.aec_env.observer.layout)
     assert policy is ActionFeaturePolicy
     return MaskablePPO(policy, env, policy_kwargs={"net_arch": [16], **extra}, n_steps=64, batch_size=32, seed=0)
@@ -53,39 +80,22 @@ def test_learn_and_predict_run_with_masks(model):
     assert masks[0, action[0]]
 
 
-def test_games_declare_their_feature_block():
-    import gymnasium as gym
-
-    for env_id, options, block in [
-        ("maya_envs/Maya2012-v1", {}, (466, 3, 48)),
-        ("maya_envs/Maya2012-v1", {"num_players": 3}, (444, 3, 48)),
-        ("maya_envs/Maya2012-v1", {"num_players": 4}, (444, 3, 48)),
-        ("maya_envs/Yaxha-v1", {"num_players": 2, "action_features": True}, (1326, 3, 632)),
-        ("maya_envs/Yaxha-v1", {"num_players": 4, "footprint": "fixed", "action_features": True}, (714, 3, 154)),
-    ]:
-        env = gym.make(env_id, **options)
-        assert action_feature_block(observation_layout(env_id, options)) == block
-        start, features, actions = block
-        assert start + features * actions == env.observation_space.shape[0]
-        assert actions <= env.action_space.n
-
-
 def test_games_without_a_feature_block_are_refused():
-    yaxha = observation_layout("maya_envs/Yaxha-v1", {"num_players": 2})  # two players without the option
-    with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block(yaxha)
-    with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
-        action_feature_block(observation_layout("maya_envs/MayaQuarry-v1"))
+    assert PLAIN, "every game's default observation has a feature block: nothing to refuse"
+    for game in PLAIN:
+        with pytest.raises(ConfigError, match=r"policy='action_features' needs an observation with a per-action"):
+            action_feature_block(observation_layout(game.gym_id))
     with pytest.raises(ConfigError, match=r"policy='cnn'; allowed: \['mlp', 'action_features', 'action_scoring'\]"):
-        policy_for("cnn", observation_layout("maya_envs/Maya2012-v1"))
+        policy_for("cnn", observation_layout(FEATURED.gym_id))
 
 
 def test_the_config_gain_reaches_the_policy_and_scales_the_scores():
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
 
-    env = gym.make("maya_envs/Maya2012-v1", num_players=3)
+    env = gym.make(FEATURED.gym_id, num_players=3)
     size = env.observation_space.shape[0]
+    start, _, _ = action_feature_block(env.unwrapped.aec_env.observer.layout)
     scores = {}
     for gain in (10.0, 40.0):
         layout = env.unwrapped.aec_env.observer.layout
@@ -97,7 +107,7 @@ def test_the_config_gain_reaches_the_policy_and_scales_the_scores():
             model.policy.action_net.bias.zero_()
             model.policy.action_feature_head.weight.fill_(1.0)
         obs = np.zeros((1, size), np.float32)
-        obs[0, 444 + 5] = 0.5  # exchange 5's own task-score feature
+        obs[0, start + 5] = 0.5  # action 5's first feature
         with th.no_grad():
             dist = model.policy.get_distribution(th.as_tensor(obs))
         scores[gain] = float(dist.distribution.logits[0, 5] - dist.distribution.logits[0, 6])
@@ -112,7 +122,7 @@ def test_action_scoring_policy_scores_each_action_from_its_features_and_learns()
 
     from training.policies import ActionScoringPolicy
 
-    env = gym.make("maya_envs/Maya2012-v1", setup="random")
+    env = gym.make(FEATURED.gym_id, **OPTIONS)
     policy_class, extra = policy_for("action_scoring", env.unwrapped.aec_env.observer.layout)
     assert policy_class is ActionScoringPolicy
     model = MaskablePPO(policy_class, env, policy_kwargs={"net_arch": [16], **extra}, n_steps=64, batch_size=32, seed=0)
@@ -135,4 +145,4 @@ def test_action_scoring_policy_scores_each_action_from_its_features_and_learns()
     assert predicted.tolist() == [7, 30]
     model.learn(128)
     with pytest.raises(ConfigError, match=r"policy='action_scoring' needs an observation with a per-action"):
-        policy_for("action_scoring", observation_layout("maya_envs/MayaQuarry-v1"))
+        policy_for("action_scoring", observation_layout(PLAIN[0].gym_id))

@@ -8,6 +8,7 @@ import io
 import pytest
 
 from maya_envs.cli.progress import LineProgress, iterate, progress
+from maya_envs.games import DEFAULT_GAME
 
 
 class FakeClock:
@@ -84,7 +85,7 @@ def test_training_reports_progress_lines_in_a_log(tmp_path, capsys):
 
     overrides = ["total_timesteps=128", "n_envs=1", "n_steps=64", "batch_size=64", "eval_games=2",
                  "eval_opponents=[random]", f"output_dir={tmp_path}", "vec_env=dummy"]  # fmt: skip
-    assert main(["--config", "maya2012/2p_quick", *[a for o in overrides for a in ("--set", o)]]) == 0
+    assert main(["--config", f"{DEFAULT_GAME.key}/2p_quick", *[a for o in overrides for a in ("--set", o)]]) == 0
     err = capsys.readouterr().err
     assert "\r" not in err
     steps = [line for line in err.splitlines() if line.startswith("training: ")]

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from maya_envs.games import DEFAULT_GAME
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted(ROOT.glob("maya_envs/*/README.md")), *sorted(ROOT.glob("training/*.md"))]
 PLACEHOLDER = re.compile(r"<[A-Za-z_][\w.-]*>")
@@ -58,7 +60,7 @@ def test_the_docs_have_python_blocks_to_run():
     style would otherwise leave nothing to run)."""
     labels = [label for label, _ in PYTHON_BLOCKS]
     assert any(label.startswith("README.md:") for label in labels), labels
-    assert any("maya2012_v1.env(" in code for _, code in PYTHON_BLOCKS)
+    assert any(f"{DEFAULT_GAME.name}.env(" in code for _, code in PYTHON_BLOCKS)
 
 
 def _missing_imports(code: str) -> list[str]:
@@ -203,7 +205,7 @@ def test_the_dry_run_refuses_a_bad_config(capsys):
     from training.train import main
 
     with pytest.raises(SystemExit):
-        main(["--config", "maya2012/2p_quick", "--set", "total_timesteps=-1", "--dry-run"])
+        main(["--config", f"{DEFAULT_GAME.key}/2p_quick", "--set", "total_timesteps=-1", "--dry-run"])
     assert "total_timesteps=-1" in capsys.readouterr().err
 
 

@@ -3,6 +3,7 @@ states at every step; corrupted records are rejected with clear errors."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 
@@ -12,7 +13,7 @@ import pytest
 from maya_envs.cli import replay as replay_cli
 from maya_envs.core.errors import ResetNeededError
 from maya_envs.core.rng import seed_hides_draws
-
+from maya_envs.games import DEFAULT_GAME, GAMES, RENAMED_ENVS
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.records import (
     MAX_RECORD_BYTES,
@@ -25,20 +26,29 @@ from maya_envs.records import (
     record_env,
     replay,
 )
+from tests.conformance import GAME_CASES, case_id, default_variant, hidden_at_fewest
 
-CONFIGS = [
-    ("maya2012", {"num_players": 2}),
-    ("maya2012", {"num_players": 2, "setup": "draft", "max_turns": 40}),
-    ("maya2012", {"num_players": 3}),
-    ("maya2012", {"num_players": 4}),
-    ("maya_quarry", {"num_players": 3}),
-    ("maya_quarry", {"num_players": 4}),
-    ("maya_quarry", {"num_players": 5}),
-    ("maya_quarry", {"num_players": 4, "variant": "advanced"}),
-    ("yaxha", {"num_players": 2}),
-    ("yaxha", {"num_players": 3}),
-    ("yaxha", {"num_players": 4}),
-]
+
+def _configs() -> list[tuple[str, dict]]:
+    """The whole-game sweep (:data:`tests.conformance.GAME_CASES`); a non-default variant of a
+    game with a turn limit plays 40 turns (what it adds is at the start)."""
+    out = []
+    for key, options in GAME_CASES:
+        game, options = GAMES[key], dict(options)
+        other = options[game.variant_option] != default_variant(game, options["num_players"])
+        if other and hasattr(game.make_rules(options).config, "max_turns"):
+            options["max_turns"] = 40
+        out.append((key, options))
+    return out
+
+
+CONFIGS = _configs()
+#: A game with face-down cards at its fewest seats (its record is held until the end).
+HIDDEN = hidden_at_fewest()
+#: The first game with a Parallel env (its PettingZoo module has ``parallel_env``).
+PARALLEL = next(game for game in GAMES.values() if hasattr(importlib.import_module(game.env_module), "parallel_env"))
+#: The default game's old name (a record of it is refused naming the new one).
+OLD_NAME = next(old for old, (new, _) in RENAMED_ENVS.items() if new == DEFAULT_GAME.name)
 
 
 def play_recorded(env, seed: int | None, rng: np.random.Generator) -> list:
@@ -55,7 +65,7 @@ def play_recorded(env, seed: int | None, rng: np.random.Generator) -> list:
     return states
 
 
-@pytest.mark.parametrize(("game", "options"), CONFIGS)
+@pytest.mark.parametrize(("game", "options"), CONFIGS, ids=[case_id(c) for c in CONFIGS])
 def test_random_games_replay_to_the_same_states(tmp_path, game, options):
     for seed in (0, 1):
         path = tmp_path / f"{game}_{seed}.jsonl"
@@ -73,7 +83,7 @@ def test_random_games_replay_to_the_same_states(tmp_path, game, options):
             assert move["notation"] == env.unwrapped.rules.action_to_string(move["action"])
 
 
-@pytest.mark.parametrize(("game", "options"), CONFIGS)
+@pytest.mark.parametrize(("game", "options"), CONFIGS, ids=[case_id(c) for c in CONFIGS])
 def test_a_record_that_would_show_hidden_draws_or_choices_is_written_only_at_the_end(tmp_path, game, options):
     """While a game with hidden information or chance runs, its record file does not exist (its
     seed rebuilds every draw, its moves name every hidden choice); a perfect-information game
@@ -98,7 +108,7 @@ def test_a_record_that_would_show_hidden_draws_or_choices_is_written_only_at_the
 
 @pytest.mark.parametrize("finish", ["flush", "reset", "close"])
 def test_a_held_record_is_written_at_flush_close_and_the_next_reset(tmp_path, finish):
-    env = RecordingWrapper(make_env("maya_quarry", num_players=3), tmp_path / "g{episode}.jsonl")
+    env = RecordingWrapper(make_env(HIDDEN.key, num_players=HIDDEN.player_counts[0]), tmp_path / "g{episode}.jsonl")
     assert env.hold_until_end
     env.reset(seed=4)
     for _ in range(5):
@@ -112,13 +122,14 @@ def test_a_held_record_is_written_at_flush_close_and_the_next_reset(tmp_path, fi
 
 
 def test_hold_until_end_false_writes_a_hidden_game_as_played(tmp_path):
-    env = RecordingWrapper(make_env("maya_quarry", num_players=3), tmp_path / "open.jsonl", hold_until_end=False)
+    hidden = make_env(HIDDEN.key, num_players=HIDDEN.player_counts[0])
+    env = RecordingWrapper(hidden, tmp_path / "open.jsonl", hold_until_end=False)
     env.reset(seed=1)
     assert load_record(tmp_path / "open.jsonl").header["seed"] == 1
 
 
 def test_reset_without_seed_records_the_seed_it_drew_and_episode_paths(tmp_path):
-    env = RecordingWrapper(make_env("maya2012", num_players=3), tmp_path / "g{episode}.jsonl")
+    env = RecordingWrapper(make_env(DEFAULT_GAME.key, num_players=3), tmp_path / "g{episode}.jsonl")
     first = play_recorded(env, None, np.random.default_rng(0))
     second = play_recorded(env, None, np.random.default_rng(1))
     assert replay(tmp_path / "g0.jsonl") == first and replay(tmp_path / "g1.jsonl") == second
@@ -128,7 +139,7 @@ def test_a_recorded_env_stepped_after_the_end_says_to_reset(tmp_path):
     """Through the wrapper as on the env: the env's ResetNeededError, not a KeyError of the
     wrapper's own bookkeeping; the record keeps its one end line."""
     path = tmp_path / "g.jsonl"
-    env = record_env("maya2012", path, max_turns=4)
+    env = record_env(DEFAULT_GAME.key, path, max_turns=4)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     for agent in env.agent_iter():
@@ -140,9 +151,9 @@ def test_a_recorded_env_stepped_after_the_end_says_to_reset(tmp_path):
     assert sum('"end"' in line for line in path.read_text().splitlines()) == 1
 
 
-def test_yaxha_parallel_env_records_through_its_aec_env(tmp_path):
+def test_a_parallel_env_records_through_its_aec_env(tmp_path):
     path = tmp_path / "par.jsonl"
-    env = RulesParallelEnv(record_env("yaxha", path, num_players=3))
+    env = RulesParallelEnv(record_env(PARALLEL.key, path, num_players=3))
     observations, _ = env.reset(seed=4)
     rng = np.random.default_rng(4)
     states = []
@@ -157,7 +168,7 @@ def test_yaxha_parallel_env_records_through_its_aec_env(tmp_path):
 @pytest.fixture
 def good_lines(tmp_path) -> list[str]:
     path = tmp_path / "good.jsonl"
-    play_recorded(record_env("maya2012", path, num_players=3, max_turns=10), 5, np.random.default_rng(5))
+    play_recorded(record_env(DEFAULT_GAME.key, path, num_players=3, max_turns=10), 5, np.random.default_rng(5))
     return path.read_text().splitlines()
 
 
@@ -184,8 +195,8 @@ def test_wrong_game_version_format_and_config_are_rejected(tmp_path, good_lines)
         check(tmp_path, [edit(header, game="chess_v0"), *rest])
     with pytest.raises(RecordError, match="version 3 recorded, this is version 1"):
         check(tmp_path, [edit(header, version=3), *rest])
-    with pytest.raises(RecordError, match=r"line 1: unknown game 'maya2012_v0' \(renamed 'maya2012_v1'"):
-        check(tmp_path, [edit(header, game="maya2012_v0", version=0), *rest])
+    with pytest.raises(RecordError, match=rf"line 1: unknown game '{OLD_NAME}' \(renamed '{DEFAULT_GAME.name}'"):
+        check(tmp_path, [edit(header, game=OLD_NAME, version=0), *rest])
     with pytest.raises(RecordError, match="format"):
         check(tmp_path, [edit(header, format="something/9"), *rest])
     with pytest.raises(RecordError, match="line 1: header field 'seed' must be an int, got 'seven'"):
@@ -198,9 +209,9 @@ def test_wrong_game_version_format_and_config_are_rejected(tmp_path, good_lines)
 def test_illegal_out_of_turn_and_mislabelled_moves_are_rejected(tmp_path, good_lines):
     header, first, rest = good_lines[0], good_lines[1], good_lines[2:]
     move = json.loads(first)
-    env = make_env("maya2012", num_players=3, max_turns=10)
+    env = make_env(DEFAULT_GAME.key, num_players=3, max_turns=10)
     env.reset(seed=5)
-    illegal = next(a for a in range(75) if a not in env.rules.legal_actions(env.game_state))
+    illegal = next(a for a in range(env.rules.spec.num_actions) if a not in env.rules.legal_actions(env.game_state))
     with pytest.raises(RecordError, match=f"line 2: illegal action {illegal}"):
         check(tmp_path, [header, edit(first, action=illegal), *rest])
     other = "player_1" if move["agent"] != "player_1" else "player_2"
@@ -282,8 +293,8 @@ MALFORMED = {
     "unknown header field": (_header_edit(comment="x"), 1, r"unknown header field(s) ['comment']"),
     "render_mode in config": (_config_edit(render_mode="human"), 1, "'render_mode' is an env keyword"),
     "illegal_action in config": (_config_edit(illegal_action="raise"), 1, "'illegal_action' is an env keyword"),
-    "unknown option": (_config_edit(no_such_option=1), 1, "config rejected by maya2012_v1: unknown"),
-    "bad option value": (_config_edit(max_turns=-3), 1, "config rejected by maya2012_v1: max_turns"),
+    "unknown option": (_config_edit(no_such_option=1), 1, f"config rejected by {DEFAULT_GAME.name}: unknown"),
+    "bad option value": (_config_edit(max_turns=-3), 1, f"config rejected by {DEFAULT_GAME.name}: max_turns"),
     "unknown move field": (_move_edit(2, comment="x"), 3, r"unknown move field(s) ['comment']"),
     "float action": (_move_edit(1, action=3.0), 2, "move field 'action' must be an int, got 3.0"),
     "bool action": (_move_edit(1, action=True), 2, "move field 'action' must be an int, got True"),
@@ -316,7 +327,7 @@ def test_a_malformed_record_is_one_record_error_naming_the_line_everywhere(tmp_p
     edit, line, part = MALFORMED[name]
     data, lines = _file_bytes(good_lines, edit)
     if line == "max":
-        line = make_env("maya2012", num_players=3, max_turns=10).unwrapped.rules.spec.max_game_length + 2
+        line = make_env(DEFAULT_GAME.key, num_players=3, max_turns=10).unwrapped.rules.spec.max_game_length + 2
     elif line is not None and line < 0:
         line += len(lines) + 1
     path = tmp_path / "bad.jsonl"

@@ -22,16 +22,30 @@ from typing import Any
 import numpy as np
 import pytest
 
-from maya_envs.games import find_game
+from maya_envs.games import DEFAULT_GAME, GAMES, find_game
 from maya_envs.records import RecordError, load_record, parse_record, record_env, replay
+from tests.conformance import case_id
 from tests.fuzz_mutations import mutate_value
 
-CASES = {
-    "maya2012-3p": ("maya2012", {"num_players": 3, "max_turns": 12}),
-    "maya2012-2p-draft": ("maya2012", {"num_players": 2, "setup": "draft", "max_turns": 8}),
-    "quarry-3p": ("maya_quarry", {"num_players": 3}),
-    "yaxha-2p": ("yaxha", {"num_players": 2}),
-}
+
+def _cases() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every game at its smallest player count (the default game in its last variant), and the
+    default game at its second count; a game with a turn limit stops after 4 turns a seat, so
+    that a record stays short."""
+    wanted = [(key, {"num_players": game.player_counts[0]}) for key, game in GAMES.items()]
+    wanted.append((DEFAULT_GAME.key, {"num_players": DEFAULT_GAME.player_counts[1]}))
+    cases = {}
+    for key, options in wanted:
+        game = GAMES[key]
+        if game is DEFAULT_GAME and options["num_players"] == game.player_counts[0]:
+            options[game.variant_option] = list(game.hook("variants"))[-1]
+        if hasattr(game.make_rules(options).config, "max_turns"):
+            options["max_turns"] = 4 * options["num_players"]
+        cases[case_id((key, options))] = (key, options)
+    return cases
+
+
+CASES = _cases()
 
 
 def recorded_lines(tmp_path, key: str, options: dict[str, Any], games: int) -> list[list[str]]:

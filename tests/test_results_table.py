@@ -8,14 +8,21 @@ from pathlib import Path
 import pytest
 import yaml
 
+from maya_envs.games import DEFAULT_GAME, find_game
 from training.results import arena_agents, row
+
+from tests.conformance import shipped_ppo_baseline
+
+#: A shipped baseline whose training options name a variant (the row's game cell shows it).
+NAME, INFO = shipped_ppo_baseline(lambda info: find_game(info.env_id).variant_option in info.game_options)
+GAME = find_game(INFO.env_id)
 
 
 def fake_run(tmp_path: Path) -> Path:
     run = tmp_path / "run"
     (run / "arena").mkdir(parents=True)
     (run / "config.yaml").write_text(
-        yaml.safe_dump({"env_id": "maya_envs/MayaQuarry-v1", "game_options": {"num_players": 4, "variant": "basic"}})
+        yaml.safe_dump({"env_id": INFO.env_id, "game_options": INFO.game_options})
     )
     results = [
         {"opponent": "random", "win_rate": 0.935, "win_rate_ci95": [0.907, 0.9553]},
@@ -30,9 +37,10 @@ def fake_run(tmp_path: Path) -> Path:
 
 
 def test_a_row_carries_the_runs_own_numbers(tmp_path):
-    line = row("maya_quarry/4p_basic_quick", fake_run(tmp_path), arena_games=10)
+    line = row(INFO.config, fake_run(tmp_path), arena_games=10)
+    variant = INFO.game_options[GAME.variant_option]
     assert line == (
-        "| Maya (quarry) basic | 4 | `maya_quarry/4p_basic_quick` | 100,352 | 552 | 93.5% [90.7%, 95.5%] "
+        f"| {GAME.short_title} {variant} | {INFO.num_players} | `{INFO.config}` | 100,352 | 552 | 93.5% [90.7%, 95.5%] "
         "| 4.2% [2.7%, 6.7%] | 23.0 / 38.2 |"
     )
 
@@ -59,6 +67,6 @@ def test_an_expert_iteration_run_shows_the_raw_network_and_the_search(tmp_path):
     ]
     (run / "evaluation.json").write_text(json.dumps({"results": results, "positions": 1234, "train_seconds": 60}))
     (run / "model.pt").write_bytes(b"")
-    line = row("maya2012/2p_exit", run, arena_games=10)
+    line = row(f"{DEFAULT_GAME.key}/2p_exit", run, arena_games=10)
     assert "| 1,234 | 60 | - | raw 50.0% [45.0%, 55.0%]; +32 sims 90.0% [87.0%, 92.0%] |" in line
     assert arena_agents(run, 2)[0] == f"agent=policy:{run / 'model.pt'}"

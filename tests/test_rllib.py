@@ -8,6 +8,7 @@ then they run and fail, so a broken Ray install cannot pass as a skip.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import os
@@ -18,6 +19,8 @@ import numpy as np
 import pytest
 
 from maya_envs.evaluation.arena import play_match
+from maya_envs.games import DEFAULT_GAME
+from maya_envs.games import GAMES as TABLE
 
 HAVE_RAY = importlib.util.find_spec("ray") is not None and importlib.util.find_spec("torch") is not None
 REQUIRE_RAY = os.environ.get("MAYA_REQUIRE_RLLIB") == "1"
@@ -27,7 +30,20 @@ needs_ray = pytest.mark.skipif(
     "bash scripts/test_compat.sh tests/test_rllib.py",
 )
 
-GAMES = [("maya2012", {"num_players": 2}), ("maya_quarry", {"num_players": 3}), ("yaxha", {"num_players": 4})]
+
+
+def _one_case_per_game() -> list[tuple[str, dict]]:
+    """Every game once, the k-th game of the table at the k-th smallest player count any game
+    has (its smallest where it has not that one), so the sweep meets as many counts as games."""
+    counts = sorted({n for game in TABLE.values() for n in game.player_counts})
+    cases = []
+    for k, (key, game) in enumerate(TABLE.items()):
+        n = counts[k] if k < len(counts) and counts[k] in game.player_counts else game.player_counts[0]
+        cases.append((key, {"num_players": n}))
+    return cases
+
+
+GAMES = _one_case_per_game()
 TINY = [
     "iterations=2",
     "train_batch_size=200",
@@ -50,12 +66,12 @@ def local_ray():
 
 
 def test_rllib_spec_without_ray_names_the_extra(monkeypatch):
-    from maya_envs import maya2012_v1
+    make_env = importlib.import_module(DEFAULT_GAME.env_module).env
 
     # where Ray is installed, make its import fail as if it were not (None in sys.modules)
     monkeypatch.setitem(sys.modules, "ray.rllib.core.rl_module.rl_module", None)
     with pytest.raises(ImportError, match=r"pip install 'maya-envs\[rllib\]'"):
-        play_match(maya2012_v1.env, "rllib:/nonexistent", "random", games=1)
+        play_match(make_env, "rllib:/nonexistent", "random", games=1)
 
 
 @needs_ray
@@ -86,7 +102,7 @@ def test_adapter_plays_whole_games_with_masked_random_actions(game, options):
 def test_adapter_counts_an_illegal_action():
     from training.rllib_env import MayaMultiAgentEnv
 
-    env = MayaMultiAgentEnv({"game": "maya2012"})
+    env = MayaMultiAgentEnv({"game": DEFAULT_GAME.key})
     obs, _ = env.reset(seed=0)
     (agent,) = obs
     illegal = int(np.flatnonzero(obs[agent]["action_mask"] == 0)[0])
@@ -104,7 +120,7 @@ def test_masking_module_gives_masked_actions_no_probability():
     from training.rllib_env import MayaMultiAgentEnv
     from training.rllib_module import MaskedPPOTorchRLModule
 
-    env = MayaMultiAgentEnv({"game": "yaxha", "game_options": {"num_players": 3}})
+    env = MayaMultiAgentEnv({"game": DEFAULT_GAME.key, "game_options": {"num_players": 3}})
     space = env.observation_spaces["player_0"]
     module = MaskedPPOTorchRLModule(
         observation_space=space, action_space=env.action_spaces["player_0"], model_config={"fcnet_hiddens": [16]}
@@ -130,8 +146,9 @@ def test_action_feature_head_scores_every_action_with_one_weight_vector():
     from training.rllib_module import MaskedPPOTorchRLModule
     from training.rllib_train import action_feature_block
 
-    env = MayaMultiAgentEnv({"game": "maya2012"})
-    start, features, actions = block = action_feature_block("maya2012", {})
+    # the default game's default observation has a per-action feature block
+    env = MayaMultiAgentEnv({"game": DEFAULT_GAME.key})
+    start, features, actions = block = action_feature_block(DEFAULT_GAME.key, {})
     space, action_space = env.observation_spaces["player_0"], env.action_spaces["player_0"]
     config = {"fcnet_hiddens": [16], "action_feature_block": list(block), "action_feature_gain": 10.0}
     module = MaskedPPOTorchRLModule(observation_space=space, action_space=action_space, model_config=config)

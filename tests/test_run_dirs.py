@@ -13,6 +13,7 @@ from training.run_dirs import new_run_dir
 from training.train import main
 
 SECOND = "20260101-000000"
+RUN = f"{DEFAULT_GAME.gym_id.split('/')[-1]}__exp__1"  # a run name: the Gymnasium id's name, exp_name, seed
 
 
 @pytest.fixture
@@ -21,16 +22,16 @@ def frozen_clock(monkeypatch):
 
 
 def test_runs_started_in_the_same_second_get_their_own_directories(tmp_path, frozen_clock):
-    first = new_run_dir(tmp_path / "runs", "Maya2012-v1__exp__1")
-    second = new_run_dir(tmp_path / "runs", "Maya2012-v1__exp__1")
-    assert first.name == f"Maya2012-v1__exp__1__{SECOND}" and second.name == f"{first.name}-2"
+    first = new_run_dir(tmp_path / "runs", RUN)
+    second = new_run_dir(tmp_path / "runs", RUN)
+    assert first.name == f"{RUN}__{SECOND}" and second.name == f"{first.name}-2"
     assert first.is_dir() and second.is_dir()
 
     made, errors = [], []
 
     def start_run():
         try:
-            made.append(new_run_dir(tmp_path / "runs", "Maya2012-v1__exp__1"))
+            made.append(new_run_dir(tmp_path / "runs", RUN))
         except Exception as error:  # noqa: BLE001  (reported below)
             errors.append(error)
 
@@ -47,11 +48,11 @@ def test_runs_started_in_the_same_second_get_their_own_directories(tmp_path, fro
 
 
 PPO = [
-    "--config", "maya2012/2p_quick", "--set", "total_timesteps=1", "--set", "n_envs=1", "--set", "n_steps=16",
-    "--set", "batch_size=16", "--set", "n_epochs=1", "--set", "vec_env=dummy",
+    "--config", f"{DEFAULT_GAME.key}/2p_quick", "--set", "total_timesteps=1", "--set", "n_envs=1",
+    "--set", "n_steps=16", "--set", "batch_size=16", "--set", "n_epochs=1", "--set", "vec_env=dummy",
 ]  # fmt: skip
 EXIT = [
-    "--config", "maya2012/2p_exit", "--set", "exit.iterations=0", "--set", "exit.imitation_games=2",
+    "--config", f"{DEFAULT_GAME.key}/2p_exit", "--set", "exit.iterations=0", "--set", "exit.imitation_games=2",
     "--set", "exit.imitation_epochs=1", "--set", "exit.simulations=2", "--set", "exit.gate_games=0",
     "--set", "exit.eval_simulations=0", "--set", "exit.actors=1", "--set", "game_options.max_turns=8",
 ]  # fmt: skip

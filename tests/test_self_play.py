@@ -15,9 +15,14 @@ import numpy as np
 import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.games import DEFAULT_GAME, GAMES, find_game
+from training.config_names import config_names, resolve_config
 from training.self_play import SnapshotPool, make_self_play_env
 
+from tests.conformance import default_variant
+
 ROOT = Path(__file__).resolve().parent.parent
+POOL_ID = DEFAULT_GAME.gym_id  # the pools' game (3 players: two pools)
 
 
 def scripted(observation) -> int:
@@ -28,10 +33,10 @@ def scripted(observation) -> int:
 
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory):
-    """Three untrained MaskablePPO snapshots for Yaxha 3p, saved as a trainer would."""
+    """Three untrained MaskablePPO snapshots for the default game at 3 players, saved as a trainer would."""
     from sb3_contrib import MaskablePPO
 
-    env = gym.make("maya_envs/Yaxha-v1", num_players=3)
+    env = gym.make(POOL_ID, num_players=3)
     folder = tmp_path_factory.mktemp("snapshots")
     paths = []
     for k in range(3):
@@ -42,7 +47,7 @@ def snapshots(tmp_path_factory):
 
 
 def test_pool_weights_and_size(snapshots):
-    env = gym.make("maya_envs/Yaxha-v1", num_players=3)
+    env = gym.make(POOL_ID, num_players=3)
     pool = SnapshotPool({"random": 1.0, "heuristic": 1.0}, env.unwrapped.rules, snapshot_weight=2.0, pool_size=2)
     assert pool.weights().tolist() == [0.5, 0.5]  # bots only before the first snapshot
     for path in snapshots:
@@ -54,7 +59,7 @@ def test_pool_weights_and_size(snapshots):
 
 
 def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(snapshots):
-    env = make_self_play_env("maya_envs/Yaxha-v1", {"random": 1.0}, 3.0, pool_size=5, num_players=3)
+    env = make_self_play_env(POOL_ID, {"random": 1.0}, 3.0, pool_size=5, num_players=3)
     assert env.add_snapshot(snapshots[0]) == 1 and env.add_snapshot(snapshots[1]) == 2
     seats, picks = Counter(), Counter()
     rng = np.random.default_rng(0)
@@ -75,19 +80,21 @@ def test_learner_sits_in_every_seat_and_every_other_seat_draws_from_the_pool(sna
     assert any(a != b for a, b in picks)  # the two other seats are drawn independently
 
 
-@pytest.mark.parametrize(
-    ("env_id", "options"),
-    [
-        ("maya_envs/Yaxha-v1", {"num_players": 3}),
-        ("maya_envs/MayaQuarry-v1", {"num_players": 4}),
-        ("maya_envs/Maya2012-v1", {"num_players": 4}),
-        ("maya_envs/Maya2012-v1", {"num_players": 2, "setup": "random"}),
-    ],
-)
+def _scripted_cases() -> list[tuple[str, dict]]:
+    """Every game at its second player count, every game at each count where seats play in
+    teams, and the default game's first non-default variant at its smallest count."""
+    cases = [(game.gym_id, {"num_players": game.player_counts[1]}) for game in GAMES.values()]
+    cases += [(g.gym_id, {"num_players": n}) for g in GAMES.values() for n in g.player_counts if g.teams(n)]
+    n = DEFAULT_GAME.player_counts[0]
+    other = next(v for v in DEFAULT_GAME.hook("variants") if v != default_variant(DEFAULT_GAME, n))
+    return cases + [(DEFAULT_GAME.gym_id, {"num_players": n, DEFAULT_GAME.variant_option: other})]
+
+
+@pytest.mark.parametrize(("env_id", "options"), _scripted_cases())
 def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options):
     """Every seat plays the same scripted policy, so the game is the same whichever seat the
-    learner takes; the learner's summed reward must be that seat's return (its team's in
-    4-player Maya (2012)), and the known winning seat's reward is positive."""
+    learner takes; the learner's summed reward must be that seat's return (its team's where
+    seats play in teams), and the known winning seat's reward is positive."""
     outcomes = []
     for seat in range(options["num_players"]):
         env = make_self_play_env(env_id, {scripted: 1.0}, learner_seat=seat, **options)
@@ -107,21 +114,43 @@ def test_reward_goes_to_the_learners_own_seat_in_a_scripted_game(env_id, options
     returns = np.array(outcomes[0][1])
     winner = int(np.argmax(returns))
     assert outcomes[winner][0] > 0 and min(t for t, _ in outcomes) < 0
-    if env_id.endswith("Maya2012-v1") and options["num_players"] == 4:
-        assert returns[0] == returns[2] and returns[1] == returns[3]  # partners share the result
+    for team in find_game(env_id).teams(options["num_players"]):
+        assert len({returns[s] for s in team}) == 1, team  # partners share the result
 
 
+def _quick_form(name: str) -> tuple[int, object]:
+    """``(num_players, variant)`` that the shipped config ``name`` plays."""
+    import yaml
+
+    data = yaml.safe_load(resolve_config(name).read_text(encoding="utf-8"))
+    game = find_game(data["env_id"])
+    rules = game.make_rules(data.get("game_options") or {})
+    return rules.spec.num_players, getattr(rules.config, game.variant_option)
+
+
+def _smoke_config(game) -> str:
+    """The game's shipped ``*_quick`` config in its most demanding shipped form: a player count
+    where seats play in teams, else a non-default variant, else its smallest player count."""
+    wanted = [(n, default_variant(game, n)) for n in game.player_counts if game.teams(n)]
+    wanted += [(n, v) for v in game.hook("variants") for n in game.player_counts if v != default_variant(game, n)]
+    wanted.append((game.player_counts[0], default_variant(game, game.player_counts[0])))
+    quick = [name for name in config_names(game.key) if name.endswith("_quick")]
+    forms = {name: _quick_form(name) for name in quick}
+    return next(name for form in wanted for name in quick if forms[name] == form)
+
+
+#: (config, vector env kind, the run directory's env name): one game a case, the first in one
+#: process (``dummy``), the others in subprocesses; the last one is resumed.
 SMOKE = [
-    ("maya2012/4p_quick.yaml", "dummy", "Maya2012-v1"),
-    ("maya_quarry/3p_advanced_quick.yaml", "subproc", "MayaQuarry-v1"),
-    ("yaxha/2p_quick.yaml", "subproc", "Yaxha-v1"),
+    (_smoke_config(game), "dummy" if k == 0 else "subproc", game.gym_id.split("/")[-1])
+    for k, game in enumerate(GAMES.values())
 ]
 
 
 @pytest.mark.parametrize(("config", "vec_env", "env_name"), SMOKE)
 def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name):
     command = [
-        sys.executable, "-m", "training.train", "--config", str(ROOT / "configs" / config),
+        sys.executable, "-m", "training.train", "--config", str(resolve_config(config)),
         "--set", "total_timesteps=256", "--set", "n_envs=2", "--set", f"vec_env={vec_env}", "--set", "n_steps=64",
         "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "net_arch=[16]", "--set", "eval_games=2",
         "--set", "eval_every=100", "--set", "eval_curve_games=2", "--set", "self_play.enabled=true",
@@ -150,7 +179,7 @@ def test_self_play_training_smoke_then_arena(tmp_path, config, vec_env, env_name
     assert (tmp_path / "arena" / "arena.md").is_file() and (tmp_path / "arena" / "ratings.png").is_file()
     assert "arena: 100%" in done.stderr and "seat-games" in done.stdout  # progress bar; the column says what it counts
 
-    if env_name == "Yaxha-v1":  # resume: continue the checkpoint to 384 steps in all, in a new run directory
+    if env_name == SMOKE[-1][2]:  # resume: continue the checkpoint to 384 steps in all, in a new run directory
         resume = [sys.executable, "-m", "training.train", "--resume", str(run_dir / "model.zip"),
                   "--set", "total_timesteps=384"]  # fmt: skip
         done = subprocess.run(resume, cwd=ROOT, capture_output=True, text=True, timeout=600)

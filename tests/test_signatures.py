@@ -7,12 +7,11 @@ import dataclasses
 import importlib
 
 import gymnasium as gym
-import numpy as np
 import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ConfigError
-from maya_envs.games import GAMES
+from maya_envs.games import DEFAULT_GAME, GAMES
 
 KEYS = sorted(GAMES)
 
@@ -116,26 +115,10 @@ def test_every_option_of_every_game_takes_a_wrong_value_as_a_config_error_or_acc
 def test_self_play_pools_are_the_envs_opponents_built_once():
     from training.self_play import SnapshotPool, make_self_play_env
 
-    env = make_self_play_env(GAMES["yaxha"].gym_id, {"random": 1.0}, num_players=3)
+    env = make_self_play_env(DEFAULT_GAME.gym_id, {"random": 1.0}, num_players=3)
     assert len(env.pools) == 2 and all(isinstance(pool, SnapshotPool) for pool in env.pools)
     assert all(a is b for a, b in zip(env.pools, env.unwrapped.opponents, strict=True))
     from training.self_play import SelfPlayWrapper
 
     with pytest.raises(ValueError, match="opponents are SnapshotPools"):
-        SelfPlayWrapper(gym.make(GAMES["yaxha"].gym_id))
-
-
-def test_yaxha_uses_the_shared_legal_action_cache():
-    from maya_envs.core.legal import LegalActionCache
-    from maya_envs.yaxha.rules import YaxhaRules
-
-    rules = YaxhaRules({"num_players": 3})
-    assert isinstance(rules, LegalActionCache)
-    state = rules.initial_state(np.random.default_rng(0))
-    legal = rules.legal_actions(state)
-    assert state._cache["legal"] == legal and rules.legal_mask(state).sum() == len(legal)
-    after = rules.apply_action(state, legal[0], np.random.default_rng(1))
-    assert "legal" not in after._cache  # a new state computes its own
-    assert rules.legal_actions(after) == rules.legal_actions_for(after, rules.current_player(after))
-    assert dataclasses.replace(state)._cache == {}  # a copy starts without the memo
-    assert rules.state_from_dict(rules.state_to_dict(state)) == state  # the memo is not saved
+        SelfPlayWrapper(gym.make(DEFAULT_GAME.gym_id))

@@ -5,15 +5,30 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
 import pytest
 
 from maya_envs.evaluation.stats import wilson_interval
-from maya_envs.games import GAMES
+from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.stats.cli import main
 from maya_envs.stats.collect import GameRecord, StatsConfig, Table, collect, probe_hidden
 from maya_envs.stats.figures import branching_summary, distribution, figures, world_estimate
 from maya_envs.stats.report import run, to_json, without_timing
+from tests.conformance import default_variant, hidden_at_fewest
+
+#: The first game whose seats play in teams at some player count, and that count.
+TEAM_GAME, TEAM_N = next((g, n) for g in GAMES.values() for n in g.player_counts if g.teams(n))
+#: A game with face-down cards at its fewest seats (its games are probed for hidden information).
+HIDDEN = hidden_at_fewest()
+HIDDEN_N = HIDDEN.player_counts[0]
+VARIANT = DEFAULT_GAME.variant_option
+
+
+def one_random_game(key: str) -> GameRecord:
+    """The record of one random game of ``key`` at its smallest player count (the per-game
+    tests of rounds and turns read it)."""
+    n = GAMES[key].player_counts[0]
+    (r,) = collect(StatsConfig(key, {"num_players": n}, ("random",) * n, hidden_games=0), 1)
+    return r
 
 
 def near(value):
@@ -83,27 +98,15 @@ def test_symmetric_two_seat_lineup_balance_and_wilson_intervals_match_evaluation
     assert list(ends) == ["done", "max_turns"] and ends["done"]["count"] == 9
 
 
-def test_real_two_seat_random_lineup_counts_every_game_once():
-    run_ = run(StatsConfig("maya2012", {"num_players": 2}, ("random", "random"), hidden_games=0), 12, seed=5)
-    balance = run_["figures"]["balance"]
-    wins = [s["count"] for s in balance["seats"]]
-    assert sum(wins) + balance["draws"]["count"] == 12  # 2p: one winner or none per game
-    assert sum(e["count"] for e in run_["figures"]["endings"]["ends"].values()) == 12
-    assert "hidden" not in run_["figures"]  # two-player Maya (2012) is perfect information
-    phases = set(run_["figures"]["branching"]["by_phase"])
-    from maya_envs.maya2012.state import PHASE_NAMES
-
-    assert phases <= set(PHASE_NAMES) and "exchange" in phases
-
-
 def test_mixed_rotated_lineup_gives_every_spec_every_seat_and_team_results():
-    config = StatsConfig("maya2012", {"num_players": 4}, ("heuristic", "random", "random", "random"), rotate=True,
-                         hidden_games=0)  # fmt: skip
-    records = collect(config, 8, seed=1)
-    assert [r.seats.index("heuristic") for r in records] == [0, 1, 2, 3, 0, 1, 2, 3]
-    balance = figures(records, GAMES["maya2012"].teams(4))["balance"]
-    assert balance["agents"]["heuristic"]["of"] == 8 and balance["agents"]["random"]["of"] == 24
-    assert [t["seats"] for t in balance["teams"]] == [[0, 2], [1, 3]]
+    lineup = ("heuristic",) + ("random",) * (TEAM_N - 1)
+    config = StatsConfig(TEAM_GAME.key, {"num_players": TEAM_N}, lineup, rotate=True, hidden_games=0)
+    records = collect(config, 2 * TEAM_N, seed=1)
+    assert [r.seats.index("heuristic") for r in records] == list(range(TEAM_N)) * 2
+    balance = figures(records, TEAM_GAME.teams(TEAM_N))["balance"]
+    assert balance["agents"]["heuristic"]["of"] == 2 * TEAM_N
+    assert balance["agents"]["random"]["of"] == 2 * TEAM_N * (TEAM_N - 1)
+    assert [t["seats"] for t in balance["teams"]] == [list(team) for team in TEAM_GAME.teams(TEAM_N)]
     assert [t["count"] for t in balance["teams"]] == [balance["seats"][0]["count"], balance["seats"][1]["count"]]
 
 
@@ -114,23 +117,9 @@ def test_world_estimate_cases():
     assert world_estimate(30, 496, 32)[0] == 30.0  # never below the worlds actually drawn
 
 
-def test_hidden_probe_counts_maya2012_deals_by_its_determinizer():
-    # 3 players, at the deal: a seat sees its 2 cards and the centre card, so the other 6 colours
-    # are dealt 2 + 2 to the other seats and 2 to the spare: 6! / (2! 2! 2!) = 90 worlds, 6 cards
-    game = GAMES["maya2012"]
-    rules = game.make_rules({"num_players": 3})
-    state = rules.initial_state(np.random.default_rng(0))
-    fields, distinct, pairs = probe_hidden(rules, game.hook("determinize"), state, 0, 1500, np.random.default_rng(1))
-    assert fields == 6 and distinct == 90
-    worlds, how = world_estimate(distinct, pairs, 1500)
-    assert how == "collisions" and 80 < worlds < 100
-    two = game.make_rules({"num_players": 2})
-    state = two.initial_state(np.random.default_rng(0))
-    assert probe_hidden(two, game.hook("determinize"), state, 0, 8, np.random.default_rng(1)) == [0, 1, 28]
-
-
 def test_hidden_figures_are_recorded_for_probed_games_only():
-    config = StatsConfig("yaxha", {"num_players": 2}, ("random", "random"), hidden_games=1, world_samples=4, probe_every=10)
+    lineup = ("random",) * HIDDEN_N
+    config = StatsConfig(HIDDEN.key, {"num_players": HIDDEN_N}, lineup, hidden_games=1, world_samples=4, probe_every=10)
     records = collect(config, 2, seed=0)
     assert records[0].hidden and not records[1].hidden
     assert [h[0] for h in records[0].hidden] == list(range(0, records[0].moves, 10))
@@ -139,7 +128,8 @@ def test_hidden_figures_are_recorded_for_probed_games_only():
 
 
 def test_parallel_workers_give_the_same_records_as_serial():
-    config = StatsConfig("maya_quarry", {"num_players": 3}, ("heuristic", "random", "random"), rotate=True,
+    lineup = ("heuristic",) + ("random",) * (HIDDEN_N - 1)
+    config = StatsConfig(HIDDEN.key, {"num_players": HIDDEN_N}, lineup, rotate=True,
                          hidden_games=2, world_samples=4, probe_every=8)  # fmt: skip
     serial = collect(config, 7, seed=3)
     parallel = collect(config, 7, seed=3, workers=2)
@@ -148,7 +138,8 @@ def test_parallel_workers_give_the_same_records_as_serial():
 
 
 def test_same_seed_same_json_and_another_seed_differs():
-    config = StatsConfig("yaxha", {"num_players": 2, "footprint": "fixed"}, ("random", "random"), hidden_games=1,
+    options = {"num_players": HIDDEN_N, HIDDEN.variant_option: list(HIDDEN.hook("variants"))[-1]}
+    config = StatsConfig(HIDDEN.key, options, ("random",) * HIDDEN_N, hidden_games=1,
                          world_samples=4, probe_every=10)  # fmt: skip
     a, b, c = (json.loads(to_json([run(config, 4, seed=s)])) for s in (2, 2, 3))
     assert a["runs"][0]["timing"].keys() == {"rules_steps_per_s", "decisions_per_s", "games_per_s_wall", "wall_seconds"}
@@ -168,7 +159,7 @@ def test_distribution_and_branching_summary_by_hand():
     ("argv", "message"),
     [
         (["--game", "chess"], "unknown game 'chess'"),
-        (["--option", "colour=red"], "unknown Maya (2012) option(s) ['colour']"),
+        (["--option", "colour=red"], f"unknown {DEFAULT_GAME.title} option(s) ['colour']"),
         (["--players", "7"], "num_players=7 is not allowed"),
         (["--lineup", "wizard"], "unknown bot 'wizard'"),
         (["--lineup", "random,random,random"], "has 3 specs"),
@@ -176,7 +167,7 @@ def test_distribution_and_branching_summary_by_hand():
         (["--games", "0"], "must be >= 1"),
         (["--world-samples", "1"], "must be >= 2"),
         (["--players", "2", "--option", "num_players=3"], "disagree"),
-        (["--compare", "setup=sideways"], "setup='sideways' is not allowed"),
+        (["--compare", f"{VARIANT}=sideways"], f"{VARIANT}='sideways' is not allowed"),
     ],
 )
 def test_cli_bad_input_is_a_clear_error(argv, message, tmp_path, capsys):
@@ -190,31 +181,23 @@ def test_cli_bad_input_is_a_clear_error(argv, message, tmp_path, capsys):
 
 def test_cli_writes_report_json_and_plots_with_a_comparison(tmp_path):
     out = tmp_path / "stats"
-    code = main(["--game", "maya2012", "--players", "2", "--games", "4", "--compare", "setup=random",
+    key, option = DEFAULT_GAME.key, DEFAULT_GAME.variant_option
+    other = next(v for v in DEFAULT_GAME.hook("variants") if v != default_variant(DEFAULT_GAME, 2))
+    code = main(["--game", key, "--players", "2", "--games", "4", "--compare", f"{option}={other}",
                  "--out", str(out)])  # fmt: skip
     assert code == 0
     report = json.loads((out / "report.json").read_text())
     labels = [r["label"] for r in report["runs"]]
-    assert labels == ["maya2012 2p, random x2", "maya2012 2p setup=random, random x2"]
-    assert report["runs"][1]["config"]["options"]["setup"] == "random"
+    assert labels == [f"{key} 2p, random x2", f"{key} 2p {option}={other}, random x2"]
+    assert report["runs"][1]["config"]["options"][option] == other
     text = (out / "report.md").read_text()
-    assert "| figure | maya2012 2p, random x2 | maya2012 2p setup=random, random x2 |" in text
+    assert f"| figure | {labels[0]} | {labels[1]} |" in text
     for name in ("branching.png", "length.png", "seats.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_table_checks_probe_settings():
     with pytest.raises(ValueError, match="probe_every=0"):
-        Table(StatsConfig("yaxha", {"num_players": 2}, ("random", "random"), probe_every=0))
+        Table(StatsConfig(DEFAULT_GAME.key, {"num_players": 2}, ("random", "random"), probe_every=0))
 
 
-def test_rounds_count_the_rounds_played_and_turns_come_from_final_info():
-    from maya_envs.maya_quarry.rules.state import NUM_ROUNDS as QUARRY_ROUNDS
-    from maya_envs.yaxha.rules import NUM_ROUNDS as YAXHA_ROUNDS
-
-    for game, rounds in (("yaxha", YAXHA_ROUNDS), ("maya_quarry", QUARRY_ROUNDS)):
-        n = GAMES[game].player_counts[0]
-        (r,) = collect(StatsConfig(game, {"num_players": n}, ("random",) * n, hidden_games=0), 1)
-        assert (r.rounds, r.turns) == (rounds, None), game
-    (r,) = collect(StatsConfig("maya2012", {"num_players": 2}, ("random",) * 2, hidden_games=0), 1)
-    assert r.rounds is None and r.turns is not None and 0 < r.turns <= r.moves

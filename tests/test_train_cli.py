@@ -9,9 +9,14 @@ import sys
 
 import pytest
 
+from maya_envs.games import DEFAULT_GAME
 from training.config import override_keys
 from training.config_names import config_names
 from training.train import list_configs, main
+
+from tests.conformance import shipped_ppo_baseline
+
+QUICK = f"{DEFAULT_GAME.key}/2p_quick"
 
 
 def _fails(args, capsys) -> str:
@@ -22,17 +27,21 @@ def _fails(args, capsys) -> str:
 
 
 def test_a_bad_game_option_fails_before_the_run_directory_exists(tmp_path, capsys):
-    args = ["--config", "yaxha/2p_quick", "--set", "game_options.num_players=5", "--set", f"output_dir={tmp_path}"]
+    refused = max(DEFAULT_GAME.player_counts) + 1
+    args = ["--config", QUICK, "--set", f"game_options.num_players={refused}", "--set", f"output_dir={tmp_path}"]
     err = _fails(args, capsys)
-    assert "num_players=5 is not allowed; allowed: [2, 3, 4]" in err and "Traceback" not in err
+    assert f"num_players={refused} is not allowed; allowed: {list(DEFAULT_GAME.player_counts)}" in err
+    assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # nothing was created
-    err = _fails(["--config", "yaxha/2p_quick", "--set", "opponents={'pretrained:maya_quarry_4p': 1}"], capsys)
-    assert "'maya_quarry_4p' plays maya_quarry_v1 with 4 players" in err
+    name, info = shipped_ppo_baseline(lambda info: info.game != DEFAULT_GAME.name)
+    err = _fails(["--config", QUICK, "--set", f"opponents={{'pretrained:{name}': 1}}"], capsys)
+    assert f"{name!r} plays {info.game} with {info.num_players} players" in err
 
 
 def test_an_rllib_config_names_its_command(capsys):
-    err = _fails(["--config", "rllib/yaxha_2p"], capsys)
-    assert "is an RLlib config" in err and "python -m training.rllib_train --config rllib/yaxha_2p" in err
+    rllib = config_names("rllib")[-1]
+    err = _fails(["--config", rllib], capsys)
+    assert "is an RLlib config" in err and f"python -m training.rllib_train --config {rllib}" in err
 
 
 def test_list_configs_and_the_unknown_name_error_list_the_same_names(capsys):
@@ -40,7 +49,7 @@ def test_list_configs_and_the_unknown_name_error_list_the_same_names(capsys):
     listed = [line for line in capsys.readouterr().out.splitlines() if line and not line.startswith("RLlib")]
     assert sorted(listed) == config_names()
     assert list_configs().splitlines()[-1].startswith("rllib/")  # the RLlib ones last, under their command
-    err = _fails(["--config", "yaxha/2p_slow"], capsys)
+    err = _fails(["--config", f"{DEFAULT_GAME.key}/2p_slow"], capsys)
     assert f"shipped names: {config_names()}" in err
 
 
@@ -67,6 +76,6 @@ def test_training_takes_whole_rollouts_and_says_so():
     from training.config import load_config
     from training.train import rollout_steps
 
-    config = load_config("maya2012/2p_quick", ["n_envs=8", "n_steps=256"])
+    config = load_config(QUICK, ["n_envs=8", "n_steps=256"])
     assert rollout_steps(config, 100_000) == 100_352 and rollout_steps(config, 2048) == 2048
     assert rollout_steps(config, 0) == 0

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import DEFAULT_GAME
 from training.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = ROOT / "configs" / "maya2012" / "2p_quick.yaml"
+CONFIG = ROOT / "configs" / DEFAULT_GAME.key / "2p_quick.yaml"
+ENV = DEFAULT_GAME.gym_id.split("/")[-1]  # a run directory starts with the Gymnasium id's name
 
 
 def test_train_then_evaluate_with_a_tiny_budget(tmp_path):
@@ -26,7 +28,7 @@ def test_train_then_evaluate_with_a_tiny_budget(tmp_path):
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     (run_dir,) = list(tmp_path.iterdir())
-    assert run_dir.name.startswith("Maya2012-v1__maskable_ppo_quick__1__")
+    assert run_dir.name.startswith(f"{ENV}__maskable_ppo_quick__1__")
     assert (run_dir / "model.zip").is_file() and (run_dir / "config.yaml").is_file()
     assert any((run_dir / "tb").iterdir())
     results = json.loads((run_dir / "evaluation.json").read_text())["results"]

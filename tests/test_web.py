@@ -290,7 +290,9 @@ def test_a_human_seats_page_does_not_change_when_what_it_may_not_see_is_resample
     """Board, legal moves and scores of the human seat's view, with the other seats' hidden
     cards, picks and cubes redrawn (the move texts are describe_action's, tested by resampling
     in tests/test_notation.py)."""
-    from .test_render import resample_maya2012, resample_quarry, resample_yaxha
+    from .maya2012.test_hidden_information import resample_hidden as resample_maya2012
+    from .maya_quarry.test_hidden_information import resample_hidden as resample_quarry
+    from .yaxha.test_render_views import resample_yaxha
 
     resample = {"maya2012": resample_maya2012, "maya_quarry": resample_quarry, "yaxha": resample_yaxha}[game]
     live = LiveGame(game, ["human", "random", "random"], {"num_players": 3}, seed=4)

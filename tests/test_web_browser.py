@@ -11,6 +11,7 @@ with ``MAYA_REQUIRE_BROWSER=1`` (set by ``.ci/run``) they fail instead.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -52,8 +53,10 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
+from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.records import load_record  # noqa: E402
 from maya_envs.web.app import create_app  # noqa: E402
+from tests.conformance import hidden_at_fewest  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("browser")  # one browser and server per worker process
 
@@ -183,11 +186,16 @@ def an_illegal_click_is_refused(driver) -> bool:
     return True
 
 
-CASES = [
-    ("maya2012", 2, "max_turns=24"),
-    ("maya_quarry", 3, ""),
-    ("yaxha", 2, ""),
-]
+def _short(game) -> str:
+    """A game with a turn limit plays 24 turns (a whole game by clicking stays short)."""
+    config = game.make_rules({"num_players": game.player_counts[0]}).config
+    return "max_turns=24" if "max_turns" in {f.name for f in dataclasses.fields(config)} else ""
+
+
+#: Every game at its smallest player count.
+CASES = [(key, game.player_counts[0], _short(game)) for key, game in GAMES.items()]
+#: A game with face-down cards at its fewest seats, and a game other than the default one.
+HIDDEN, OTHER = hidden_at_fewest(), next(game for game in GAMES.values() if game is not DEFAULT_GAME)
 
 
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
@@ -227,9 +235,9 @@ def play_from_the_list(driver, move: dict) -> None:
 
 
 def test_a_record_round_trips_through_save_upload_and_replay(server, browser, tmp_path):
-    """A quarry game with a human seat: no record while it runs (it holds the other seats'
+    """A game with face-down cards and a human seat: no record while it runs (it holds the other seats'
     face-down cards), then saved at the end, uploaded and stepped through."""
-    start(browser, server, "maya_quarry", 3, seed=5)
+    start(browser, server, HIDDEN.key, HIDDEN.player_counts[0], seed=5)
     current = human_turn_or_over(browser)
     assert not browser.find_element(By.ID, "save").is_displayed()
     assert "opens when the game is over" in browser.find_element(By.ID, "save-later").text
@@ -283,9 +291,9 @@ def test_a_record_round_trips_through_save_upload_and_replay(server, browser, tm
 
 
 def test_the_status_shows_a_given_seed_exactly_and_a_secret_one_as_the_game_id(server, browser):
-    start(browser, server, "maya2012", 2, seed="123456789012345678901234567890")
+    start(browser, server, DEFAULT_GAME.key, DEFAULT_GAME.player_counts[0], seed="123456789012345678901234567890")
     status = browser.find_element(By.ID, "status").text
     assert "seed 123456789012345678901234567890:" in status, status  # not rounded to 1.2345678901234568e+29
-    start(browser, server, "yaxha", 2, seed="")
+    start(browser, server, OTHER.key, OTHER.player_counts[0], seed="")
     current = view(browser)
     assert current["seed"] is None and f"game {current['id']}:" in browser.find_element(By.ID, "status").text

@@ -65,7 +65,9 @@ def the_game(client, view: dict) -> session.LiveGame:
 
 
 def resampler(game: str):
-    from .test_render import resample_maya2012, resample_quarry, resample_yaxha
+    from .maya2012.test_hidden_information import resample_hidden as resample_maya2012
+    from .maya_quarry.test_hidden_information import resample_hidden as resample_quarry
+    from .yaxha.test_render_views import resample_yaxha
 
     return {"maya2012": resample_maya2012, "maya_quarry": resample_quarry, "yaxha": resample_yaxha}[game]
 
@@ -449,14 +451,15 @@ def test_a_bad_request_gets_a_json_4xx_in_the_projects_words(client, method, url
 
 def test_a_record_without_a_title_is_not_a_server_error(client):
     """records.py refuses a header without its ``title`` (a RecordError naming it): a JSON 400."""
-    header = {"format": "maya_envs.record/1", "game": "yaxha_v1", "version": 1, "num_players": 2,
-              "config": dataclasses.asdict(make_env("yaxha", num_players=2).rules.config), "seed": 1}
+    game = GAMES["yaxha"]
+    header = {"format": "maya_envs.record/1", "game": game.name, "version": game.version, "num_players": 2,
+              "config": dataclasses.asdict(make_env(game.key, num_players=2).rules.config), "seed": 1}
     refused(client.post("/api/replays", json={"text": json.dumps(header)}), 400, "title")
 
 
 RECORD_MUTATIONS = [
     ("seed", -1), ("seed", "x"), ("seed", 10**45), ("config", []), ("config", {"num_players": [2]}),
-    ("config", {"components": "/etc/passwd"}), ("config", {"illegal_action": "raise"}), ("game", ["yaxha_v1"]),
+    ("config", {"components": "/etc/passwd"}), ("config", {"illegal_action": "raise"}), ("game", [GAMES["yaxha"].name]),
     ("num_players", "2"), ("version", 99), ("format", None), ("config", json.loads('{"a": ' * 40 + "1" + "}" * 40)),
 ]
 

@@ -1,0 +1,12 @@
+"""maya-stats on the quarry game: the rounds played. Moved from tests/test_stats.py (issue 31 item
+2: a test about one game lives in its folder)."""
+
+from __future__ import annotations
+
+from maya_envs.maya_quarry.rules.state import NUM_ROUNDS
+from tests.test_stats import one_random_game
+
+
+def test_rounds_count_the_rounds_played():
+    r = one_random_game('maya_quarry')
+    assert (r.rounds, r.turns) == (NUM_ROUNDS, None)
