@@ -1,5 +1,5 @@
 """Mutations of JSON values for the fuzz tests of saved states and records
-(``tests/test_state_fuzz.py``, ``tests/test_records_fuzz.py``)."""
+(``tests/state_fuzz.py``, ``tests/test_records_fuzz.py``)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ repeated colour, ladder spaces, piece conservation, priests only on complete tow
 cards: every card exactly once with the centre card set aside, a phase consistent with the
 other fields), and raises :class:`~maya_envs.core.errors.StateError` naming the first bad
 field. So a loaded state plays to the end with legal moves and in-bounds observations
-(``tests/test_state_fuzz.py`` checks thousands of mutated saves).
+(``tests/maya2012/test_state_fuzz.py`` checks thousands of mutated saves).
 
 Pure: standard library only.
 """

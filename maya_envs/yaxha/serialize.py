@@ -12,7 +12,7 @@ the market, the hands, the pyramids and the discards; pyramids built by the plac
 each phase holding only what it can hold; a legal action for the seat to move), and raises
 :class:`~maya_envs.core.errors.StateError` naming the first bad field. So a loaded state plays
 to the end with legal moves and observations inside ``Box(0, 1)``
-(``tests/test_state_fuzz.py`` checks thousands of mutated saves).
+(``tests/yaxha/test_state_fuzz.py`` checks thousands of mutated saves).
 
 Pure: standard library only.
 """

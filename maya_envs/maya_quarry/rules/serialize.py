@@ -15,7 +15,7 @@ conserved, quarry and level capacities, each phase holding only what it can hold
 variant's fields, a legal action for the seat to move), and raises
 :class:`~maya_envs.core.errors.StateError` naming the first bad field. So a loaded state plays
 to the end with legal moves and observations inside ``Box(0, 1)``
-(``tests/test_state_fuzz.py`` checks thousands of mutated saves).
+(``tests/maya_quarry/test_state_fuzz.py`` checks thousands of mutated saves).
 
 It lives in the rules package, beside the state and phase modules it reads: importing any of
 them runs ``rules/__init__.py``, which imports the engine, which saves and loads states, so

@@ -1,4 +1,4 @@
-"""Saved states are untrusted input (issue 29): ``state_from_dict`` of a mutated save either
+"""The state fuzz: saved states are untrusted input (issue 29): ``state_from_dict`` of a mutated save either
 refuses it with a :class:`~maya_envs.core.errors.StateError` naming a field, or returns a state
 the rules can play to the end.
 
@@ -14,6 +14,7 @@ another saved state of the same game; a list copied from another field). For eve
   applies, every seat's observation stays inside the observation bounds
   (``Box(0, 1)``), and the game ends within ``max_game_length`` moves.
 
+Each game's cases and sizes are in ``tests/<key>/test_state_fuzz.py`` (:func:`fuzz_tests`).
 The default cases run in well under a minute on one core (fixed seeds); ``-m extended`` runs
 a larger sweep. The counts (tried, accepted, refused) are printed (``pytest -s``).
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -32,20 +33,6 @@ from maya_envs.core.errors import StateError
 from maya_envs.games import find_game
 from tests.conformance import assert_mask_matches_rules
 from tests.fuzz_mutations import mutate_value
-
-CASES = {
-    "maya2012-2p": ("maya2012", {"num_players": 2, "setup": "random"}),
-    "maya2012-2p-draft": ("maya2012", {"num_players": 2, "setup": "draft"}),
-    "maya2012-3p": ("maya2012", {"num_players": 3}),
-    "maya2012-4p": ("maya2012", {"num_players": 4}),
-    "quarry-3p": ("maya_quarry", {"num_players": 3}),
-    "quarry-4p": ("maya_quarry", {"num_players": 4, "skip_forced": False}),
-    "quarry-3p-advanced": ("maya_quarry", {"num_players": 3, "variant": "advanced"}),
-    "quarry-5p-advanced": ("maya_quarry", {"num_players": 5, "variant": "advanced", "skip_forced": False}),
-    "yaxha-2p": ("yaxha", {"num_players": 2}),
-    "yaxha-3p-fixed": ("yaxha", {"num_players": 3, "footprint": "fixed"}),
-    "yaxha-4p": ("yaxha", {"num_players": 4}),
-}
 
 
 class Game:
@@ -123,11 +110,17 @@ def mutations(saved: list[dict[str, Any]], rng: np.random.Generator, per_state: 
 
 
 def fuzz(
-    case: str, games: int, every: int, per_state: int, seed: int = 0, failures: list | None = None
+    key: str,
+    options: dict[str, Any],
+    games: int,
+    every: int,
+    per_state: int,
+    seed: int = 0,
+    failures: list | None = None,
 ) -> dict[str, int]:
-    """Run the fuzz of ``case``; the counts of mutations tried, accepted and refused. A failure
-    raises ``AssertionError``, or is appended to ``failures`` when a list is given."""
-    key, options = CASES[case]
+    """Run the fuzz of game ``key`` with ``options``; the counts of mutations tried, accepted and
+    refused. A failure raises ``AssertionError``, or is appended to ``failures`` when a list is given."""
+    case = f"{key} {options}"
     game = Game(key, options)
     rng = np.random.default_rng(seed)
     saved = game.saved_states(games, every, seed)
@@ -157,34 +150,30 @@ def fuzz(
     return counts
 
 
-# (games, every, per_state) per case: 1,000-4,000 mutations each, under 20 s of one idle core.
-SIZES = {
-    "maya2012-2p": (6, 12, 40),
-    "maya2012-2p-draft": (6, 12, 40),
-    "maya2012-3p": (6, 12, 40),
-    "maya2012-4p": (6, 12, 40),
-    "quarry-3p": (4, 25, 60),
-    "quarry-4p": (4, 25, 60),
-    "quarry-3p-advanced": (4, 25, 60),
-    "quarry-5p-advanced": (2, 30, 60),
-    "yaxha-2p": (4, 8, 60),
-    "yaxha-3p-fixed": (4, 8, 60),
-    "yaxha-4p": (3, 10, 60),
-}
+#: ``label -> (game options, (games, every, per_state))`` of one game's cases.
+FuzzCases = dict[str, tuple[dict[str, Any], tuple[int, int, int]]]
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_a_mutated_state_is_refused_or_plays_to_the_end(case):
-    counts = fuzz(case, *SIZES[case])
-    print(f"{case}: {counts}")
-    assert counts["tried"] >= 1000
-    assert counts["accepted"] and counts["refused"]
+def fuzz_tests(key: str, cases: FuzzCases) -> tuple[Callable[[str], None], Callable[[str], None]]:
+    """The default and the ``extended`` fuzz test over ``cases`` of game ``key``, for the game's
+    own ``tests/<key>/test_state_fuzz.py`` to bind (each case's sizes give 1,000-4,000 mutations,
+    under 20 s of one idle core; the extended sweep plays 4x the games, saves twice as often and
+    mutates twice as much)."""
 
+    @pytest.mark.parametrize("case", sorted(cases))
+    def default(case: str) -> None:
+        options, (games, every, per_state) = cases[case]
+        counts = fuzz(key, options, games, every, per_state)
+        print(f"{case}: {counts}")
+        assert counts["tried"] >= 1000
+        assert counts["accepted"] and counts["refused"]
 
-@pytest.mark.extended
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_a_mutated_state_is_refused_or_plays_to_the_end_extended(case):
-    games, every, per_state = SIZES[case]
-    counts = fuzz(case, games * 4, max(1, every // 2), per_state * 2, seed=1)
-    print(f"{case}: {counts}")
-    assert counts["accepted"] and counts["refused"]
+    @pytest.mark.extended
+    @pytest.mark.parametrize("case", sorted(cases))
+    def extended(case: str) -> None:
+        options, (games, every, per_state) = cases[case]
+        counts = fuzz(key, options, games * 4, max(1, every // 2), per_state * 2, seed=1)
+        print(f"{case}: {counts}")
+        assert counts["accepted"] and counts["refused"]
+
+    return default, extended
