@@ -13,7 +13,7 @@ Gymnasium or PettingZoo id (``maya_envs/Maya2012-v0``, ``maya_envs/maya2012-v0``
 import sys
 from importlib.abc import MetaPathFinder
 
-from maya_envs.games import RENAMED_ENVS
+from maya_envs.games import RENAMED_ENVS, renamed_to
 from maya_envs.registration import register_envs
 
 __version__ = "0.1.0"
@@ -24,7 +24,7 @@ class RenamedEnvError(ImportError):
 
 
 def _renamed(name: str) -> RenamedEnvError:
-    new, change = RENAMED_ENVS[name]
+    new, change = renamed_to(name)
     return RenamedEnvError(
         f"maya_envs.{name} was renamed maya_envs.{new} ({change}; README 'Versions'): "
         f"use `from maya_envs import {new}`",

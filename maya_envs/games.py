@@ -305,11 +305,28 @@ def find_game(name: str) -> Game:
     return game
 
 
+def renamed_to(old: str) -> tuple[str, str]:
+    """``(the current module name, what changed)`` of an old module name in :data:`RENAMED_ENVS`,
+    following the renamings (``<key>_v0`` -> ``<key>_v1`` -> ``<key>_v2`` names ``<key>_v2``: after
+    a bump, the rows written for the bumps before it still name the current env); ``what changed``
+    is the change of the first renaming after ``old``.
+
+    Raises:
+        KeyError: ``old`` is not a renamed name.
+    """
+    new, change = RENAMED_ENVS[old]
+    seen = {old}
+    while new in RENAMED_ENVS and new not in seen:  # a loop in the table ends at its last new name
+        seen.add(new)
+        new = RENAMED_ENVS[new][0]
+    return new, change
+
+
 def renamed_note(name: Any) -> str:
     """`` (renamed 'maya2012_v1': ...)`` for an old name in :data:`maya_envs.RENAMED_ENVS`, else ``""``."""
     if name not in RENAMED_ENVS:
         return ""
-    new, change = RENAMED_ENVS[name]
+    new, change = renamed_to(name)
     return f" (renamed {new!r}: {change})"
 
 

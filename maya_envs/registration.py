@@ -29,7 +29,7 @@ from typing import Any
 import gymnasium
 
 from maya_envs.core.errors import ConfigError
-from maya_envs.games import GAMES, RENAMED_ENVS
+from maya_envs.games import GAMES, RENAMED_ENVS, renamed_to
 
 ENTRY_POINT = "maya_envs.wrappers.single_agent:make_single_agent_env"
 """The one single-agent factory; each id passes its game's key as ``game=``."""
@@ -65,7 +65,8 @@ def _renamed_ids() -> dict[str, tuple[str, str]]:
     """Old id -> (new id, what changed), for the Gymnasium id and the PettingZoo ids of each
     entry of :data:`~maya_envs.games.RENAMED_ENVS` (``<key>_v0`` -> ``<key>_v1``)."""
     out = {}
-    for old_module, (new_module, change) in RENAMED_ENVS.items():
+    for old_module in RENAMED_ENVS:
+        new_module, change = renamed_to(old_module)
         key, old = re.fullmatch(r"(.+)_v(\d+)", old_module).groups()
         game, new = GAMES[key], new_module.rpartition("_v")[2]
         out[f"maya_envs/{game.gym_name}-v{old}"] = (f"maya_envs/{game.gym_name}-v{new}", change)
@@ -140,6 +141,6 @@ def register_envs() -> None:
     for (kind, env_id), entry_point in PETTINGZOO_ENTRIES.items():
         if env_id not in registries[kind]:
             register(kind, env_id, entry_point=entry_point)
-        old_id = next((old for old, (new, _) in RENAMED_IDS.items() if new == env_id), None)
-        if old_id is not None and old_id not in registries[kind]:
-            register(kind, old_id, entry_point=functools.partial(_refuse_renamed, old_id))
+        for old_id in (old for old, (new, _) in RENAMED_IDS.items() if new == env_id):  # every older version
+            if old_id not in registries[kind]:
+                register(kind, old_id, entry_point=functools.partial(_refuse_renamed, old_id))

@@ -14,6 +14,7 @@ import pytest
 
 import maya_envs
 from maya_envs import RENAMED_ENVS, RenamedEnvError
+from maya_envs.games import renamed_to
 from maya_envs.records import game_name
 from maya_envs.registration import ENV_IDS, PETTINGZOO_IDS, RenamedEnvIdError
 
@@ -33,7 +34,7 @@ def test_the_bumped_envs_are_v1_everywhere(module, env_class, gym_id):
 
 @pytest.mark.parametrize("old", sorted(RENAMED_ENVS))
 def test_old_module_names_fail_naming_the_new_one(old):
-    new = RENAMED_ENVS[old][0]
+    new = renamed_to(old)[0]  # the current module, also for a row written before a later bump
     importlib.import_module(f"maya_envs.{new}")  # the new name imports
     message = rf"maya_envs\.{old} was renamed maya_envs\.{new} .*from maya_envs import {new}"
     with pytest.raises(RenamedEnvError, match=message):
@@ -76,3 +77,26 @@ def test_the_previous_pettingzoo_id_names_the_new_one(kind_and_id):
     old = f"{name}-v{int(version) - 1}"
     with pytest.raises(RenamedEnvIdError, match=rf"{old} was renamed {env_id} .*use pettingzoo.make"):
         pettingzoo.make(kind, old)
+
+
+def test_a_renamed_name_names_the_current_env_after_later_bumps(monkeypatch):
+    """After a second bump the rows of the first still name the current env (not the one just
+    renamed), and every older id is refused naming it."""
+    import maya_envs.games as games
+    from maya_envs import registration
+
+    key = next(iter(games.GAMES))
+    chain = {f"{key}_v0": (f"{key}_v1", "first change"), f"{key}_v1": (f"{key}_v2", "second change")}
+    monkeypatch.setattr(games, "RENAMED_ENVS", chain)
+    monkeypatch.setattr(registration, "RENAMED_ENVS", chain)
+    assert games.renamed_to(f"{key}_v0") == (f"{key}_v2", "first change")
+    assert games.renamed_to(f"{key}_v1") == (f"{key}_v2", "second change")
+    assert f"renamed '{key}_v2': first change" in games.renamed_note(f"{key}_v0")
+    gym_name = games.GAMES[key].gym_name
+    ids = registration._renamed_ids()
+    for old in (0, 1):
+        assert ids[f"maya_envs/{gym_name}-v{old}"][0] == f"maya_envs/{gym_name}-v2"
+        assert ids[f"maya_envs/{key}-v{old}"][0] == f"maya_envs/{key}-v2"
+    looped = {f"{key}_v0": (f"{key}_v1", "a"), f"{key}_v1": (f"{key}_v0", "b")}
+    monkeypatch.setattr(games, "RENAMED_ENVS", looped)
+    assert games.renamed_to(f"{key}_v0")[0] in {f"{key}_v0", f"{key}_v1"}  # a loop in the table ends
