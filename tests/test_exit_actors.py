@@ -141,6 +141,9 @@ from training.exit.loop import exit_on_signal
 from maya_envs.games import DEFAULT_GAME
 
 if __name__ == "__main__":
+    # as a run started from a shell has it: an ignored SIGINT is inherited through exec (from a
+    # parent that ignores it, e.g. a test worker), and Ctrl-C would then not reach this run at all
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, exit_on_signal)  # as train_exit and training.exit.match do
     search = GuidedConfig(simulations=2)
     settings = ActorSettings(DEFAULT_GAME.key, {"num_players": 2, "max_turns": 16}, {}, search, search)
