@@ -102,9 +102,8 @@ def leaf_values(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
 def score_margins(rules: MayaQuarryRules, state: MayaQuarryState) -> np.ndarray:
     """``float64 (num_players,)``: each seat's score margin as the scores stand (the gold lead
     over the others' mean; not :func:`leaf_leads`, which adds what the board would pay in the
-    scorings still to come),
-    over the player count's :data:`LEAF_SCALES`. Once the game is over: the final margins the
-    network's score-margin head learns (:mod:`maya_envs.nn.model`, ``margin_head=True``).
+    scorings still to come), over the player count's :data:`LEAF_SCALES`. Once the game is
+    over: the final margins the network's score-margin head learns (:mod:`maya_envs.nn.model`, ``margin_head=True``).
 
     Why this scale: it is the hook's, the lead worth ``tanh(1)`` (about a decided game), so the
     head's target is in the units of the hook's pre-tanh lead and of order 1. Over 40 heuristic

@@ -38,11 +38,12 @@ the trunk; the hook 0.535 (``benchmarks/leaf_errors.py``).
 **Score-margin head** (``margin_head=True``; design D3 of the strong-agents study, KataGo's
 score head): an auxiliary head that predicts each seat's final score margin (seat-relative like
 the values; the game's ``score_margins`` hook, e.g. the Maya (2012) 2p VP lead over 2, of order
-1; see :func:`maya_envs.bots.search_common.terminal_margins`), linear (a margin has no bound).
-It reads the board embedding ``h`` through the trunk: its point is that a target with more
-information per game than the +-1 result shapes the features the value head reads, so that the
-value head memorises its few hundred games less. No search or agent reads it; ``forward`` returns
-it only when asked (``margins=True``), so every other caller is unchanged.
+1; see :func:`maya_envs.bots.search_common.terminal_margins`), a two-layer MLP with a linear
+output (a margin has no bound). It reads the board embedding ``h`` through the trunk: its point
+is that a target with more information per game than the +-1 result shapes the features the
+value head reads, so that the value head memorises its few hundred games less. No search or
+agent reads it; ``forward`` returns it only when asked (``margins=True``), so every other caller
+is unchanged.
 
 Checkpoints (:func:`save_network`, :func:`load_network`) are one ``torch.save`` file (``.pt``)
 holding the constructor arguments, the weights and a JSON-able ``meta`` dict (game key, game
