@@ -87,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print("| game | options | pretrained plays | CPU ms per decision | decisions |")
     print("|---|---|---|---:|---:|")
+    refused: dict[str, str] = {}  # candidate -> why the last config refused it (shown if none took it)
+    timed: set[str] = set()
     for config in table_configs():
         game = config.pop("game")
         if args.only and game not in args.only:
@@ -97,9 +99,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ValueError as error:  # no shipped agent fits (e.g. a drafted Maya (2012) setup)
                 if wanted == "pretrained":
                     print(f"| {game} | {config} | none: {str(error)[:60]}... | | |", flush=True)
+                refused[wanted] = str(error)
                 continue
+            timed.add(wanted)
             print(f"| {game} | {config} | `{spec}` | {ms:.1f} | {count} |", flush=True)
-    return 0
+    missing = [w for w in args.spec if w != "pretrained" and w not in timed]
+    for wanted in missing:  # a candidate no config took is a mistake to report, not an empty table
+        print(f"{wanted!r} fits no config here: {refused.get(wanted, 'no config selected')}", file=sys.stderr)
+    return 2 if missing else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,21 @@
+"""``benchmarks/bench_pretrained.py --spec``: a candidate default is timed in the configs it fits,
+and a candidate that fits none is reported (exit 2), not left as an empty table."""
+
+from __future__ import annotations
+
+from maya_envs.games import DEFAULT_GAME
+from tests.test_bench_search import run_benchmark
+
+
+def test_a_candidate_is_timed_in_every_config_it_fits(capsys):
+    assert run_benchmark("bench_pretrained", ["--games", "1", "--only", DEFAULT_GAME.key, "--spec", "random"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "`random`" in line]
+    assert rows and all(float(line.split("|")[4]) >= 0 for line in rows)
+
+
+def test_a_candidate_that_fits_no_config_is_an_error_naming_why(capsys):
+    argv = ["--games", "1", "--only", DEFAULT_GAME.key, "--spec", "az:no_such_network:4"]
+    assert run_benchmark("bench_pretrained", argv) == 2
+    err = capsys.readouterr().err
+    assert "'az:no_such_network:4' fits no config here" in err
+    assert "neither a .pt checkpoint nor a shipped network" in err
