@@ -15,7 +15,7 @@ from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.records import make_env  # noqa: E402
 
-from .conformance import case_id, play_states  # noqa: E402
+from .conformance import ALL_CASES, case_id, play_states  # noqa: E402
 
 
 def _cases() -> list[tuple[str, dict]]:
@@ -67,6 +67,29 @@ def test_rgb_array_shape_dtype_and_content(game, options):
             frame = env.render()
             assert_picture(frame)
             assert frame.shape == first.shape, "the picture size must not change during a game (GIF frames)"
+
+
+@pytest.mark.parametrize(("game", "options"), ALL_CASES, ids=[case_id(c) for c in ALL_CASES])
+def test_every_frame_of_a_game_has_one_shape(game, options):
+    """GIF frames and video recorders need one frame size for a whole game: every state of a
+    random game (the first and the last included), from every seat and the spectator, draws a
+    picture of the first frame's size, whatever the game or variant has dealt or built by then.
+    Every state is measured on its :class:`~maya_envs.drawing.Canvas` (the ``rgb_array`` frame
+    is drawn from it, checked on the first and the last frame): Pillow on every state of 19
+    games would take minutes."""
+    env = make_env(game, render_mode="rgb_array", **options)
+    env.reset(seed=3)
+    first = env.render()
+    observers = [None, *range(env.rules.spec.num_players)]
+    states = list(random_states(env, seed=3, every=1))
+    for index, state in enumerate(states):
+        env.game_state = state
+        for observer in observers:
+            env.render_observer = observer
+            picture = env.picture()
+            assert (picture.height, picture.width, 3) == first.shape, (index, observer, state)
+    env.render_observer = None
+    assert env.render().shape == first.shape  # the last state, drawn
 
 
 def test_rgb_array_needs_an_image_renderer():

@@ -72,7 +72,8 @@ def draw(rules, state, observer: int | None = None) -> Canvas:
         _pieces_left(canvas, state, board_bottom + 10)
     elif state.tasks:
         _task_cards(canvas, state, observer, board_bottom + 10)
-    canvas.legend(_legend(two, bool(state.tasks)))
+    # 3-4p name the face-down card before the draft has dealt any: one frame size a game (GIFs)
+    canvas.legend(_legend(two))
     return canvas
 
 
@@ -184,7 +185,8 @@ def _ladder(canvas: Canvas, box, owner: int) -> None:
         canvas.line((x0 + 7, rung, x1 - 7, rung), fill=PIECE_COLOURS[1 - owner], width=1)
 
 
-def _legend(two: bool, cards: bool) -> list:
+def _legend(two: bool) -> list:
+    """The legend's items: 2p the Raven, ladders and priests; 3-4p the face-down task card."""
     items = [
         (lambda c, x, y: c.box((x, y, x + 18, y + 16), fill=BLOCK_COLOURS[2], outline=INK, width=2), "block (colour)"),
         (lambda c, x, y: c.box((x, y, x + 18, y + 16), fill=None, outline=MUTED), "slot not built yet"),
@@ -200,7 +202,7 @@ def _legend(two: bool, cards: bool) -> list:
             (lambda c, x, y: _ladder(c, (x - 4, y - 2, x + 20, y + 18), 1), "ladder of Black (player_1)"),
             (lambda c, x, y: c.ellipse((x, y, x + 16, y + 16), fill=PIECE_COLOURS[0], outline=INK), "priest"),
         ]
-    if cards:
+    else:
         items.append((card_back_swatch, "task card face down (hidden)"))
     return items
 
