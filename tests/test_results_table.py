@@ -8,22 +8,22 @@ from pathlib import Path
 import pytest
 import yaml
 
-from maya_envs.games import DEFAULT_GAME, find_game
+from maya_envs.games import DEFAULT_GAME, GAMES, find_game
 from training.results import arena_agents, row
 
-from tests.conformance import shipped_ppo_baseline
+from tests.conformance import ALL_CASES, shipped_ppo_baseline
 
 #: A shipped baseline whose training options name a variant (the row's game cell shows it).
 NAME, INFO = shipped_ppo_baseline(lambda info: find_game(info.env_id).variant_option in info.game_options)
 GAME = find_game(INFO.env_id)
 
 
-def fake_run(tmp_path: Path) -> Path:
+def fake_run(tmp_path: Path, env_id: str = INFO.env_id, game_options: dict | None = None) -> Path:
+    """A finished run's files (the shipped baseline's config unless ``env_id``/``game_options``)."""
     run = tmp_path / "run"
     (run / "arena").mkdir(parents=True)
-    (run / "config.yaml").write_text(
-        yaml.safe_dump({"env_id": INFO.env_id, "game_options": INFO.game_options})
-    )
+    options = INFO.game_options if game_options is None else game_options
+    (run / "config.yaml").write_text(yaml.safe_dump({"env_id": env_id, "game_options": options}))
     results = [
         {"opponent": "random", "win_rate": 0.935, "win_rate_ci95": [0.907, 0.9553]},
         {"opponent": "heuristic", "win_rate": 0.0425, "win_rate_ci95": [0.0267, 0.0670]},
@@ -43,6 +43,19 @@ def test_a_row_carries_the_runs_own_numbers(tmp_path):
         f"| {GAME.short_title} {variant} | {INFO.num_players} | `{INFO.config}` | 100,352 | 552 | 93.5% [90.7%, 95.5%] "
         "| 4.2% [2.7%, 6.7%] | 23.0 / 38.2 |"
     )
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_the_game_cell_names_the_variant_by_the_games_own_option(tmp_path, key):
+    """Each game names its variant under its own option (``Game.variant_option``): a run of its
+    last variant shows that value in the game cell, and a run naming none shows the title only."""
+    game = GAMES[key]
+    last = list(game.hook("variants"))[-1]
+    n = next(o["num_players"] for k, o in ALL_CASES if k == key and o[game.variant_option] == last)
+    named = row("x", fake_run(tmp_path / "named", game.gym_id, {"num_players": n, game.variant_option: last}), 10)
+    assert named.startswith(f"| {game.short_title} {last} | {n} |")
+    plain = row("x", fake_run(tmp_path / "plain", game.gym_id, {"num_players": n}), 10)
+    assert plain.startswith(f"| {game.short_title} | {n} |")
 
 
 def test_a_run_without_its_evaluation_is_a_clear_error(tmp_path):

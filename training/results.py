@@ -83,7 +83,9 @@ def row(config_name: str, run_dir: Path, arena_games: int) -> str:
     num_players = entry.make_rules(options).spec.num_players
     result = ensure_arena(run_dir, num_players, arena_games)
     mu = {name: rating["mu"] for name, rating in result["openskill"].items()}
-    game = entry.short_title + (f" {options['variant']}" if "variant" in options else "")
+    # each game names its variant option (setup, variant, footprint): the table's title shows it
+    variant = options.get(entry.variant_option)
+    game = entry.short_title + (f" {variant}" if variant is not None else "")
     cells = [
         game,
         str(num_players),
