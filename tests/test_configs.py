@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -75,14 +76,15 @@ BAD_OVERRIDES = [
     *_bad_overrides(QUICK, [
         (["self_play={enabled: true, every: 5}"], r"unknown self_play key\(s\) \['every'\]; known keys"),
         (["self_play.pool_size=0"], r"self_play.pool_size=0; allowed: a positive int"),
-        (["self_play.snapshot_weight=-1"], r"self_play.snapshot_weight=-1; allowed: a number >= 0"),
+        (["self_play.snapshot_weight=-1"], r"self_play.snapshot_weight=-1; allowed: a finite number >= 0"),
         (["self_play.enabled=maybe"], r"self_play.enabled='maybe'; allowed: true, false"),
         (["self_play=3"], r"self_play=3; allowed: a mapping with keys"),
         (["eval_every=-5"], r"eval_every=-5; allowed: an int >= 0"),
         (["eval_curve_games=0"], r"eval_curve_games=0; allowed: a positive int"),
         (["torch_threads=-1"], r"torch_threads=-1; allowed: an int >= 0"),
         (["action_feature_gain=0"], r"action_feature_gain=0; allowed: a number in \(0, 1000\]"),
-        (["learning_rate=fast"], r"learning_rate='fast'; allowed: a number"),
+        (["learning_rate=fast"], r"learning_rate='fast'; allowed: a finite number"),
+        (["opponents={random: 0}"], r"opponents=\{'random': 0\}; allowed: weights >= 0, not all 0"),
         (["net_arch=abc"], r"net_arch='abc'; allowed: a non-empty list of positive ints"),
         (["device=tpu"], r"device='tpu'; allowed: 'cpu', 'cuda'"),
         (["total_timesteps=[1,"], r"override 'total_timesteps=\[1,' is not valid YAML"),
@@ -151,3 +153,41 @@ def test_a_near_miss_config_name_gets_the_closest_names():
     with pytest.raises(ConfigError) as far:
         resolve_config("chess/blitz")
     assert "did you mean" not in str(far.value) and "shipped names: [" in str(far.value)
+
+
+def _numbers_in_the_schema() -> list:
+    """``(config, override, key)`` for every number a config holds, read off the schema: each
+    field of :class:`TrainConfig` (with a PPO config), :class:`SelfPlayConfig` and
+    :class:`ExitConfig` (with an expert-iteration config) whose default is a number, each
+    numeric setting of ``exit.search`` (:class:`maya_envs.bots.guided.GuidedConfig`), the
+    weights of both opponent mixes and the numbers of ``exit.playout_cap``. ``override`` has a
+    ``{bad}`` slot for the value."""
+    from maya_envs.bots.guided import GuidedConfig
+    from training.config import TrainConfig
+    from training.exit.config import EXIT_OPPONENTS, ExitConfig
+    from training.checks import is_number
+
+    def numeric(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls) if is_number(getattr(cls(), f.name))]
+
+    out = [(QUICK, f"{name}={{bad}}", name) for name in numeric(TrainConfig)]
+    out += [(QUICK, f"self_play.{name}={{bad}}", f"self_play.{name}") for name in numeric(SelfPlayConfig)]
+    out += [(EXIT, f"exit.{name}={{bad}}", f"exit.{name}") for name in numeric(ExitConfig)]
+    searched = [name for name in numeric(GuidedConfig) if name != "simulations"]  # exit.simulations sets it
+    out += [(EXIT, f"exit.search={{{{{name}: {{bad}}}}}}", name) for name in searched]
+    out += [(QUICK, f"opponents={{{{{bot}: {{bad}}}}}}", "opponents") for bot in load_config(QUICK).opponents]
+    out += [(EXIT, f"exit.opponents={{{{{kind}: {{bad}}}}}}", "exit.opponents") for kind in EXIT_OPPONENTS]
+    out += [(EXIT, "exit.playout_cap={{p: {bad}, small: 1}}", "exit.playout_cap.p")]
+    out += [(EXIT, "exit.playout_cap={{p: 0.5, small: 1, value_weight: {bad}}}", "exit.playout_cap.value_weight")]
+    return out
+
+
+@pytest.mark.parametrize(("config", "override", "key"), _numbers_in_the_schema(), ids=lambda v: str(v))
+@pytest.mark.parametrize("bad", [".inf", "-.inf", ".nan"])
+def test_every_number_of_a_config_refuses_infinity_and_nan(config, override, key, bad):
+    """YAML reads ``.inf``, ``-.inf`` and ``.nan`` as floats: each is a ConfigError that names the
+    key and says what is allowed, for every number of the schema (not a hand list)."""
+    with pytest.raises(ConfigError) as error:
+        load_config(config, [override.format(bad=bad)])
+    message = str(error.value)
+    assert key in message and "allowed:" in message, message

@@ -57,7 +57,7 @@ def test_gym_make_turns_shaping_on_and_checks_its_arguments():
     env = gym.make(SHAPED.gym_id, **OPTIONS, reward_shaping=0.5)
     assert env.unwrapped._potential is victory_point_margin and env.unwrapped._shaping_scale == 0.5
     assert gym.make(SHAPED.gym_id).unwrapped._potential is None
-    with pytest.raises(ValueError, match=r"reward_shaping=-1; allowed: a number >= 0"):
+    with pytest.raises(ValueError, match=r"reward_shaping=-1; allowed: a finite number >= 0"):
         gym.make(SHAPED.gym_id, reward_shaping=-1)
     with pytest.raises(ValueError, match=r"pass either opponents= or its alias opponent=, not both"):
         gym.make(SHAPED.gym_id, opponents="random", opponent="heuristic")

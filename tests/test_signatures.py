@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 
 import gymnasium as gym
 import pytest
@@ -88,8 +89,11 @@ def test_a_bad_config_argument_or_env_argument_is_a_config_error(key):
         game.make_aec_env(illegal_action="ignore")
     with pytest.raises(ConfigError, match=r"learner_seat=2\.0 is not allowed"):
         gym.make(game.gym_id, learner_seat=2.0)
-    with pytest.raises(ConfigError, match=r"reward_shaping=-1; allowed: a number >= 0"):
-        gym.make(game.gym_id, reward_shaping=-1)
+    for bad in (-1, math.inf, math.nan):
+        with pytest.raises(ConfigError, match=rf"reward_shaping={bad!r}; allowed: a finite number >= 0"):
+            gym.make(game.gym_id, reward_shaping=bad)
+        with pytest.raises(ConfigError, match=r"opponents=\{'random': .*\}; allowed: finite weights >= 0"):
+            gym.make(game.gym_id, opponents={"random": bad})
 
 
 WRONG_VALUES = [2.5, "bogus", [], {}, True, -1, 10**9, None, ("a", 1)]
@@ -110,6 +114,24 @@ def test_every_option_of_every_game_takes_a_wrong_value_as_a_config_error_or_acc
                 errors += 1
                 assert field.name in str(error), str(error)
     assert errors >= len(dataclasses.fields(config_class)) * 4
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_numeric_option_of_every_game_refuses_infinity_and_nan(key):
+    """YAML and JSON read ``.inf``/``Infinity`` and ``.nan``/``NaN`` as numbers: every option
+    whose default is a number (a count, a reward scale) refuses them, naming the option."""
+    rules_class = GAMES[key].hook("rules")
+    config = rules_class().config
+    numeric = [
+        f.name
+        for f in dataclasses.fields(config)
+        if isinstance(getattr(config, f.name), (int, float)) and not isinstance(getattr(config, f.name), bool)
+    ]
+    assert numeric
+    for name in numeric:
+        for bad in (math.inf, -math.inf, math.nan):
+            with pytest.raises(ConfigError, match=rf"{name}={bad!r} is not allowed; allowed"):
+                rules_class({name: bad})
 
 
 def test_self_play_pools_are_the_envs_opponents_built_once():

@@ -24,10 +24,18 @@ def check_int(key: str, value: Any, minimum: int) -> None:
 
 
 def check_number(key: str, value: Any, low: float = 0.0, high: float = math.inf) -> None:
-    """Raise unless ``value`` is a number (not a bool) in ``[low, high]``."""
-    if not is_number(value) or not low <= value <= high:
-        allowed = f"a number >= {low:g}" if high == math.inf else f"a number in [{low:g}, {high:g}]"
-        raise ConfigError(f"{key}={value!r}; allowed: {allowed}")
+    """Raise unless ``value`` is a finite number (not a bool) in ``[low, high]``: infinity and NaN
+    are refused whatever the bounds (YAML reads ``.inf`` and ``.nan`` as floats; an infinite
+    weight or NaN makes the losses and the draws NaN long after the config was read)."""
+    if not is_number(value) or not math.isfinite(value) or not low <= value <= high:
+        raise ConfigError(f"{key}={value!r}; allowed: {_finite_range(low, high)}")
+
+
+def _finite_range(low: float, high: float) -> str:
+    """``"a finite number >= 0"``, ``"a number in [0, 1]"`` or ``"a finite number"``."""
+    if high != math.inf:
+        return f"a number in [{low:g}, {high:g}]"
+    return "a finite number" if low == -math.inf else f"a finite number >= {low:g}"
 
 
 def check_bool(key: str, value: Any) -> None:

@@ -8,6 +8,7 @@ Every key of the YAML must be a field below; unknown keys and bad values raise
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -153,13 +154,15 @@ class TrainConfig:
             raise ConfigError(f"eval_opponents={self.eval_opponents!r}; allowed: a non-empty list of bot names")
         for name in list(self.opponents) + list(self.eval_opponents):
             check_opponent(name, training=name in self.opponents)
+        for name, weight in self.opponents.items():
+            check_number(f"opponents.{name}", weight)
+        if not sum(self.opponents.values()) > 0:
+            raise ConfigError(f"opponents={self.opponents!r}; allowed: weights >= 0, not all 0")
         gain = self.action_feature_gain
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:
             raise ConfigError(f"action_feature_gain={gain!r}; allowed: a number in (0, 1000]")
         for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ConfigError(f"{name}={value!r}; allowed: a number")
+            check_number(name, getattr(self, name), -math.inf)
         if not (
             isinstance(self.net_arch, list)
             and self.net_arch
@@ -172,10 +175,11 @@ class TrainConfig:
             raise ConfigError(f"game_options={self.game_options!r}; allowed: a mapping of game option -> value")
         if not 0 < self.learning_rate < 1:
             raise ConfigError(f"learning_rate={self.learning_rate!r}; allowed: a float in (0, 1)")
-        if not 0 < self.gamma <= 1 or not 0 < self.gae_lambda <= 1:
-            raise ConfigError("gamma and gae_lambda must be in (0, 1]")
+        for name in ("gamma", "gae_lambda"):
+            if not 0 < getattr(self, name) <= 1:
+                raise ConfigError(f"{name}={getattr(self, name)!r}; allowed: a number in (0, 1]")
         check_number("reward_shaping", self.reward_shaping)
-        for name in ("checkpoint_every", "eval_every", "torch_threads"):
+        for name in ("seed", "checkpoint_every", "eval_every", "torch_threads"):
             check_int(name, getattr(self, name), minimum=0)
         check_int("eval_curve_games", self.eval_curve_games, minimum=1)
         sp = self.self_play

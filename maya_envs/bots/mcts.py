@@ -101,14 +101,14 @@ class MCTSConfig:
             raise ValueError("MCTSConfig needs simulations or a time_limit (both are None)")
         if self.simulations is not None and (not is_int(self.simulations) or self.simulations < 1):
             raise ValueError(f"simulations={self.simulations!r}; allowed: an int >= 1 or None")
-        if self.time_limit is not None and not (is_number(self.time_limit) and self.time_limit > 0):
-            raise ValueError(f"time_limit={self.time_limit!r}; allowed: seconds > 0 or None")
+        if self.time_limit is not None and not (is_number(self.time_limit) and 0 < self.time_limit < math.inf):
+            raise ValueError(f"time_limit={self.time_limit!r}; allowed: seconds > 0 (finite) or None")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout={self.rollout!r}; allowed: {', '.join(ROLLOUTS)}")
         if not is_int(self.depth) or self.depth < 0:
             raise ValueError(f"depth={self.depth!r}; allowed: an int >= 0")
-        if not is_number(self.exploration) or self.exploration < 0:
-            raise ValueError(f"exploration={self.exploration!r}; allowed: a number >= 0")
+        if not is_number(self.exploration) or not 0 <= self.exploration < math.inf:
+            raise ValueError(f"exploration={self.exploration!r}; allowed: a finite number >= 0")
 
 
 SEARCH_GRAMMAR = Grammar(
@@ -117,7 +117,7 @@ SEARCH_GRAMMAR = Grammar(
     options={
         "time": ("time_limit", number(strict=True, finite=True)),
         "depth": ("depth", number(integer=True)),
-        "c": ("exploration", number()),
+        "c": ("exploration", number(finite=True)),
     },
 )
 """The parts of a search bot spec (:mod:`maya_envs.core.specs`)."""

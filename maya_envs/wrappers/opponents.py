@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from maya_envs.bot_kinds import BOT_NAMES, make_bot
+from maya_envs.core.errors import ConfigError
 from maya_envs.players import (  # noqa: F401  (register_resolver, resolver_for, ENTRY_POINT_GROUP: the old import path)
     ENTRY_POINT_GROUP,
     default_observation_shape,
@@ -113,18 +114,19 @@ class OpponentPool:
     """A weighted mix of opponents; one member plays each whole episode.
 
     Args:
-        weights: ``{spec: weight}`` with non-negative weights summing to more than 0.
+        weights: ``{spec: weight}`` with finite non-negative weights summing to more than 0.
 
     Raises:
-        ValueError: an empty pool, a negative weight or an all-zero total.
+        ValueError: an empty pool; ConfigError (a ValueError): a negative, infinite or NaN weight
+            or an all-zero total.
     """
 
     def __init__(self, weights: dict[Any, float], rules, observation_shape: tuple[int, ...] | None = None) -> None:
         if not weights:
             raise ValueError("an opponent pool needs at least one member")
         values = np.asarray(list(weights.values()), dtype=np.float64)
-        if (values < 0).any() or values.sum() <= 0:
-            raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {weights!r}")
+        if not np.isfinite(values).all() or (values < 0).any() or values.sum() <= 0:
+            raise ConfigError(f"opponents={weights!r}; allowed: finite weights >= 0 with a positive sum")
         self.members = [OpponentPolicy(spec, rules, observation_shape=observation_shape) for spec in weights]
         self.probabilities = values / values.sum()
         self.current = self.members[0]

@@ -30,6 +30,7 @@ ids are registered from :mod:`maya_envs.games` with ``game=`` filled in).
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -241,15 +242,16 @@ def make_single_agent_env(
     Raises:
         ValueError: an unknown game, both ``opponents`` and ``opponent`` given, a bad
             seat or opponent spec.
-        ConfigError: a bad game option, a negative ``reward_shaping``, or shaping asked for a
+        ConfigError: a bad game option, a negative, infinite or NaN ``reward_shaping``, or shaping asked for a
             game without a potential.
     """
     entry = find_game(game)
     if opponent is not None and opponents is not None:
         raise ValueError("pass either opponents= or its alias opponent=, not both")
     spec = opponents if opponents is not None else opponent if opponent is not None else "random"
-    if isinstance(reward_shaping, bool) or not isinstance(reward_shaping, (int, float)) or reward_shaping < 0:
-        raise ConfigError(f"reward_shaping={reward_shaping!r}; allowed: a number >= 0 (0 disables shaping)")
+    shaping = reward_shaping
+    if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not 0 <= shaping < math.inf:
+        raise ConfigError(f"reward_shaping={reward_shaping!r}; allowed: a finite number >= 0 (0 disables shaping)")
     potential = load_potential(entry.key) if reward_shaping else None
     aec = entry.hook("env")(render_mode=render_mode, illegal_action=illegal_action, **game_options)
     return SingleAgentEnv(

@@ -4,6 +4,8 @@ tests/<key>/test_mcts_positions.py.)"""
 
 from __future__ import annotations
 
+import math
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -51,6 +53,9 @@ def test_spec_names_parse(name, expected):
         ("mcts:10:time=fast", "bad value 'fast' for 'time'"),
         ("mcts:10:time=0", "bad value '0' for 'time'"),
         ("mcts:10:depth=-1", "bad value '-1' for 'depth'"),
+        ("mcts:10:c=inf", "bad value 'inf' for 'c'"),
+        ("mcts:10:c=nan", "bad value 'nan' for 'c'"),
+        ("mcts:10:time=nan", "bad value 'nan' for 'time'"),
         ("mcts:10:speed=3", "unknown option 'speed'"),
         ("mcts:time=1:10", "KEY=VALUE parts must come last"),
         ("mcts:10:random:extra", "too many parts"),
@@ -59,6 +64,14 @@ def test_spec_names_parse(name, expected):
 def test_bad_spec_names_are_clear_value_errors(name, bad):
     with pytest.raises(ValueError, match=rf"bot '{name}': {bad}.*syntax: mcts\[:SIMULATIONS\]"):
         make_bot(name, DEFAULT_GAME.make_rules({}), 0)
+
+
+@pytest.mark.parametrize("bad", [math.inf, -math.inf, math.nan])
+def test_the_config_refuses_infinite_and_nan_numbers(bad):
+    with pytest.raises(ValueError, match=rf"exploration={bad!r}; allowed: a finite number >= 0"):
+        MCTSConfig(exploration=bad)
+    with pytest.raises(ValueError, match=rf"time_limit={bad!r}; allowed: seconds > 0 \(finite\) or None"):
+        MCTSConfig(time_limit=bad)
 
 
 def test_names_work_in_gym_make_and_the_arena():

@@ -3,6 +3,7 @@ fills one to one (:func:`training.config.load_config` reads it; :mod:`training.e
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -18,7 +19,8 @@ AUTO_NET_MARGIN = 0.01
 
 MAX_LOSS_WEIGHT = 1e6
 """The largest ``exit.margin_weight`` (any finite weight is allowed in principle; this bound
-keeps out ``.inf``, which makes the loss infinite)."""
+keeps out weights so large that the loss overflows; infinity and NaN are refused for every
+number, :func:`training.checks.check_number`)."""
 
 HOLDOUT_STOPS = ("value", "all")
 """What held-out early stopping stops (:attr:`ExitConfig.holdout_stop`)."""
@@ -223,11 +225,12 @@ class ExitConfig:
         if (
             not isinstance(mix, dict)
             or not mix
-            or any(not is_number(w) or w < 0 for w in mix.values())
+            or any(not is_number(w) or not math.isfinite(w) or w < 0 for w in mix.values())
             or not sum(mix.values()) > 0
         ):
             raise ConfigError(
-                f"exit.opponents={mix!r}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> weight >= 0, not all 0"
+                f"exit.opponents={mix!r}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> a finite weight >= 0,"
+                " not all 0"
             )
         unknown = sorted(set(mix) - set(EXIT_OPPONENTS))
         if unknown:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -263,7 +264,7 @@ class MayaQuarryConfig:
             every round; see :mod:`maya_envs.maya_quarry.rules`).
         components: ``None`` (shipped non-canonical proposal), a JSON path or a mapping.
         reward_scheme: ``"win_loss"`` (default) or ``"gold_diff"`` (rules section 6).
-        gold_diff_scale: divisor of the ``gold_diff`` reward (> 0).
+        gold_diff_scale: divisor of the ``gold_diff`` reward (finite, > 0).
         first_start_player: seat that starts the game (0 .. n-1), or ``"random"`` (drawn from
             the env's generator). The seed says "the players choose"; default 0.
         minus3_no_target: a -3 owner may choose "no target" (INFERENCE from "can", default
@@ -322,8 +323,8 @@ class MayaQuarryConfig:
         check_choice("variant", self.variant, VARIANTS)
         check_choice("reward_scheme", self.reward_scheme, ("win_loss", "gold_diff"))
         scale = self.gold_diff_scale
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
-            raise ConfigError(f"gold_diff_scale={scale!r} is not allowed; allowed: a number > 0")
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < math.inf:
+            raise ConfigError(f"gold_diff_scale={scale!r} is not allowed; allowed: a finite number > 0")
         start = self.first_start_player
         if start != "random" and not (_is_int(start) and 0 <= start < self.num_players):
             raise ConfigError(
