@@ -83,3 +83,11 @@ def test_an_expert_iteration_run_shows_the_raw_network_and_the_search(tmp_path):
     line = row(f"{DEFAULT_GAME.key}/2p_exit", run, arena_games=10)
     assert "| 1,234 | 60 | - | raw 50.0% [45.0%, 55.0%]; +32 sims 90.0% [87.0%, 92.0%] |" in line
     assert arena_agents(run, 2)[0] == f"agent=policy:{run / 'model.pt'}"
+
+
+def test_a_run_without_an_evaluation_shows_dashes(tmp_path):
+    """``eval_games: 0``: ``evaluation.json`` has no results; the rate cells say ``-``."""
+    run = fake_run(tmp_path)
+    evaluation = json.loads((run / "evaluation.json").read_text())
+    (run / "evaluation.json").write_text(json.dumps({**evaluation, "results": []}))
+    assert "| 100,352 | 552 | - | - | 23.0 / 38.2 |" in row(INFO.config, run, arena_games=10)

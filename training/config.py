@@ -100,7 +100,10 @@ class TrainConfig:
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layer sizes of the policy and value networks."""
     eval_games: int = 400
-    """Evaluation games per opponent after training (seats alternated)."""
+    """Evaluation games per opponent after training (seats alternated). 0: no evaluation (a
+    quick try or a timing run): no game is played, ``evaluation.md`` says so and
+    ``evaluation.json`` has no ``results`` and an ``evaluation`` note; ``maya-eval`` can evaluate
+    the model later, and ``training.publish`` refuses such a run (a shipped model needs results)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """Bots the trained agent is evaluated against."""
     checkpoint_every: int = 0
@@ -139,7 +142,7 @@ class TrainConfig:
                         + quoted(BOT_NAMES)
                     )
         self.env_id = resolve_env_id(self.env_id)
-        positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_games")
+        positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs")
         for name in positive:
             check_int(name, getattr(self, name), minimum=1)
         if self.policy not in ("mlp", "action_features", "action_scoring"):
@@ -179,7 +182,7 @@ class TrainConfig:
             if not 0 < getattr(self, name) <= 1:
                 raise ConfigError(f"{name}={getattr(self, name)!r}; allowed: a number in (0, 1]")
         check_number("reward_shaping", self.reward_shaping)
-        for name in ("seed", "checkpoint_every", "eval_every", "torch_threads"):
+        for name in ("seed", "eval_games", "checkpoint_every", "eval_every", "torch_threads"):
             check_int(name, getattr(self, name), minimum=0)
         check_int("eval_curve_games", self.eval_curve_games, minimum=1)
         sp = self.self_play

@@ -48,10 +48,11 @@ def evaluate_against_bots(
     agent: Any, config: TrainConfig, name: str = "agent", games: int | None = None, progress: bool | None = None
 ) -> list[MatchResult]:
     """One match of ``games`` (default ``config.eval_games``) games per bot in ``config.eval_opponents``,
-    with a progress bar per match on stderr (``progress``; ``None``: ``config.progress_bar``)."""
+    with a progress bar per match on stderr (``progress``; ``None``: ``config.progress_bar``);
+    no match (``[]``) for 0 games: the evaluation is skipped."""
     games = config.eval_games if games is None else games
     results = []
-    for bot in config.eval_opponents:
+    for bot in config.eval_opponents if games else ():
         with game_progress(games, f"{name} vs {bot}", config.progress_bar if progress is None else progress) as update:
             results.append(
                 play_match(aec_factory(config), agent, bot, games, seed=config.seed + 10_000, candidate_name=name,
@@ -75,14 +76,26 @@ def results_markdown(results: list[MatchResult]) -> str:
     return "\n".join(lines)
 
 
+NO_EVALUATION = "no evaluation: eval_games is 0 (evaluate the model with maya-eval, or train with eval_games >= 1)"
+"""What a run's results files say when ``eval_games: 0`` skipped the evaluation."""
+
+
+def evaluating(config: TrainConfig) -> str:
+    """The end of a run's "trained ..." line: ``"evaluating..."``, or that ``eval_games: 0`` skips it."""
+    return "evaluating..." if config.eval_games else "no evaluation (eval_games: 0)"
+
+
 def write_results(
     results: list[MatchResult], out_dir: Path, extra: dict[str, Any] | None = None, stem: str = "evaluation"
 ) -> Path:
-    """Print the table and write ``<stem>.json`` / ``<stem>.md`` to ``out_dir``; the ``.json`` path."""
+    """Print the table and write ``<stem>.json`` / ``<stem>.md`` to ``out_dir``; the ``.json`` path.
+    No results (``eval_games: 0``): both files say :data:`NO_EVALUATION` instead of a table (the
+    JSON as ``"evaluation"`` beside an empty ``results``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    table = results_markdown(results)
+    table = results_markdown(results) if results else NO_EVALUATION
     print(table)
-    payload = {"results": [r.to_dict() for r in results], **(extra or {})}
+    payload = {"results": [r.to_dict() for r in results], **({} if results else {"evaluation": NO_EVALUATION})}
+    payload.update(extra or {})
     (out_dir / f"{stem}.json").write_text(json.dumps(payload, indent=2))
     (out_dir / f"{stem}.md").write_text(table + "\n")
     return out_dir / f"{stem}.json"
@@ -164,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         overrides.append(f"game_options.num_players={args.players}")
     overrides += list(args.set)
     if args.games is not None:
+        if args.games < 1:  # a config's eval_games may be 0 (training without evaluation); maya-eval plays
+            parser.error(f"--games {args.games}; allowed: a positive int (games per opponent)")
         overrides.append(f"eval_games={args.games}")
     if args.opponents:
         overrides.append(f"eval_opponents={json.dumps(args.opponents)}")
@@ -171,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(config_path, overrides)
     except ConfigError as error:
         parser.error(str(error).replace("eval_games=", "--games / eval_games="))
+    if not config.eval_games:
+        parser.error("the config's eval_games is 0 (its run skipped the evaluation): pass --games N (N >= 1)")
     try:
         results = evaluate_against_bots(agent, config, name=name, progress=True)
     except ValueError as error:  # e.g. a checkpoint of another game

@@ -93,7 +93,7 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     from stable_baselines3.common.utils import set_random_seed
 
     from training.callbacks import IllegalActionCounter, LearningCurveCallback, ProgressLines
-    from training.evaluate import evaluate_against_bots, write_results
+    from training.evaluate import evaluate_against_bots, evaluating, write_results
     from training.policies import observation_layout, policy_for
 
     set_random_seed(config.seed)
@@ -144,7 +144,7 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     train_seconds = time.perf_counter() - started
     model.save(run_dir / "model.zip")
     env.close()
-    print(f"trained {model.num_timesteps - already} steps in {train_seconds:.0f} s; evaluating...")
+    print(f"trained {model.num_timesteps - already} steps in {train_seconds:.0f} s; " + evaluating(config))
 
     started = time.perf_counter()
     results = evaluate_against_bots(model, config, name=config.exp_name)

@@ -310,6 +310,8 @@ class ExitTrainer:
         games, played in lock step by the actors) as
         :class:`maya_envs.evaluation.MatchResult` rows."""
         config, sims = self.config, self.config.exit.eval_simulations
+        if not config.eval_games:  # eval_games: 0 skips the evaluation
+            return []
         candidates = [(f"{label} (raw)", "policy:best")]
         if sims:
             candidates.append((f"{label} (+{sims} sims, leaf={self.leaf})", "az:best"))
@@ -328,6 +330,7 @@ class ExitTrainer:
         from torch.utils.tensorboard import SummaryWriter
         from tqdm import tqdm
 
+        from training.evaluate import evaluating
         from training.exit.actors import Actors, ActorSettings
         from training.progress import is_terminal
 
@@ -390,7 +393,7 @@ class ExitTrainer:
             writer.close()
             self.save_model(run_dir / "model.pt")
             bar.close()
-            print(f"trained {self.iteration} iterations in {self.elapsed:.0f} s; evaluating...")
+            print(f"trained {self.iteration} iterations in {self.elapsed:.0f} s; " + evaluating(config))
             started = time.perf_counter()
             self.results = self.evaluate(actors, config.exp_name)
             eval_seconds = time.perf_counter() - started
