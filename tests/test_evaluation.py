@@ -21,12 +21,22 @@ def test_wilson_interval_matches_hand_computed_values():
         wilson_interval(3, 0)
 
 
+def test_the_win_rate_conventions_count_draws_as_none_or_half():
+    from maya_envs.evaluation.stats import win_rate_successes
+
+    assert win_rate_successes("wins", 3, 2) == 3 and win_rate_successes("draws_half", 3, 2) == 4
+    with pytest.raises(ValueError, match=r"win_rate_convention='draws'; allowed: \['wins', 'draws_half'\]"):
+        win_rate_successes("draws", 3, 2)
+
+
 def test_seats_are_rotated_equally_and_outcomes_add_up():
     game = first_game("two players", lambda g: 2 in g.player_counts)
     result = play_match(lambda: game.make_aec_env(num_players=2), "heuristic", "random", games=10, seed=3)
     assert result.games_per_seat == [5, 5]
     assert result.wins + result.draws + result.losses == 10
     assert result.wins >= 8  # the heuristic bot wins nearly every game against random
+    row = result.to_dict()  # the row says its rate counts wins (a draw is no win)
+    assert row["win_rate_convention"] == "wins" and row["win_rate"] == result.wins / 10
 
 
 def test_an_illegal_move_by_the_candidate_counts_as_a_loss():

@@ -45,6 +45,7 @@ def test_a_shipped_network_raw_and_with_search_is_seeded_and_counted():
         assert low <= r["win_rate"] <= high
         # two conventions: draws as half a win (the gate's), wins alone (MatchResult's)
         assert r["win_rate"] == (r["wins"] + 0.5 * r["draws"]) / 4 and r["wins_only_rate"] == r["wins"] / 4
+        assert r["win_rate_convention"] == "draws_half"  # the row says which
     again = measure("maya2012_2p_exit", ["random"], games=4, simulations=(0, 2), seed=3)
     assert [(r["wins"], r["draws"]) for r in again] == [(r["wins"], r["draws"]) for r in rows]
     # the search's leaf: the one the network records (its registry entry: hook), or --leaf

@@ -39,6 +39,19 @@ def test_the_required_baselines_ship_as_small_files_with_their_training_record()
             assert r["wins"] + r["draws"] + r["losses"] == r["games"] >= games, (name, r)
 
 
+@pytest.mark.parametrize("name", list_pretrained())
+def test_every_result_row_says_how_its_win_rate_counts_draws(name):
+    """Rows measured by the arena count wins, rows of ``training.exit.match`` a draw half: each
+    row names its convention, and its rate and Wilson interval are its counts under it."""
+    from maya_envs.evaluation.stats import WIN_RATE_CONVENTIONS, wilson_interval, win_rate_successes
+
+    for r in pretrained_info(name).results:
+        assert r.get("win_rate_convention") in WIN_RATE_CONVENTIONS, (name, r)
+        successes = win_rate_successes(r["win_rate_convention"], r["wins"], r["draws"])
+        assert r["win_rate"] == pytest.approx(successes / r["games"], abs=1e-12), (name, r)
+        assert r["win_rate_ci95"] == pytest.approx(list(wilson_interval(successes, r["games"])), abs=1e-12), (name, r)
+
+
 @pytest.mark.parametrize("name", sorted(REQUIRED))
 def test_each_baseline_loads_and_plays_a_game_as_a_gym_opponent_with_only_legal_moves(name):
     info = pretrained_info(name)

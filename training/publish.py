@@ -79,7 +79,9 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
     return _write_entry(package_dir, name, entry)
 
 
-RESULT_KEYS = ("candidate", "opponent", "games", "wins", "draws", "losses", "win_rate", "win_rate_ci95")
+RESULT_KEYS = (
+    "candidate", "opponent", "games", "wins", "draws", "losses", "win_rate", "win_rate_ci95", "win_rate_convention",
+)  # fmt: skip
 
 
 def _evaluation(run_dir: Path) -> dict:

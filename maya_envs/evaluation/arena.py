@@ -23,10 +23,13 @@ from maya_envs.wrappers.opponents import make_opponent
 
 
 class _WinRate:
-    """``win_rate`` and its Wilson 95% interval from ``wins`` and ``games`` ((0, 1) before any game)."""
+    """``win_rate`` and its Wilson 95% interval from ``wins`` and ``games`` ((0, 1) before any game):
+    draws count as no win (``win_rate_convention`` ``"wins"``,
+    :data:`maya_envs.evaluation.stats.WIN_RATE_CONVENTIONS`)."""
 
     wins: int
     games: int
+    CONVENTION = "wins"
 
     @property
     def win_rate(self) -> float:
@@ -35,6 +38,14 @@ class _WinRate:
     @property
     def win_rate_ci95(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.games) if self.games else (0.0, 1.0)
+
+    def rate_fields(self) -> dict[str, Any]:
+        """``win_rate``, ``win_rate_ci95`` and ``win_rate_convention`` of a result row."""
+        return {
+            "win_rate": self.win_rate,
+            "win_rate_ci95": list(self.win_rate_ci95),
+            "win_rate_convention": self.CONVENTION,
+        }
 
 
 @dataclass
@@ -54,10 +65,7 @@ class MatchResult(_WinRate):
     games_per_seat: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["win_rate"] = self.win_rate
-        data["win_rate_ci95"] = list(self.win_rate_ci95)
-        return data
+        return {**asdict(self), **self.rate_fields()}
 
 
 def play_match(
@@ -190,9 +198,7 @@ class AgentStats(_WinRate):
         return self.score_sum / self.games if self.games else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.update(win_rate=self.win_rate, win_rate_ci95=list(self.win_rate_ci95), mean_score=self.mean_score)
-        return data
+        return {**asdict(self), **self.rate_fields(), "mean_score": self.mean_score}
 
 
 @dataclass

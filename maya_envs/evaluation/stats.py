@@ -4,6 +4,26 @@ from __future__ import annotations
 
 import math
 
+WIN_RATE_CONVENTIONS: dict[str, str] = {
+    "wins": "wins / games: a draw counts as no win",
+    "draws_half": "(wins + draws / 2) / games: a draw counts half",
+}
+"""How a ``win_rate`` (and its Wilson interval) counts draws: the value of a result row's
+``win_rate_convention``. The arena, ``maya-eval`` and a training run's evaluation count wins
+(``wins``); the expert-iteration gates and ``training.exit.match`` count a draw half
+(``draws_half``)."""
+
+
+def win_rate_successes(convention: str, wins: int, draws: int) -> float:
+    """The successes a ``win_rate`` of ``convention`` counts (:data:`WIN_RATE_CONVENTIONS`).
+
+    Raises:
+        ValueError: an unknown convention.
+    """
+    if convention not in WIN_RATE_CONVENTIONS:
+        raise ValueError(f"win_rate_convention={convention!r}; allowed: {list(WIN_RATE_CONVENTIONS)}")
+    return wins + 0.5 * draws if convention == "draws_half" else float(wins)
+
 
 def wilson_interval(successes: float, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (95% by default).

@@ -57,7 +57,9 @@ class PretrainedInfo:
         config: the config it was trained from (a name under ``configs/``).
         total_timesteps, seed, train_seconds: how it was trained.
         results: its evaluation (one dict per opponent bot: games, wins, draws, losses,
-            win_rate, win_rate_ci95).
+            win_rate, win_rate_ci95 and win_rate_convention: ``"wins"``, draws count as no
+            win, or ``"draws_half"``, a draw counts half;
+            :data:`maya_envs.evaluation.stats.WIN_RATE_CONVENTIONS`).
         kind: ``"sb3"`` or ``"network"`` (see the module docstring).
         leaf_value: ``network`` entries: the leaf value its ``az:`` search plays with
             (``net``, ``hook``, ``mix``, ``residual``; :func:`maya_envs.nn.agent.recorded_leaf`); ``None``:

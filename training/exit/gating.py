@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from maya_envs.evaluation import MatchResult
-from maya_envs.evaluation.stats import wilson_interval
+from maya_envs.evaluation.stats import wilson_interval, win_rate_successes
 
 
 @dataclass
@@ -27,16 +27,17 @@ class Match:
     wins: int
     draws: int
     fair_share: float
+    CONVENTION = "draws_half"  # a draw counts half (maya_envs.evaluation.stats.WIN_RATE_CONVENTIONS)
 
     @property
     def win_rate(self) -> float:
         """Wins (draws as half) over games."""
-        return (self.wins + 0.5 * self.draws) / self.games
+        return win_rate_successes(self.CONVENTION, self.wins, self.draws) / self.games
 
     @property
     def ci95(self) -> tuple[float, float]:
         """Wilson 95% interval of :attr:`win_rate`."""
-        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+        return wilson_interval(win_rate_successes(self.CONVENTION, self.wins, self.draws), self.games)
 
     @property
     def parity_score(self) -> float:
@@ -62,6 +63,7 @@ class Match:
             "draws": self.draws,
             "win_rate": self.win_rate,
             "win_rate_ci95": list(self.ci95),
+            "win_rate_convention": self.CONVENTION,
             "fair_share": self.fair_share,
         }
 
