@@ -3,6 +3,7 @@ What one game shows (its legend, its notation, its hidden cards) is in ``tests/<
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,43 @@ def test_human_against_the_shipped_pretrained_baseline_plays_a_full_game(tmp_pat
     name, info = shipped_ppo_baseline(lambda info: info.game != DEFAULT_GAME.name)
     result = run("play", ["--game", DEFAULT_GAME.key, "--seats", f"human,pretrained:{name}"])
     assert result.returncode == 2 and f"{name!r} plays {info.game} with {info.num_players} players" in result.stderr
+
+
+def test_maya_play_runs_a_network_seat_on_one_torch_thread_unless_told_otherwise():
+    """A network seat plays one position at a time: torch's default threads only wait on each
+    other there (a quarry 4p game against ``pretrained`` took 96 s with 2 threads, 20 s with one,
+    at load 10), so ``maya-play`` asks for one unless ``OMP_NUM_THREADS`` is set."""
+    pytest.importorskip("torch")
+    code = (
+        "import sys; from maya_envs.cli.play import main\n"
+        f"main(['--game', '{DEFAULT_GAME.key}', '--seats', 'pretrained:raw,random', '--seed', '1',"
+        f" '--record', sys.argv[1]])\n"
+        "import torch; print('threads', torch.get_num_threads())"
+    )
+    for env_threads, expected in ((None, "1"), ("2", "2")):
+        env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+        env.update({} if env_threads is None else {"OMP_NUM_THREADS": env_threads})
+        done = subprocess.run([sys.executable, "-c", code, os.devnull], env=env, capture_output=True, text=True,
+                              timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.splitlines()[-1] == f"threads {expected}"
+
+
+MOVE_BY_MOVE_COMMANDS = ["maya_envs.cli.play", "training.arena", "training.evaluate", "maya_envs.web.__main__"]
+
+
+@pytest.mark.parametrize("command", MOVE_BY_MOVE_COMMANDS)
+def test_every_command_that_plays_move_by_move_asks_for_one_torch_thread(command, monkeypatch):
+    import importlib
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    with pytest.raises(SystemExit):
+        importlib.import_module(command).main(["--help"])
+    assert os.environ["OMP_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    with pytest.raises(SystemExit):
+        importlib.import_module(command).main(["--help"])
+    assert os.environ["OMP_NUM_THREADS"] == "3"  # the user's setting stays
 
 
 def test_unknown_pretrained_seat_and_unknown_bot_are_refused():

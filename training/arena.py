@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 
 import maya_envs  # noqa: F401  (registers the ids)
-from maya_envs.cli import description
+from maya_envs.cli import description, one_torch_thread
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.players import player_syntax
@@ -93,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_torch_thread()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.games <= 0:

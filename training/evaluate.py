@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import maya_envs  # noqa: F401  (registers the ids)
-from maya_envs.cli import description
+from maya_envs.cli import description, one_torch_thread
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.evaluation import MatchResult, checkpoint_name, play_match
@@ -127,6 +127,7 @@ def matching_games(observation_shape: tuple[int, ...], num_actions: int) -> list
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_torch_thread()
     parser = argparse.ArgumentParser(prog="maya-eval", description=description(__doc__))
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--checkpoint", type=Path, help="a MaskablePPO .zip saved by maya-train")

@@ -40,7 +40,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from maya_envs.cli import description
+from maya_envs.cli import description, one_torch_thread
 from maya_envs.core.errors import did_you_mean
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.core.rng import draw_seed, seed_hides_draws
@@ -256,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_torch_thread()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

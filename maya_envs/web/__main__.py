@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from maya_envs.cli import one_torch_thread
+
+    one_torch_thread()
     args = build_parser().parse_args(argv)
     if args.max_games < 1 or args.idle_minutes <= 0:
         print("maya-web: --max-games and --idle-minutes must be positive", file=sys.stderr)
