@@ -191,3 +191,21 @@ def test_every_number_of_a_config_refuses_infinity_and_nan(config, override, key
         load_config(config, [override.format(bad=bad)])
     message = str(error.value)
     assert key in message and "allowed:" in message, message
+
+
+def _rllib_numbers() -> list[str]:
+    """Every field of :class:`training.rllib_train.RLlibConfig` whose default is a number."""
+    from training.checks import is_number
+    from training.rllib_train import RLlibConfig
+
+    return [f.name for f in dataclasses.fields(RLlibConfig) if is_number(getattr(RLlibConfig(), f.name))]
+
+
+@pytest.mark.parametrize("key", _rllib_numbers())
+@pytest.mark.parametrize("bad", [".inf", "-.inf", ".nan"])
+def test_every_number_of_an_rllib_config_refuses_infinity_and_nan(key, bad):
+    from training.rllib_train import load_rllib_config
+
+    with pytest.raises(ConfigError) as error:
+        load_rllib_config(None, [f"{key}={bad}"])
+    assert f"{key}=" in str(error.value) and "allowed:" in str(error.value), str(error.value)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -30,6 +31,7 @@ from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.layout import action_feature_block as layout_feature_block
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
+from training.checks import check_number
 from training.config_names import resolve_config, split_override, whole_floats_to_ints
 from training.run_dirs import new_run_dir
 
@@ -105,14 +107,22 @@ class RLlibConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"{name}={value!r}; allowed: a positive int")
-        for name in ("num_env_runners", "num_learners", "checkpoint_every", "eval_games"):
+        for name in ("seed", "num_env_runners", "num_learners", "checkpoint_every", "eval_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"{name}={value!r}; allowed: an int >= 0")
         if self.minibatch_size > self.train_batch_size:
             raise ConfigError(f"minibatch_size={self.minibatch_size} exceeds train_batch_size={self.train_batch_size}")
-        if not 0 < self.lr < 1 or not 0 < self.gamma <= 1 or not 0 < self.lambda_ <= 1:
-            raise ConfigError("lr must be in (0, 1), gamma and lambda_ in (0, 1]")
+        for name in ("lr", "gamma", "lambda_", "clip_param", "entropy_coeff", "action_feature_gain"):
+            check_number(name, getattr(self, name), -math.inf)  # infinity and NaN are refused
+        check_number("num_gpus_per_learner", self.num_gpus_per_learner)
+        if not 0 < self.lr < 1:
+            raise ConfigError(f"lr={self.lr!r}; allowed: a number in (0, 1)")
+        for name in ("gamma", "lambda_"):
+            if not 0 < getattr(self, name) <= 1:
+                raise ConfigError(f"{name}={getattr(self, name)!r}; allowed: a number in (0, 1]")
+        if not 0 < self.action_feature_gain <= 1000:
+            raise ConfigError(f"action_feature_gain={self.action_feature_gain!r}; allowed: a number in (0, 1000]")
         for name in self.eval_opponents:
             if name not in ("random", "heuristic"):
                 raise ConfigError(f"eval opponent {name!r}; allowed: 'random', 'heuristic'")
