@@ -29,6 +29,7 @@ or from ``web/`` to ``cli/``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
@@ -223,3 +224,14 @@ __all__ = [
     "resolve_player",
     "resolver_for",
 ]
+
+
+def one_torch_thread() -> None:
+    """Let torch use one intra-op thread, unless ``OMP_NUM_THREADS`` says otherwise: called first
+    by the commands that play games move by move (``maya-play``, ``maya-arena``, ``maya-eval``,
+    ``maya-web``), before a seat imports torch (which reads the variable when imported). Their
+    networks are small and see one position at a time, where more threads mostly wait on each
+    other: a quarry 4p game of ``maya-play`` against ``pretrained`` took 96 s with torch's
+    default 2 threads and 20 s with one, at load 10 on 2 cores. Training sets its own
+    (``torch_threads``)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")

@@ -103,7 +103,7 @@ class TrainConfig:
     """Evaluation games per opponent after training (seats alternated). 0: no evaluation (a
     quick try or a timing run): no game is played, ``evaluation.md`` says so and
     ``evaluation.json`` has no ``results`` and an ``evaluation`` note; ``maya-eval`` can evaluate
-    the model later, and ``training.publish`` refuses such a run (a shipped model needs results)."""
+    the model later."""
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """Bots the trained agent is evaluated against."""
     checkpoint_every: int = 0

@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import maya_envs  # noqa: F401  (registers the ids)
-from maya_envs.cli import description, one_torch_thread
+from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.evaluation import MatchResult, checkpoint_name, play_match
 from maya_envs.games import find_game, game_names
+from maya_envs.players import one_torch_thread
 from training.config import TrainConfig, load_config
 from training.progress import game_progress
 

@@ -37,8 +37,8 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
     """Write ``<name>.zip`` and its registry entry into ``package_dir``; return the entry.
 
     Raises:
-        ValueError: a run directory without ``model.zip``/``config.yaml``/``evaluation.json`` or
-            without evaluation results (``eval_games: 0``), a name that is not a plain identifier, or a file over 5 MB.
+        ValueError: a run directory without ``model.zip``/``config.yaml``/``evaluation.json``,
+            a name that is not a plain identifier, or a file over 5 MB.
     """
     if not name.isidentifier():
         raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
@@ -50,7 +50,7 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
         if not (run_dir / needed).is_file():
             raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train run?")
     config = load_config(run_dir / "config.yaml")
-    evaluation = _evaluation(run_dir)
+    evaluation = json.loads((run_dir / "evaluation.json").read_text())
     model = MaskablePPO.load(run_dir / "model.zip", device="cpu")
     optimizer = model.policy.optimizer
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
@@ -84,22 +84,6 @@ RESULT_KEYS = (
 )  # fmt: skip
 
 
-def _evaluation(run_dir: Path) -> dict:
-    """The run's ``evaluation.json``.
-
-    Raises:
-        ValueError: it has no results (the run was trained with ``eval_games: 0``): a shipped
-            model's registry entry needs them.
-    """
-    evaluation = json.loads((run_dir / "evaluation.json").read_text())
-    if not evaluation.get("results"):
-        raise ValueError(
-            f"{str(run_dir)!r} has no evaluation results (trained with eval_games: 0?); a shipped model needs "
-            "them: train it again with eval_games >= 1"
-        )
-    return evaluation
-
-
 def _results(evaluation: dict) -> list[dict]:
     return [{key: r[key] for key in RESULT_KEYS if key in r} for r in evaluation["results"]]
 
@@ -119,8 +103,8 @@ def publish_network(run_dir: Path, name: str, config_name: str, package_dir: Pat
     and ``total_timesteps`` or ``positions``).
 
     Raises:
-        ValueError: a missing file, no evaluation results (``eval_games: 0``), a name that is not
-            a plain identifier, a file that is no network checkpoint, or one over 5 MB.
+        ValueError: a missing file, a name that is not a plain identifier, a file that is no
+            network checkpoint, or one over 5 MB.
     """
     import shutil
 
@@ -139,7 +123,7 @@ def publish_network(run_dir: Path, name: str, config_name: str, package_dir: Pat
     if size > MAX_BYTES:
         raise ValueError(f"{name}.pt would be {size} bytes; the limit is {MAX_BYTES}")
     config = yaml.safe_load((run_dir / "config.yaml").read_text()) or {}
-    evaluation = _evaluation(run_dir)
+    evaluation = json.loads((run_dir / "evaluation.json").read_text())
     target = package_dir / f"{name}.pt"
     shutil.copyfile(run_dir / "model.pt", target)
     entry = {

@@ -40,13 +40,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from maya_envs.cli import description, one_torch_thread
+from maya_envs.cli import description
 from maya_envs.core.errors import did_you_mean
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
 from maya_envs.notation import describe_action, describe_end, read_move, why_illegal
-from maya_envs.players import HUMAN, bot_syntax
+from maya_envs.players import HUMAN, bot_syntax, one_torch_thread
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent

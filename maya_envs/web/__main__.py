@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from maya_envs.cli import one_torch_thread
+    from maya_envs.players import one_torch_thread
 
     one_torch_thread()
     args = build_parser().parse_args(argv)
