@@ -53,9 +53,18 @@ def test_every_name_finds_its_game_and_an_unknown_one_is_refused():
         game_of_rules(object())
 
 
+#: What may stand right before or after a game's name for it to be that name: anything but a
+#: letter or a digit. ``_``, ``/``, ``.`` and ``-`` join a name to others (``maya_envs_<key>``,
+#: ``rllib/<key>_3p``, ``<key>_2p_exit``) and are boundaries; ``<key>2`` or ``x<key>`` is
+#: another word.
+NAME_START, NAME_END = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
+
+
 def _game_words() -> re.Pattern:
+    """Any of the table's names of a game (keys, aliases, module names, Gymnasium ids, the
+    Gymnasium name), alone or joined to other words by ``_``, ``/``, ``.`` or ``-``."""
     words = {word for game in GAMES.values() for word in (*game.names, game.gym_name, game.env_module)}
-    return re.compile("|".join(rf"(?<![A-Za-z0-9_]){re.escape(w)}(?![A-Za-z0-9_])" for w in sorted(words)))
+    return re.compile("|".join(rf"{NAME_START}{re.escape(w)}{NAME_END}" for w in sorted(words)))
 
 
 def _code_strings_and_imports(path: Path) -> list[tuple[int, str]]:
@@ -165,6 +174,19 @@ def test_the_name_check_finds_a_literal_key_and_an_imported_module(tmp_path):
     assert len(_names_a_game(sample, pattern)) == 2
     sample.write_text("from maya_envs.games import GAMES\n\n\ndef f(key):\n    return GAMES[key].aliases\n")
     assert _names_a_game(sample, pattern) == []
+
+
+def test_the_name_check_finds_a_name_joined_to_others_by_underscores_slashes_dots_and_dashes():
+    """``maya_envs_<key>`` (an OpenSpiel name), ``rllib/<key>_3p`` (a config), ``<key>_2p_exit``
+    (a shipped network) and ``runs/<key>-x`` name the game too; a name inside a longer word
+    (``<key>2``, ``x<GymName>``) does not."""
+    pattern = _game_words()
+    for game in GAMES.values():
+        for text in (f"maya_envs_{game.key}", f"rllib/{game.key}_3p", f"az:{game.key}_2p_exit:32", f"runs/{game.key}-x",
+                     f"{game.gym_name}_wrapped"):
+            assert pattern.search(text), text
+        for text in (f"{game.key}2", f"x{game.gym_name}", f"{game.gym_name}s"):
+            assert not pattern.search(text), text
 
 
 # -- issue 31, item 3: a game's identity is written once -------------------------------------------
