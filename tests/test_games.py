@@ -226,12 +226,13 @@ def _tracked_text_files() -> list[str]:
 
 
 def _check_written_only_where_allowed(
-    words: set[str], allowed: set[str], not_yet: set[str], what: str, end: str = r"(?![A-Za-z0-9_])"
+    words: set[str], allowed: set[str], not_yet: set[str], what: str, end: str = NAME_END
 ) -> None:
     """Fail naming the first place of each tracked text file outside ``allowed`` that writes one
-    of ``words`` (not inside a longer name; ``end``: what may not follow), unless the file is in
-    ``not_yet``; and fail naming each file of ``not_yet`` that no longer writes one."""
-    pattern = re.compile("|".join(rf"(?<![A-Za-z0-9_]){re.escape(w)}{end}" for w in sorted(words)))
+    of ``words`` (not inside a longer word, joined ones included as for :func:`_game_words`;
+    ``end``: what may not follow), unless the file is in ``not_yet``; and fail naming each file
+    of ``not_yet`` that no longer writes one."""
+    pattern = re.compile("|".join(rf"{NAME_START}{re.escape(w)}{end}" for w in sorted(words)))
     offenders, cleaned = [], []
     for name in _tracked_text_files():
         if name in allowed or not (ROOT / name).is_file():
@@ -276,7 +277,7 @@ def test_the_versioned_name_check_finds_an_id_and_passes_a_longer_version(tmp_pa
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     monkeypatch.setattr(sys.modules[__name__], "_tracked_text_files", lambda: [sample.name])
     word = f"{game.gym_name}-v{game.version}"
-    for line in (f"env_id: maya_envs/{word}", f"run: runs/{word}__main__1__20260101-000000"):
+    for line in (f"env_id: maya_envs/{word}", f"run: runs/{word}__main__1__20260101-000000", f"old: x_{word}"):
         sample.write_text(line + "\n")
         with pytest.raises(AssertionError, match=re.escape(f"sample.yaml:1: {word}")):
             _check_written_only_where_allowed({word}, set(), set(), "an id", end="(?![0-9])")
