@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--spec", nargs="*", default=("pretrained",),
         help="agents to time (default: pretrained, each config's default); a candidate such as "
-        "az:maya2012_2p_exit:48:leaf=hook is timed in the configs it fits",
+        "az:<shipped network>:48:leaf=hook is timed in the configs it fits",
     )
     args = parser.parse_args(argv)
     print("| game | options | pretrained plays | CPU ms per decision | decisions |")

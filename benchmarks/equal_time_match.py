@@ -35,6 +35,7 @@ from maya_envs.bots import make_bot
 from maya_envs.evaluation import play_match
 from maya_envs.evaluation.stats import wilson_interval
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
+from maya_envs.pretrained import pretrained_for
 
 
 class TimedBot(LadderTimedBot):
@@ -91,7 +92,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME.key)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--candidate", default="az:maya2012_2p_exit:leaf=hook", help="an az: spec without time=")
+    parser.add_argument(
+        "--candidate", default=None,
+        help="an az: spec without time= (default: az:<the shipped default network of --game at --players>:leaf=hook)",
+    )
     parser.add_argument("--opponent", default="mcts:200:depth=2")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--calibrate", type=int, default=60, help="decisions the opponent is timed on")
@@ -99,6 +103,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="append the JSON line here")
     args = parser.parse_args(argv)
+    entry = find_game(args.game)
+
+    def env_fn():
+        return entry.make_aec_env(num_players=args.players)
+
+    if args.candidate is None:  # the shipped default of this game and size, as a search (az: refuses a PPO one)
+        args.candidate = f"az:{pretrained_for(env_fn().spec_card)}:leaf=hook"
     if args.games < 1 or args.calibrate < 1:
         parser.error(f"--games {args.games} / --calibrate {args.calibrate}; allowed: ints >= 1")
     if args.time is not None and not 0 < args.time < 30:
@@ -112,11 +123,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         torch.set_num_threads(1)
     except ImportError:
         pass
-    entry = find_game(args.game)
-
-    def env_fn():
-        return entry.make_aec_env(num_players=args.players)
-
     rules = env_fn().rules
     load_before = os.getloadavg()
     matched = args.time if args.time is not None else calibrate(args.opponent, rules, args.calibrate, args.seed)

@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budgets", type=int, nargs=2, default=(50, 200), help="two simulation budgets")
     parser.add_argument(
         "--pairings", nargs="*", default=None, metavar="CANDIDATE,OPPONENT",
-        help="run these pairings instead of the default ladder, e.g. mcts:100,heuristic az:maya2012_2p:32,heuristic",
+        help="run these pairings instead of the default ladder, e.g. mcts:100,heuristic az:<network>:32,heuristic "
+        "(<network>: a .pt checkpoint or a shipped network's name)",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="append JSON lines here")

@@ -80,6 +80,19 @@ def env_module(key: str):
     return importlib.import_module(GAMES[key].env_module)
 
 
+def resample_hidden(key: str) -> Callable:
+    """The game's resampler of what a seat may not see, ``resample_hidden(state, observer, rng)
+    -> state``: ``tests/<key>/hidden.py`` answers it for every game (another seat's cards, picks
+    or bids redrawn consistently with what ``observer`` knows), as a package answers a hook of
+    :data:`maya_envs.games.STANDARD_HOOKS`; written apart from the rules' ``determinize`` hook,
+    so that a test of the rules does not use the rules' own code.
+
+    Raises:
+        KeyError: ``key`` is not a key of :data:`maya_envs.games.GAMES`.
+    """
+    return importlib.import_module(f"tests.{GAMES[key].key}.hidden").resample_hidden
+
+
 def default_variant(game: Game, num_players: int):
     """The value of ``game.variant_option`` its rules take at ``num_players`` when none is given."""
     return getattr(game.make_rules({"num_players": num_players}).config, game.variant_option)
@@ -457,13 +470,28 @@ def shipped_ppo_baseline(where: Callable[[Any], bool]) -> tuple[str, Any]:
     Raises:
         LookupError: no shipped PPO baseline satisfies ``where``.
     """
+    return _first_shipped("sb3", where)
+
+
+def shipped_network(where: Callable[[Any], bool]) -> tuple[str, Any]:
+    """``(name, PretrainedInfo)`` of the first shipped policy-value network (registry kind
+    ``"network"``, the ``<model>`` of ``policy:``/``az:`` specs) whose entry satisfies
+    ``where(info)``, as :func:`shipped_ppo_baseline`.
+
+    Raises:
+        LookupError: no shipped network satisfies ``where``.
+    """
+    return _first_shipped("network", where)
+
+
+def _first_shipped(kind: str, where: Callable[[Any], bool]) -> tuple[str, Any]:
     from maya_envs.pretrained import list_pretrained, pretrained_info
 
     for name in list_pretrained():
         info = pretrained_info(name)
-        if info.kind == "sb3" and where(info):
+        if info.kind == kind and where(info):
             return name, info
-    raise LookupError("no shipped PPO baseline satisfies the condition")
+    raise LookupError(f"no shipped {kind!r} entry of the registry satisfies the condition")
 
 
 def hidden_at_fewest() -> Game:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from maya_envs.bot_kinds import BOT_NAMES
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan, wilson_interval
 from maya_envs.evaluation.ratings import EloTable, OpenSkillTable, elo_expected
 from maya_envs.games import DEFAULT_GAME
@@ -124,7 +126,7 @@ def test_openskill_ties_and_an_agent_in_two_seats():
 
 
 def test_bad_agent_spec_is_a_clear_error(tmp_path):
-    with pytest.raises(ValueError, match=r"unknown bot 'grandmaster'; known bots: random, heuristic"):
+    with pytest.raises(ValueError, match=rf"unknown bot 'grandmaster'; known bots: {re.escape(', '.join(BOT_NAMES))}"):
         play_arena(DEFAULT_GAME.make_aec_env, {"g": "grandmaster", "r": "random"}, 2)
     with pytest.raises(ValueError, match=r"agent '.*nope.zip': checkpoint file does not exist"):
         resolve_agent(str(tmp_path / "nope.zip"))

@@ -11,10 +11,14 @@ import gymnasium as gym
 import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
+from maya_envs.bot_kinds import BOT_KINDS
 from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME, GAMES
 from tests.conformance import CONFIGS, shipped_config
 from training.config import SelfPlayConfig, load_config
+
+TRAINING_KINDS = ", ".join(repr(kind.syntax) for kind in BOT_KINDS.values() if kind.training_opponent)
+"""The bot kinds a PPO run may train against, as its config error lists them (table order)."""
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_CONFIGS = sorted(CONFIGS.glob("*/*.yaml"))
@@ -122,7 +126,7 @@ BAD_OVERRIDES = [
     *_bad_overrides(QUICK, [
         (["learning_rte=0.1"], r"unknown config key\(s\) \['learning_rte'\]; known keys"),
         (["n_envs=0"], r"n_envs=0; allowed: a positive int"),
-        (["opponents={strong: 1}"], r"opponent 'strong'; allowed: 'random', 'heuristic'"),
+        (["opponents={strong: 1}"], rf"opponent 'strong'; allowed: {re.escape(TRAINING_KINDS)}"),
         (["vec_env=threads"], r"vec_env='threads'; allowed: 'dummy', 'subproc'"),
         (["env_id=maya_envs/Chess-v0"], r"env_id='maya_envs/Chess-v0'; allowed"),
         (["seed"], r"override 'seed' must look like key=value"),

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
+from maya_envs.bot_kinds import BOT_NAMES
 from maya_envs.evaluation import play_match, wilson_interval
 from maya_envs.games import DEFAULT_GAME
 from tests.conformance import first_game
@@ -49,7 +52,7 @@ def test_an_illegal_move_by_the_candidate_counts_as_a_loss():
 
 
 def test_bad_agent_spec_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"unknown bot 'grandmaster'; known bots: random, heuristic"):
+    with pytest.raises(ValueError, match=rf"unknown bot 'grandmaster'; known bots: {re.escape(', '.join(BOT_NAMES))}"):
         play_match(DEFAULT_GAME.make_aec_env, "grandmaster", "random", games=2)
     with pytest.raises(ValueError, match=r"opponent 42 is not usable; allowed"):
         play_match(DEFAULT_GAME.make_aec_env, "random", 42, games=2)

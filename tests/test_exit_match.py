@@ -9,8 +9,15 @@ import re
 import numpy as np
 import pytest
 
+from maya_envs.games import find_game
+from tests.conformance import shipped_network
 from training.exit.gating import score_match
 from training.exit.match import main, measure, pair_lineups
+
+TWO_SEATS, _ = shipped_network(lambda info: info.num_players == 2 and info.leaf_value == "hook")
+"""A shipped two-seat network whose registry entry records the hook leaf (no teams at two seats)."""
+TEAMS, _ = shipped_network(lambda info: bool(find_game(info.game).teams(info.num_players)))
+"""A shipped network of a game with teams at its size (``--pair``)."""
 
 
 def test_pair_lineups_seat_the_network_as_the_team_of_seat_g_mod_n():
@@ -34,7 +41,7 @@ def test_pair_needs_a_team_game():
 
 
 def test_a_shipped_network_raw_and_with_search_is_seeded_and_counted():
-    rows = measure("maya2012_2p_exit", ["random"], games=4, simulations=(0, 2), seed=3)
+    rows = measure(TWO_SEATS, ["random"], games=4, simulations=(0, 2), seed=3)
     assert [(r["simulations"], r["opponent"], r["games"], r["fair_share"]) for r in rows] == [
         (0, "random", 4, 0.5),
         (2, "random", 4, 0.5),
@@ -46,19 +53,19 @@ def test_a_shipped_network_raw_and_with_search_is_seeded_and_counted():
         # two conventions: draws as half a win (the gate's), wins alone (MatchResult's)
         assert r["win_rate"] == (r["wins"] + 0.5 * r["draws"]) / 4 and r["wins_only_rate"] == r["wins"] / 4
         assert r["win_rate_convention"] == "draws_half"  # the row says which
-    again = measure("maya2012_2p_exit", ["random"], games=4, simulations=(0, 2), seed=3)
+    again = measure(TWO_SEATS, ["random"], games=4, simulations=(0, 2), seed=3)
     assert [(r["wins"], r["draws"]) for r in again] == [(r["wins"], r["draws"]) for r in rows]
     # the search's leaf: the one the network records (its registry entry: hook), or --leaf
     assert [r["leaf"] for r in rows] == [None, "hook"]
-    (mixed,) = measure("maya2012_2p_exit", ["random"], games=2, simulations=(2,), seed=3, leaf="mix")
+    (mixed,) = measure(TWO_SEATS, ["random"], games=2, simulations=(2,), seed=3, leaf="mix")
     assert mixed["leaf"] == "mix"
 
 
 def test_the_cli_prints_the_table_and_writes_json(tmp_path, capsys):
     out = tmp_path / "rows.json"
-    assert main(["maya2012_4p_exit", "--pair", "--games", "4", "--opponents", "random", "--out", str(out)]) == 0
+    assert main([TEAMS, "--pair", "--games", "4", "--opponents", "random", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "| maya2012_4p_exit (pair) | raw | random | 4 |" in printed and "wins only" in printed
+    assert f"| {TEAMS} (pair) | raw | random | 4 |" in printed and "wins only" in printed
     (row,) = json.loads(out.read_text())
     assert row["pair"] and row["games"] == 4 and row["fair_share"] == 0.5
 
@@ -66,10 +73,10 @@ def test_the_cli_prints_the_table_and_writes_json(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["maya2012_2p_exit", "--opponents", "strongest"], "unknown bot 'strongest'"),
-        (["maya2012_2p_exit", "--games", "0"], r"games=0; allowed: an int >= 1"),
-        (["maya2012_2p_exit", "--simulations", "-1"], r"simulations=\[-1\]; allowed: ints >= 0"),
-        (["maya2012_2p_exit", "--pair"], "--pair needs a team game"),
+        ([TWO_SEATS, "--opponents", "strongest"], "unknown bot 'strongest'"),
+        ([TWO_SEATS, "--games", "0"], r"games=0; allowed: an int >= 1"),
+        ([TWO_SEATS, "--simulations", "-1"], r"simulations=\[-1\]; allowed: ints >= 0"),
+        ([TWO_SEATS, "--pair"], "--pair needs a team game"),
         (["no_such_network"], "neither a .pt checkpoint nor a shipped network"),
     ],
 )

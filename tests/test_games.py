@@ -53,9 +53,18 @@ def test_every_name_finds_its_game_and_an_unknown_one_is_refused():
         game_of_rules(object())
 
 
+#: What may stand right before or after a game's name for it to be that name: anything but a
+#: letter or a digit. ``_``, ``/``, ``.`` and ``-`` join a name to others (``maya_envs_<key>``,
+#: ``rllib/<key>_3p``, ``<key>_2p_exit``) and are boundaries; ``<key>2`` or ``x<key>`` is
+#: another word.
+NAME_START, NAME_END = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
+
+
 def _game_words() -> re.Pattern:
+    """Any of the table's names of a game (keys, aliases, module names, Gymnasium ids, the
+    Gymnasium name), alone or joined to other words by ``_``, ``/``, ``.`` or ``-``."""
     words = {word for game in GAMES.values() for word in (*game.names, game.gym_name, game.env_module)}
-    return re.compile("|".join(rf"(?<![A-Za-z0-9_]){re.escape(w)}(?![A-Za-z0-9_])" for w in sorted(words)))
+    return re.compile("|".join(rf"{NAME_START}{re.escape(w)}{NAME_END}" for w in sorted(words)))
 
 
 def _code_strings_and_imports(path: Path) -> list[tuple[int, str]]:
@@ -111,11 +120,10 @@ def test_no_module_outside_the_game_packages_and_the_table_names_a_game():
 # -- issue 31, item 2: cross-cutting tests read the game table -----------------------------------
 
 #: Cross-cutting test files that still name a game, each to be moved to ``tests/<game>/`` or to
-#: read the table (issue 31 item 2, not finished). The list may only shrink: a listed file that
-#: no longer names a game fails the test below, so it is taken off.
-NOT_YET_TABLE_DRIVEN = {
-    "test_web.py", "test_web_security.py",
-}  # fmt: skip
+#: read the table (issue 31 item 2). The list may only shrink: a listed file that no longer names
+#: a game fails the test below, so it is taken off. None left: every cross-cutting test reads the
+#: table.
+NOT_YET_TABLE_DRIVEN: set[str] = set()
 
 #: Test files that check the table's names themselves.
 CHECKS_THE_NAMES = {"test_games.py", "test_versions.py"}
@@ -168,6 +176,19 @@ def test_the_name_check_finds_a_literal_key_and_an_imported_module(tmp_path):
     assert _names_a_game(sample, pattern) == []
 
 
+def test_the_name_check_finds_a_name_joined_to_others_by_underscores_slashes_dots_and_dashes():
+    """``maya_envs_<key>`` (an OpenSpiel name), ``rllib/<key>_3p`` (a config), ``<key>_2p_exit``
+    (a shipped network) and ``runs/<key>-x`` name the game too; a name inside a longer word
+    (``<key>2``, ``x<GymName>``) does not."""
+    pattern = _game_words()
+    for game in GAMES.values():
+        for text in (f"maya_envs_{game.key}", f"rllib/{game.key}_3p", f"az:{game.key}_2p_exit:32", f"runs/{game.key}-x",
+                     f"{game.gym_name}_wrapped"):
+            assert pattern.search(text), text
+        for text in (f"{game.key}2", f"x{game.gym_name}", f"{game.gym_name}s"):
+            assert not pattern.search(text), text
+
+
 # -- issue 31, item 3: a game's identity is written once -------------------------------------------
 
 #: Where a current ``<key>_v<N>`` may be written (the decided allow-list): the table, each game's
@@ -191,10 +212,8 @@ VERSIONED_NAME_NOT_YET: set[str] = set()
 VERSIONED_ID_ALLOWED = VERSIONED_NAME_ALLOWED
 
 #: Test files that still write a current Gymnasium id (to read ``GAMES[key].gym_id`` or the
-#: versionless id instead; the list may only shrink).
-VERSIONED_ID_NOT_YET = {
-    "tests/test_web.py",
-}  # fmt: skip
+#: versionless id instead; the list may only shrink): none left.
+VERSIONED_ID_NOT_YET: set[str] = set()
 
 
 def _tracked_text_files() -> list[str]:
@@ -207,12 +226,13 @@ def _tracked_text_files() -> list[str]:
 
 
 def _check_written_only_where_allowed(
-    words: set[str], allowed: set[str], not_yet: set[str], what: str, end: str = r"(?![A-Za-z0-9_])"
+    words: set[str], allowed: set[str], not_yet: set[str], what: str, end: str = NAME_END
 ) -> None:
     """Fail naming the first place of each tracked text file outside ``allowed`` that writes one
-    of ``words`` (not inside a longer name; ``end``: what may not follow), unless the file is in
-    ``not_yet``; and fail naming each file of ``not_yet`` that no longer writes one."""
-    pattern = re.compile("|".join(rf"(?<![A-Za-z0-9_]){re.escape(w)}{end}" for w in sorted(words)))
+    of ``words`` (not inside a longer word, joined ones included as for :func:`_game_words`;
+    ``end``: what may not follow), unless the file is in ``not_yet``; and fail naming each file
+    of ``not_yet`` that no longer writes one."""
+    pattern = re.compile("|".join(rf"{NAME_START}{re.escape(w)}{end}" for w in sorted(words)))
     offenders, cleaned = [], []
     for name in _tracked_text_files():
         if name in allowed or not (ROOT / name).is_file():
@@ -257,7 +277,7 @@ def test_the_versioned_name_check_finds_an_id_and_passes_a_longer_version(tmp_pa
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     monkeypatch.setattr(sys.modules[__name__], "_tracked_text_files", lambda: [sample.name])
     word = f"{game.gym_name}-v{game.version}"
-    for line in (f"env_id: maya_envs/{word}", f"run: runs/{word}__main__1__20260101-000000"):
+    for line in (f"env_id: maya_envs/{word}", f"run: runs/{word}__main__1__20260101-000000", f"old: x_{word}"):
         sample.write_text(line + "\n")
         with pytest.raises(AssertionError, match=re.escape(f"sample.yaml:1: {word}")):
             _check_written_only_where_allowed({word}, set(), set(), "an id", end="(?![0-9])")

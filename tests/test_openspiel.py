@@ -7,6 +7,8 @@ Needs the optional extra ``openspiel`` (``open_spiel>=2.0``); skipped with a mes
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -22,36 +24,26 @@ from maya_envs.core.chance import OutcomeRecorder  # noqa: E402
 from maya_envs.core.errors import ConfigError, IllegalActionError  # noqa: E402
 from maya_envs.openspiel import MayaBot, ismcts_resampler  # noqa: E402
 
-M12, QUARRY, YAXHA = "maya_envs_maya2012", "maya_envs_maya_quarry", "maya_envs_yaxha"
+from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.openspiel.games import entries  # noqa: E402
 
-# Every game, player count and variant (Maya (2012) with a short turn limit: OpenSpiel's
-# serialisation check replays each history from the start, so its cost grows with the square
-# of the game's length; one default-length game per player count is kept).
-SIM_CONFIGS = [
-    (M12, {"players": 2}),
-    (M12, {"players": 2, "setup": "random", "max_turns": 40, "reward_scheme": "score_diff"}),
-    (M12, {"players": 2, "setup": "draft", "max_turns": 40, "at_max_turns": "truncate"}),
-    (M12, {"players": 2, "max_turns": 40, "ladder_spaces": "1:1:1:1:1:1:1:1:1", "priests_per_player": 1}),
-    (M12, {"players": 3, "max_turns": 120}),
-    (M12, {"players": 3, "setup": "draft", "max_turns": 40, "declare_step": "always", "three_plus_two": "best"}),
-    (M12, {"players": 4, "max_turns": 120, "reward_scheme": "score_diff"}),
-    (M12, {"players": 4, "setup": "draft", "max_turns": 40, "declare_step": "always"}),
-    (QUARRY, {"players": 3}),
-    (QUARRY, {"players": 3, "variant": "advanced", "first_start_player": -1, "reward_scheme": "gold_diff"}),
-    (QUARRY, {"players": 4, "variant": "advanced", "skip_forced": False}),
-    (QUARRY, {"players": 4, "first_start_player": -1, "pool_shortfall": "nothing", "relocate_unsupported": "cascade"}),
-    (QUARRY, {"players": 3, "global_level_rule": "ever_filled", "bonus_block_recipient": "majority"}),
-    (QUARRY, {"players": 5, "variant": "advanced", "plus2_empty_quarry": True}),
-    (QUARRY, {"players": 5, "minus3_no_target": False, "bonus_on_special_placements": False}),
-    (YAXHA, {"players": 2}),
-    (YAXHA, {"players": 2, "footprint": "fixed", "bonus_cards": "first_game", "reward_scheme": "score_diff"}),
-    (YAXHA, {"players": 3, "bonus_cards": "bga_random", "bonus_zero_ties_score": True}),
-    (YAXHA, {"players": 3, "bonus_cards": "5:9:17", "cubes_per_colour": 18}),
-    (YAXHA, {"players": 4}),
-    (YAXHA, {"players": 4, "footprint": "fixed", "action_features": True}),
-    (YAXHA, {"players": 2, "simultaneous": True}),
-    (YAXHA, {"players": 4, "simultaneous": True, "footprint": "fixed"}),
-]
+SPIEL_NAMES = {key: entry.short_name for key, entry in zip(GAMES, entries(), strict=True)}
+"""Game key -> the name ``pyspiel.load_game`` takes (one OpenSpiel entry per game, in table order)."""
+
+
+def _cases(kind: str) -> list[tuple]:
+    """``(OpenSpiel name, params, ...)`` of every game's ``kind`` list, in table order: each
+    game's parameter sets are in ``tests/<key>/openspiel_cases.py`` (a params dict, or a tuple
+    starting with one)."""
+    return [
+        (SPIEL_NAMES[key], *(case if isinstance(case, tuple) else (case,)))
+        for key in GAMES
+        for case in getattr(importlib.import_module(f"tests.{key}.openspiel_cases"), kind)
+    ]
+
+
+# Every game, player count and variant, and other options (each game's list)
+SIM_CONFIGS = _cases("SIM")
 
 
 def _id(config):
@@ -76,19 +68,7 @@ def test_openspiel_random_simulation_test(config):
             state.apply_action(legal[int(rng.integers(len(legal)))])
 
 
-@pytest.mark.parametrize(
-    ("name", "params", "information", "chance", "players"),
-    [
-        (M12, {"players": 2}, "PERFECT", "EXPLICIT_STOCHASTIC", 2),
-        (M12, {"players": 4}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 4),
-        (QUARRY, {"players": 3}, "IMPERFECT", "DETERMINISTIC", 3),
-        (QUARRY, {"players": 3, "first_start_player": -1}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 3),
-        (QUARRY, {"players": 4, "variant": "advanced"}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 4),
-        (QUARRY, {"players": 5, "variant": "advanced"}, "IMPERFECT", "DETERMINISTIC", 5),  # all 4 markers
-        (YAXHA, {"players": 3}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 3),
-        (YAXHA, {"players": 3, "simultaneous": True}, "IMPERFECT", "EXPLICIT_STOCHASTIC", 3),
-    ],
-)
+@pytest.mark.parametrize(("name", "params", "information", "chance", "players"), _cases("GAME_TYPES"))
 def test_game_type_follows_the_config(name, params, information, chance, players):
     game = pyspiel.load_game(name, params)
     game_type = game.get_type()
@@ -103,41 +83,23 @@ def test_game_type_follows_the_config(name, params, information, chance, players
     assert (game.min_utility(), game.max_utility()) == game.rules.spec.reward_range
 
 
-def test_only_a_seats_own_view_is_offered_for_hidden_information():
-    """A public-only or all-players observer would need data our per-seat observations do not
-    separate: asking for one fails instead of handing out the seat's private view."""
-    game = pyspiel.load_game(M12, {"players": 3})
-    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
-        kind = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=private)
-        with pytest.raises(ValueError, match="only a seat's own view"):
-            game.make_py_observer(kind)
-    own = pyspiel.IIGObservationType(perfect_recall=True)
-    assert game.make_py_observer(own).perfect_recall
-    two = pyspiel.load_game(M12, {"players": 2})  # perfect information: nothing private
-    none = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
-    assert not two.make_py_observer(none).perfect_recall
-
-
-def test_bad_parameters_fail_with_clear_errors():
+@pytest.mark.parametrize("key", list(GAMES))
+def test_bad_parameters_fail_with_clear_errors(key):
+    """An unknown parameter, a player count no game has and an illegal action, in every game
+    (each game's own bad values: tests/<key>/test_openspiel.py)."""
+    name = SPIEL_NAMES[key]
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
-        pyspiel.load_game(YAXHA, {"colour": 1})
+        pyspiel.load_game(name, {"colour": 1})
     with pytest.raises(ConfigError, match="num_players=7"):
-        pyspiel.load_game(YAXHA, {"players": 7})
-    with pytest.raises(ConfigError, match="setup='choose' is not allowed with num_players=3"):
-        pyspiel.load_game(M12, {"players": 3, "setup": "choose"})
-    with pytest.raises(ConfigError, match="ladder_spaces='1:x'.*colon-separated ints"):
-        pyspiel.load_game(M12, {"ladder_spaces": "1:x"})
+        pyspiel.load_game(name, {"players": 7})
+    state, rng = pyspiel.load_game(name, {}).new_initial_state(), np.random.default_rng(0)
+    while state.is_chance_node():  # a game that sets up by chance: the setup, then a seat's action
+        _chance_step(state, rng)
     with pytest.raises(IllegalActionError):
-        state = pyspiel.load_game(QUARRY, {}).new_initial_state()
         state.apply_action(next(a for a in range(state.num_distinct_actions()) if a not in state.legal_actions()))
 
 
-RETURN_CONFIGS = [
-    (M12, {"players": 2, "setup": "random"}),
-    (M12, {"players": 3, "setup": "draft", "reward_scheme": "score_diff"}),
-    (QUARRY, {"players": 4, "variant": "advanced", "first_start_player": -1}),
-    (YAXHA, {"players": 3}),
-]
+RETURN_CONFIGS = _cases("RETURNS")
 
 
 @pytest.mark.parametrize("config", RETURN_CONFIGS, ids=[_id(c) for c in RETURN_CONFIGS])
@@ -200,30 +162,7 @@ def _our_bot(game, name, seed):
     return MayaBot(game, name, seed=seed).step
 
 
-def test_openspiel_mcts_against_our_heuristic_bot_maya2012():
-    """OpenSpiel's MCTS (random rollouts) against our heuristic bot on the perfect-information
-    2-player game, both seats: every action legal, zero-sum returns."""
-    from open_spiel.python.algorithms import mcts
-
-    game = pyspiel.load_game(M12, {"players": 2, "max_turns": 16})
-    for seat in (0, 1):
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seat))
-        search = mcts.MCTSBot(game, 1.4, 24, evaluator, random_state=np.random.RandomState(seat), solve=False)
-        ours = _our_bot(game, "heuristic", seed=seat)
-
-        def pick(state, seat=seat, search=search, ours=ours):
-            return search.step(state) if state.current_player() == seat else ours(state)
-
-        illegal, decisions, returns = _play(game, pick, seed=seat)
-        assert illegal == 0 and decisions > 0
-        assert sum(returns) == pytest.approx(0.0)
-
-
-ISMCTS_CONFIGS = [
-    (M12, {"players": 3, "max_turns": 12}),
-    (QUARRY, {"players": 3, "variant": "advanced"}),
-    (YAXHA, {"players": 2}),
-]
+ISMCTS_CONFIGS = _cases("ISMCTS")
 
 
 @pytest.mark.slow
@@ -249,12 +188,7 @@ def test_openspiel_ismcts_against_our_bots(config):
     assert sum(returns) == pytest.approx(0.0)
 
 
-HIDDEN_CONFIGS = [
-    (M12, {"players": 3, "max_turns": 40}),
-    (M12, {"players": 4, "setup": "draft", "max_turns": 20}),
-    (QUARRY, {"players": 4, "variant": "advanced"}),
-    (YAXHA, {"players": 3}),
-]
+HIDDEN_CONFIGS = _cases("HIDDEN")
 
 
 @pytest.mark.parametrize("config", HIDDEN_CONFIGS, ids=[_id(c) for c in HIDDEN_CONFIGS])
@@ -299,61 +233,3 @@ def test_readme_openspiel_example_runs():
     exec(compile(code, "README.md (OpenSpiel)", "exec"), {})
 
 
-def test_yaxha_simultaneous_form_plays_the_same_game_as_the_turn_based_form():
-    """Joint actions at Yaxha's simultaneous nodes (idle seats send the wait id 0) and the same
-    actions one seat at a time, in the rules' order, in the turn-based form, with the same
-    chance outcomes: the same final rules state and returns. An idle seat's other id is
-    refused."""
-    simultaneous = pyspiel.load_game(YAXHA, {"players": 3, "simultaneous": True})
-    turn_based = pyspiel.load_game(YAXHA, {"players": 3})
-    rules, rng = simultaneous.rules, np.random.default_rng(6)
-    state, other = simultaneous.new_initial_state(), turn_based.new_initial_state()
-    idle_refused = False
-    while not state.is_terminal():
-        if state.is_chance_node():
-            _chance_step(state, rng)
-            other.apply_action(state.history()[-1])
-            continue
-        assert state.is_simultaneous_node()
-        joint = [int(rng.choice(state.legal_actions(seat))) for seat in range(3)]
-        acting = rules.parallel_seats(state.rules_state())
-        for seat in range(3):
-            if seat not in acting:
-                assert state.legal_actions(seat) == [rules.wait_action]
-                assert state.action_to_string(seat, rules.wait_action) == "wait"
-                if not idle_refused:
-                    bad = list(joint)
-                    bad[seat] = 1  # pick tile 1: not the wait id
-                    with pytest.raises(IllegalActionError, match=f"player {seat} waits"):
-                        state.clone().apply_actions(bad)
-                    idle_refused = True
-        state.apply_actions(joint)
-        for seat in acting:
-            assert other.current_player() == seat
-            other.apply_action(joint[seat])
-    assert idle_refused
-    assert other.is_terminal() and other.rules_state() == state.rules_state()
-    assert other.returns() == state.returns()
-
-
-@pytest.mark.parametrize("params", [{"players": 3}, {"players": 3, "simultaneous": True}])
-def test_serialised_and_pickled_states_come_back_equal(params):
-    """``pyspiel.serialize_game_and_state`` (a game string and the history) and ``pickle``
-    restore the rules state and every seat's information state, mid-game."""
-    import pickle
-
-    game = pyspiel.load_game(YAXHA, params)
-    state, rng = game.new_initial_state(), np.random.default_rng(0)
-    for _ in range(40):
-        if state.is_chance_node():
-            _chance_step(state, rng)
-        elif state.is_simultaneous_node():
-            state.apply_actions([int(rng.choice(state.legal_actions(seat))) for seat in range(3)])
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-    _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
-    for copy in (restored, pickle.loads(pickle.dumps(state))):
-        assert copy.rules_state() == state.rules_state()
-        assert copy.history() == state.history()
-        for seat in range(3):
-            assert copy.information_state_string(seat) == state.information_state_string(seat)

@@ -13,18 +13,20 @@ import pytest
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs import pretrained
 from maya_envs.core.errors import ConfigError
+from maya_envs.games import DEFAULT_GAME, GAMES, find_game
 from maya_envs.pretrained import list_pretrained, load_pretrained, pretrained_for, pretrained_info
 from maya_envs.wrappers.opponents import make_opponent
+from tests.conformance import shipped_ppo_baseline
 
 pytest.importorskip("sb3_contrib")
 
-# issue 7: at least these three ship
-REQUIRED = {"maya2012_2p", "maya_quarry_4p", "yaxha_2p"}
+PPO_BASELINES = [name for name in list_pretrained() if pretrained_info(name).kind == "sb3"]
+"""The shipped MaskablePPO baselines (issue 7: one of every game at least)."""
 PACKAGE_DIR = Path(pretrained.__file__).parent
 
 
 def test_the_required_baselines_ship_as_small_files_with_their_training_record():
-    assert REQUIRED <= set(list_pretrained())
+    assert {find_game(pretrained_info(name).game).key for name in PPO_BASELINES} == set(GAMES)
     for name in list_pretrained():
         info = pretrained_info(name)
         size = (PACKAGE_DIR / info.file).stat().st_size
@@ -52,7 +54,7 @@ def test_every_result_row_says_how_its_win_rate_counts_draws(name):
         assert r["win_rate_ci95"] == pytest.approx(list(wilson_interval(successes, r["games"])), abs=1e-12), (name, r)
 
 
-@pytest.mark.parametrize("name", sorted(REQUIRED))
+@pytest.mark.parametrize("name", sorted(PPO_BASELINES))
 def test_each_baseline_loads_and_plays_a_game_as_a_gym_opponent_with_only_legal_moves(name):
     info = pretrained_info(name)
     model = load_pretrained(name)
@@ -74,8 +76,6 @@ def _table_configs():
     """Game options of every game x player count of the game table, and x variant where the
     registry ships a model for that variant (the quarry's basic and advanced rules); the other
     games' shipped models play the default variant (a misfit is refused, below)."""
-    from maya_envs.games import GAMES
-
     shipped = [pretrained_info(name) for name in list_pretrained()]
     out = []
     for key, game in GAMES.items():
@@ -92,7 +92,6 @@ def test_pretrained_is_the_registrys_default_in_every_config_and_plays_legally(k
     from dataclasses import replace
 
     from maya_envs.evaluation import play_match
-    from maya_envs.games import GAMES
 
     game = GAMES[key]
     env = game.make_aec_env(**options)
@@ -107,32 +106,47 @@ def test_pretrained_is_the_registrys_default_in_every_config_and_plays_legally(k
     assert result.games == 1 and result.illegal_actions == 0
 
 
+def _default_network(info) -> str | None:
+    """The shipped network with a default search (``default_spec``) of ``info``'s game and size."""
+    for name in list_pretrained():
+        net = pretrained_info(name)
+        if net.kind == "network" and net.default_spec and (net.game, net.num_players) == (info.game, info.num_players):
+            return name
+    return None
+
+
 def test_plain_pretrained_means_the_game_default_and_a_misfit_is_refused():
-    info = pretrained_info("maya2012_2p")
+    # a PPO baseline whose game and size also ship a network with a default search
+    name, info = shipped_ppo_baseline(lambda ppo: _default_network(ppo) is not None)
+    network = _default_network(info)
     env = gym.make(info.env_id, opponents="pretrained", **info.game_options)
     rules = env.unwrapped.rules
     # issue 28 item 6: the default is the registry's default_spec (the searching network), the
     # raw network stays reachable, and a named entry is that entry
-    assert pretrained_for(rules.spec) == "maya2012_2p_exit"
-    assert make_opponent("pretrained", rules).spec == pretrained_info("maya2012_2p_exit").default_spec
-    assert make_opponent("pretrained:raw", rules).spec == "policy:maya2012_2p_exit"
-    assert make_opponent("pretrained:maya2012_2p", rules).spec is load_pretrained("maya2012_2p")
-    other = pretrained_info("yaxha_2p").game
-    with pytest.raises(ValueError, match=rf"'yaxha_2p' plays {other} with 2 players .* this game is {info.game}"):
-        make_opponent("pretrained:yaxha_2p", rules)
+    assert pretrained_for(rules.spec) == network
+    assert make_opponent("pretrained", rules).spec == pretrained_info(network).default_spec
+    assert make_opponent("pretrained:raw", rules).spec == f"policy:{network}"
+    assert make_opponent(f"pretrained:{name}", rules).spec is load_pretrained(name)
+    other_name, other = shipped_ppo_baseline(lambda ppo: ppo.game != info.game)
+    plays = rf"'{other_name}' plays {other.game} with {other.num_players} players .* this game is {info.game}"
+    with pytest.raises(ValueError, match=plays):
+        make_opponent(f"pretrained:{other_name}", rules)
     with pytest.raises(ValueError, match=r"no pretrained baseline named 'champion'; known: \["):
         make_opponent("pretrained:champion", rules)
-    five = gym.make(pretrained_info("maya_quarry_4p").env_id, num_players=5).unwrapped.rules
+    largest = pretrained_info(max(PPO_BASELINES, key=lambda n: pretrained_info(n).num_players))
+    most = find_game(largest.game).player_counts[-1]  # the largest count of that baseline's game
+    five = gym.make(largest.env_id, num_players=most).unwrapped.rules
     if not any(pretrained_info(n).fits(five.spec) for n in list_pretrained()):
-        with pytest.raises(ValueError, match=rf"no pretrained baseline for {five.spec.name} with 5 players"):
+        with pytest.raises(ValueError, match=rf"no pretrained baseline for {five.spec.name} with {most} players"):
             make_opponent("pretrained", five)
 
 
 def test_training_config_accepts_shipped_names_and_refuses_unknown_ones():
     from training.config import load_config
 
-    config = load_config(None, ["opponents={pretrained:maya2012_2p: 1, random: 1}", "eval_opponents=[pretrained]"])
-    assert "pretrained:maya2012_2p" in config.opponents
+    name, _ = shipped_ppo_baseline(lambda info: find_game(info.game) is DEFAULT_GAME)
+    config = load_config(None, [f"opponents={{pretrained:{name}: 1, random: 1}}", "eval_opponents=[pretrained]"])
+    assert f"pretrained:{name}" in config.opponents
     with pytest.raises(ConfigError, match=r"opponent 'pretrained:champion': no such pretrained baseline; known"):
         load_config(None, ["opponents={pretrained:champion: 1}"])
 
@@ -140,8 +154,8 @@ def test_training_config_accepts_shipped_names_and_refuses_unknown_ones():
 def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path, monkeypatch):
     from training.publish import publish
 
-    # a finished run directory made of the shipped Maya (2012) baseline and its record
-    info = pretrained_info("maya2012_2p")
+    # a finished run directory made of a shipped PPO baseline and its record
+    _, info = shipped_ppo_baseline(lambda info: True)
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     shutil.copy(PACKAGE_DIR / info.file, run_dir / "model.zip")
@@ -169,11 +183,10 @@ def test_publish_writes_a_loadable_entry_without_the_optimizer_state(tmp_path, m
 
 def test_the_arena_seats_a_pretrained_baseline_by_name():
     from maya_envs.evaluation import play_arena
-    from maya_envs.games import find_game
 
-    info = pretrained_info("maya2012_2p")
+    name, info = shipped_ppo_baseline(lambda info: info.num_players == 2)
     game = find_game(info.env_id)
-    agents = {"base": "pretrained:maya2012_2p", "r": "random"}
+    agents = {"base": f"pretrained:{name}", "r": "random"}
     result = play_arena(lambda: game.make_aec_env(**info.game_options), agents, 4, seed=0)
     base = next(a for a in result.agents if a.name == "base")
     assert base.games == 4 and base.games_per_seat == [2, 2] and base.illegal_actions == 0
@@ -181,11 +194,20 @@ def test_the_arena_seats_a_pretrained_baseline_by_name():
 
 
 def test_a_model_of_another_game_is_refused_as_an_opponent_with_both_shapes():
-    env_id = pretrained_info("maya2012_2p").env_id
-    rules = gym.make(env_id).unwrapped.rules
-    name = rules.spec.name
-    with pytest.raises(ValueError, match=rf"model expects observations of shape \(1326,\), but {name} .* \(610,\)"):
-        make_opponent(load_pretrained("yaxha_2p"), rules)
-    draft = gym.make(env_id, setup="draft").unwrapped.rules
-    with pytest.raises(ValueError, match=rf"no pretrained baseline for {name} .* observation shape \(620,\)"):
-        make_opponent("pretrained", draft)
+    _, info = shipped_ppo_baseline(lambda info: True)
+    other_name, other = shipped_ppo_baseline(lambda ppo: ppo.game != info.game)
+    rules = gym.make(info.env_id).unwrapped.rules
+    name, (mine,), (theirs,) = rules.spec.name, info.observation_shape, other.observation_shape
+    expects = rf"model expects observations of shape \({theirs},\), but {name} .* \({mine},\)"
+    with pytest.raises(ValueError, match=expects):
+        make_opponent(load_pretrained(other_name), rules)
+    # a variant of that game whose observation no shipped entry fits (a drafted Maya (2012) setup)
+    game = find_game(info.game)
+    misfits = []
+    for variant in game.hook("variants"):
+        env = game.make_aec_env(**{**info.game_options, game.variant_option: variant})
+        if not any(pretrained_info(n).fits(env.spec_card) for n in list_pretrained()):
+            misfits.append((env.rules, env.spec_card.observation_shape))
+    misfit, (shape,) = misfits[0]
+    with pytest.raises(ValueError, match=rf"no pretrained baseline for {name} .* observation shape \({shape},\)"):
+        make_opponent("pretrained", misfit)

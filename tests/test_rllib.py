@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -44,6 +45,34 @@ def _one_case_per_game() -> list[tuple[str, dict]]:
 
 
 GAMES = _one_case_per_game()
+RLLIB_CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs" / "rllib").glob("*.yaml"))
+"""The shipped RLlib configs (``configs/rllib/<key>_<n>p.yaml``)."""
+
+
+def _rllib_config(wanted: str, where) -> str:
+    """The path (from the repository root) of the first shipped RLlib config, in name order, whose
+    loaded config satisfies ``where(config)``.
+
+    Raises:
+        LookupError: none does (the message says ``wanted``).
+    """
+    from training.rllib_train import load_rllib_config
+
+    for path in RLLIB_CONFIGS:
+        if where(load_rllib_config(f"configs/rllib/{path.name}", [])):
+            return f"configs/rllib/{path.name}"
+    raise LookupError(f"no config in configs/rllib/ has {wanted}")
+
+
+def _has_feature_block(config) -> bool:
+    from maya_envs.core.errors import ConfigError
+    from training.rllib_train import action_feature_block
+
+    try:
+        action_feature_block(config.game, config.game_options)
+    except ConfigError:
+        return False
+    return True
 TINY = [
     "iterations=2",
     "train_batch_size=200",
@@ -174,7 +203,7 @@ def test_rllib_config_rejects_bad_values():
     from maya_envs.core.errors import ConfigError
     from training.rllib_train import load_rllib_config
 
-    path = "configs/rllib/maya_quarry_3p.yaml"
+    path = _rllib_config("a game without a per-action feature block", lambda config: not _has_feature_block(config))
     with pytest.raises(ConfigError, match="needs a per-action feature block"):
         load_rllib_config(path, ["policy=action_features"])
     with pytest.raises(ConfigError, match="policy='cnn'"):
@@ -189,19 +218,22 @@ def test_rllib_config_rejects_bad_values():
 @pytest.mark.slow
 @pytest.mark.rllib
 @pytest.mark.xdist_group("ray")
-@pytest.mark.parametrize(
-    ("config_name", "mapping", "policy"),
-    [("maya2012_2p", "shared", "action_features"), ("maya_quarry_3p", "per_seat", "mlp")],
-    ids=["2p", "3p"],
-)
-def test_tiny_training_run_samples_no_illegal_action_and_loads_in_the_arena(
-    local_ray, tmp_path, config_name, mapping, policy
-):
+@pytest.mark.parametrize(("mapping", "policy"), [("shared", "action_features"), ("per_seat", "mlp")], ids=["2p", "3p"])
+def test_tiny_training_run_samples_no_illegal_action_and_loads_in_the_arena(local_ray, tmp_path, mapping, policy):
+    """The first shipped config of two seats whose game has a feature block, one shared policy
+    scoring the features; the first of three or more seats, one MLP per seat."""
     from training.rllib_agent import load_rllib_agent
     from training.rllib_train import load_rllib_config, make_aec_env, train
 
+    if policy == "action_features":
+        path = _rllib_config(
+            "two seats and a per-action feature block",
+            lambda c: c.game_options["num_players"] == 2 and _has_feature_block(c),
+        )
+    else:
+        path = _rllib_config("three or more seats", lambda c: c.game_options["num_players"] >= 3)
     overrides = [*TINY, f"policy_mapping={mapping}", f"policy={policy}", f"output_dir={tmp_path}"]
-    config = load_rllib_config(f"configs/rllib/{config_name}.yaml", overrides)
+    config = load_rllib_config(path, overrides)
     run_dir = train(config)  # on the module's local Ray
     rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and all(row["env_steps_sampled"] >= 200 for row in rows)

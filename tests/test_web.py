@@ -13,24 +13,35 @@ import pytest
 pytest.importorskip("flask")
 
 from maya_envs.bots import make_bot  # noqa: E402
+from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.records import RecordError, load_record  # noqa: E402
 from maya_envs.web.app import create_app  # noqa: E402
 from maya_envs.web.session import LiveGame, Replay, Store, resolve_seat  # noqa: E402
+from tests.conformance import (  # noqa: E402
+    ALL_CASES,
+    HIDDEN_GAME_CASES,
+    case_id,
+    first_game,
+    hidden_at_fewest,
+    resample_hidden,
+)
 
-GAMES = [
-    ("maya2012", 2),
-    ("maya2012", 3),
-    ("maya_quarry", 3),
-    ("maya_quarry", 4, {"variant": "advanced"}),
-    ("yaxha", 4),
-]
+DEFAULT_SEATS = DEFAULT_GAME.make_rules({}).spec.num_players
+"""The seats of the default game when a request gives no ``num_players``."""
+DEFAULT_ACTIONS = DEFAULT_GAME.make_rules({}).spec.num_actions
+
+
+def web_client():
+    """A test client of a fresh ``maya-web`` app (``testing`` on); the ``client`` fixture, and
+    what a game's own web tests (``tests/<key>/test_web*.py``) open."""
+    app = create_app()
+    app.testing = True
+    return app.test_client()
 
 
 @pytest.fixture
 def client():
-    app = create_app()
-    app.testing = True
-    return app.test_client()
+    return web_client()
 
 
 def ok(response) -> dict:
@@ -54,15 +65,16 @@ def test_the_page_and_info_are_served(client):
     assert page.status_code == 200 and b"maya-web" in page.data and b"/static/app.js" in page.data
     assert client.get("/static/app.js").status_code == 200
     info = ok(client.get("/api/info"))
-    assert {g["name"] for g in info["games"]} == {"maya2012", "maya_quarry", "yaxha"}
+    assert {g["name"] for g in info["games"]} == set(GAMES)
     assert "human" in info["agents"] and "random" in info["agents"]
 
 
-@pytest.mark.parametrize("case", GAMES)
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
 def test_a_human_plays_a_whole_game_against_random_over_http(client, case):
-    """player_0 human (a seeded random choice among the listed legal moves), the rest random."""
-    game, n, *options = case
-    view = new_game(client, game, ["human"] + ["random"] * (n - 1), num_players=n, **(options[0] if options else {}))
+    """player_0 human (a seeded random choice among the listed legal moves), the rest random;
+    every game x player count x variant of the table."""
+    game, options = case
+    view = new_game(client, game, ["human"] + ["random"] * (options["num_players"] - 1), **options)
     rng = np.random.default_rng(0)
     for _ in range(3000):
         if view["over"]:
@@ -83,8 +95,12 @@ def test_a_human_plays_a_whole_game_against_random_over_http(client, case):
 
 
 def test_agents_only_game_runs_by_steps_and_may_be_watched_from_any_view(client):
-    view = new_game(client, "maya_quarry", ["heuristic", "ismcts:8", "mcts:8"], num_players=3)
-    assert view["viewer"] is None and view["views"] == [None, 0, 1, 2] and view["legal"] == []
+    """A game that hides information at its fewest seats: a seat's view is not the spectator's."""
+    game = hidden_at_fewest()
+    n = game.player_counts[0]
+    seats = (["heuristic", "ismcts:8", "mcts:8"] * n)[:n]
+    view = new_game(client, game.key, seats, num_players=n)
+    assert view["viewer"] is None and view["views"] == [None, *range(n)] and view["legal"] == []
     for _ in range(5):
         view = ok(client.post(f"/api/games/{view['id']}/step"))
     assert len(view["moves"]) == 5
@@ -93,7 +109,8 @@ def test_agents_only_game_runs_by_steps_and_may_be_watched_from_any_view(client)
 
 
 def test_a_human_game_serves_only_human_views_until_the_end(client):
-    view = new_game(client, "maya2012", ["random", "human", "random"], num_players=3)
+    game = first_game("three seats", lambda g: 3 in g.player_counts)
+    view = new_game(client, game.key, ["random", "human", "random"], num_players=3)
     gid = view["id"]
     while view["agent_to_move"]:
         view = ok(client.post(f"/api/games/{gid}/step"))
@@ -103,21 +120,13 @@ def test_a_human_game_serves_only_human_views_until_the_end(client):
     refused(client.get(f"/api/games/{gid}?seat=7"), 400, "allowed: 'all' or a seat 0..2")
 
 
-def test_a_human_sees_other_seats_hidden_moves_only_by_their_public_part(client):
-    """Yaxha: the random seat's secret tile pick reads "pick tile ?" in the human's move list."""
-    view = new_game(client, "yaxha", ["random", "human"], num_players=2, seed=5)
-    while view["agent_to_move"]:
-        view = ok(client.post(f"/api/games/{view['id']}/step"))
-    assert view["moves"] and all("?" in text for text in view["moves"][:1]), view["moves"]
-
-
 def test_illegal_and_malformed_moves_are_refused_and_change_nothing(client):
-    view = new_game(client, "maya2012", ["human", "random"], num_players=2)
+    view = new_game(client, DEFAULT_GAME.key, ["human", "random"], num_players=2)
     gid = view["id"]
     while view["agent_to_move"]:
         view = ok(client.post(f"/api/games/{gid}/step"))
     legal = {m["action"] for m in view["legal"]}
-    illegal = next(a for a in range(75) if a not in legal)
+    illegal = next(a for a in range(DEFAULT_ACTIONS) if a not in legal)
     before = ok(client.get(f"/api/games/{gid}"))
     refused(client.post(f"/api/games/{gid}/move", json={"action": illegal}), 400, "is not legal now")
     refused(client.post(f"/api/games/{gid}/move", json={"action": "swap"}), 400, "must be an action id")
@@ -138,16 +147,16 @@ def test_illegal_and_malformed_moves_are_refused_and_change_nothing(client):
     ("body", "words"),
     [
         ({"game": "chess", "seats": ["human", "random"]}, "unknown game 'chess'"),
-        ({"game": "maya2012", "seats": ["human"]}, "one spec per seat, 2"),
-        ({"game": "maya2012", "seats": ["human", "alphazero"]}, "unknown bot 'alphazero'"),
-        ({"game": "maya2012", "seats": ["human", "README.md"]}, "unknown bot"),
-        ({"game": "maya2012", "seats": ["human", "runs/x/model.zip"]}, "a page cannot name a file"),
-        ({"game": "maya2012", "seats": ["human", "rllib:/tmp/ckpt"]}, "a page cannot name a file"),
-        ({"game": "maya2012", "seats": ["human", "checkpoint:mine"]}, "unknown checkpoint 'mine'"),
-        ({"game": "maya2012", "seats": ["human", "random"], "options": {"colours": 3}}, "colours"),
-        ({"game": "maya2012", "seats": ["human", "random"], "options": {"num_players": 9}}, "num_players"),
-        ({"game": "maya2012", "seats": ["human", "random"], "options": [1]}, "options must be an object"),
-        ({"game": "maya2012", "seats": ["human", "random"], "seed": -1}, "seed -1"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human"] * (DEFAULT_SEATS - 1)}, f"one spec per seat, {DEFAULT_SEATS}"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "alphazero"]}, "unknown bot 'alphazero'"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "README.md"]}, "unknown bot"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "runs/x/model.zip"]}, "a page cannot name a file"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "rllib:/tmp/ckpt"]}, "a page cannot name a file"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "checkpoint:mine"]}, "unknown checkpoint 'mine'"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "random"], "options": {"colours": 3}}, "colours"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "random"], "options": {"num_players": 9}}, "num_players"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "random"], "options": [1]}, "options must be an object"),
+        ({"game": DEFAULT_GAME.key, "seats": ["human", "random"], "seed": -1}, "seed -1"),
     ],
 )
 def test_a_bad_new_game_gets_a_clear_error_and_opens_nothing(client, body, words):
@@ -163,10 +172,12 @@ def test_unknown_ids_and_routes_are_404(client):
 
 
 def test_a_record_round_trips_through_upload_and_replay(client, tmp_path):
-    """A quarry game with a human seat: the record (every seat's face-down cards) is refused
-    while it runs, then saved whole at the end, loads for maya-replay and replays to the same
-    position."""
-    view = new_game(client, "maya_quarry", ["random", "human", "random"], num_players=3, seed=11)
+    """A game with a human seat that hides information at its fewest seats: the record (every
+    seat's hidden cards) is refused while it runs, then saved whole at the end, loads for
+    maya-replay and replays to the same position."""
+    game = hidden_at_fewest()
+    n = game.player_counts[0]
+    view = new_game(client, game.key, ["random", "human"] + ["random"] * (n - 2), num_players=n, seed=11)
     gid = view["id"]
     rng = np.random.default_rng(1)
     while not view["over"]:
@@ -217,12 +228,12 @@ def test_an_invalid_record_is_refused(client, text, words):
 
 
 def test_a_record_with_an_illegal_move_is_refused_with_its_line(client):
-    view = new_game(client, "maya2012", ["random", "random"], num_players=2)
+    view = new_game(client, DEFAULT_GAME.key, ["random", "random"], num_players=2)
     for _ in range(3):
         ok(client.post(f"/api/games/{view['id']}/step"))
     lines = client.get(f"/api/games/{view['id']}/record").get_data(as_text=True).splitlines()
     move = json.loads(lines[2])
-    move["action"] = (move["action"] + 1) % 75
+    move["action"] = (move["action"] + 1) % DEFAULT_ACTIONS
     lines[2] = json.dumps(move)
     refused(client.post("/api/replays", json={"text": "\n".join(lines)}), 400, "line 3")
 
@@ -230,14 +241,15 @@ def test_a_record_with_an_illegal_move_is_refused_with_its_line(client):
 def test_a_server_holds_a_bounded_number_of_games_and_forgets_idle_ones(monkeypatch):
     app = create_app(max_games=2, idle_minutes=1)
     client = app.test_client()
-    first = new_game(client, "maya2012", ["random", "random"])
-    new_game(client, "maya2012", ["random", "random"])
-    refused(client.post("/api/games", json={"game": "maya2012", "seats": ["random", "random"]}), 503, "2 games")
+    seats = ["random"] * DEFAULT_SEATS
+    first = new_game(client, DEFAULT_GAME.key, seats)
+    new_game(client, DEFAULT_GAME.key, seats)
+    refused(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats}), 503, "2 games")
     import maya_envs.web.session as session
 
     clock = session.time.monotonic() + 61
     monkeypatch.setattr(session.time, "monotonic", lambda: clock)
-    new_game(client, "maya2012", ["random", "random"])  # the idle ones were closed
+    new_game(client, DEFAULT_GAME.key, seats)  # the idle ones were closed
     refused(client.get(f"/api/games/{first['id']}"), 404, "expired")
 
 
@@ -247,14 +259,16 @@ def test_an_upload_over_the_size_limit_is_refused(client):
 
 
 def test_checkpoints_come_only_from_the_command_line(tmp_path):
-    env_rules = LiveGame("maya2012", ["random", "random"]).rules
+    env_rules = LiveGame(DEFAULT_GAME.key, ["random"] * DEFAULT_SEATS).rules
     with pytest.raises(ValueError, match="unknown checkpoint 'x'; known: a"):
         resolve_seat("checkpoint:x", env_rules, 0, {"a": str(tmp_path / "a.zip")})
     assert resolve_seat("human", env_rules, 0, {}) is None
 
 
-def test_session_objects_without_http():
-    game = LiveGame("yaxha", ["random", "random"], {"num_players": 2}, seed=2)
+@pytest.mark.parametrize("key", list(GAMES))
+def test_session_objects_without_http(key):
+    n = GAMES[key].player_counts[0]
+    game = LiveGame(key, ["random"] * n, {"num_players": n}, seed=2)
     while game.advance():
         pass
     assert game.over and game.record().end is not None
@@ -285,17 +299,15 @@ def test_the_command_binds_loopback_by_default_and_warns_for_another_host():
     assert "anyone who can reach port 0" in result.stderr
 
 
-@pytest.mark.parametrize("game", ["maya2012", "maya_quarry", "yaxha"])
-def test_a_human_seats_page_does_not_change_when_what_it_may_not_see_is_resampled(game):
+@pytest.mark.parametrize("case", HIDDEN_GAME_CASES, ids=case_id)
+def test_a_human_seats_page_does_not_change_when_what_it_may_not_see_is_resampled(case):
     """Board, legal moves and scores of the human seat's view, with the other seats' hidden
-    cards, picks and cubes redrawn (the move texts are describe_action's, tested by resampling
-    in tests/test_notation.py)."""
-    from .maya2012.test_hidden_information import resample_hidden as resample_maya2012
-    from .maya_quarry.test_hidden_information import resample_hidden as resample_quarry
-    from .yaxha.test_render_views import resample_yaxha
-
-    resample = {"maya2012": resample_maya2012, "maya_quarry": resample_quarry, "yaxha": resample_yaxha}[game]
-    live = LiveGame(game, ["human", "random", "random"], {"num_players": 3}, seed=4)
+    cards, picks and cubes redrawn (the game's :func:`tests.conformance.resample_hidden`; the
+    move texts are describe_action's, tested by resampling in tests/test_notation.py); every
+    hidden-information case of the whole-game sweep."""
+    game, options = case
+    resample = resample_hidden(game)
+    live = LiveGame(game, ["human"] + ["random"] * (options["num_players"] - 1), options, seed=4)
     rng = np.random.default_rng(4)
     bot = make_bot("random", live.rules, 4)
     changed = 0
@@ -316,20 +328,12 @@ def test_a_human_seats_page_does_not_change_when_what_it_may_not_see_is_resample
     assert changed > 5
 
 
-def test_a_pretrained_baseline_takes_a_seat(client):
-    pytest.importorskip("sb3_contrib")
-    view = new_game(client, "maya2012", ["human", "pretrained"], num_players=2, seed=1)
-    assert view["seats"] == ["human", "pretrained"]
-    while view["agent_to_move"]:  # Black (player_1) places the Monolith and the Raven first
-        view = ok(client.post(f"/api/games/{view['id']}/step"))
-    assert view["to_move"] == 0 and len(view["moves"]) == 2
-
-
-def test_the_single_agent_view_renders_svg_too():
+@pytest.mark.parametrize("key", list(GAMES))
+def test_the_single_agent_view_renders_svg_too(key):
     import gymnasium as gym
 
     import maya_envs  # noqa: F401  (registers the ids)
 
-    env = gym.make("maya_envs/Maya2012-v1", render_mode="svg")
+    env = gym.make(GAMES[key].gym_id, render_mode="svg")
     env.reset(seed=0)
     assert env.render().startswith("<svg")

@@ -21,21 +21,53 @@ pytest.importorskip("flask")
 
 from maya_envs.cli.play import build_parser, play  # noqa: E402
 from maya_envs.core.rng import seed_hides_draws  # noqa: E402
-from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.games import DEFAULT_GAME, GAMES, find_game  # noqa: E402
 from maya_envs.records import make_env, replay  # noqa: E402
 from maya_envs.web import session  # noqa: E402
 from maya_envs.web.app import create_app  # noqa: E402
+from tests.conformance import (  # noqa: E402
+    FIRST_HIDDEN_CASES,
+    case_id,
+    first_game,
+    hidden_at_fewest,
+    resample_hidden,
+    shipped_network,
+    shipped_ppo_baseline,
+)
 
 PYTHON_WORDS = re.compile(
     r"unhashable|multiple values for keyword|Traceback|has no attribute|NoneType|not subscriptable|"
     r"object is not|positional argument|<!doctype|Errno|invalid literal",
     re.IGNORECASE,
 )
-HUMAN_GAMES = [  # (game, seats): a human seat in each game with hidden information
-    ("yaxha", ["heuristic", "human"]),  # the issue's case: the bot's secret tile pick
-    ("maya2012", ["human", "random", "random"]),  # task cards
-    ("maya_quarry", ["random", "human", "random"]),  # face-down worker cards
-]
+HUMAN_GAMES = [  # (game, seats): each game at its fewest seats hiding something, the human first or second
+    (key, ["human"] + ["random"] * (options["num_players"] - 1) if human == 0 else
+     ["heuristic", "human"] + ["random"] * (options["num_players"] - 2))
+    for key, options in FIRST_HIDDEN_CASES
+    for human in (0, 1)
+]  # fmt: skip
+HUMAN_GAME_IDS = [f"{case_id(case)}-human{human}" for case in FIRST_HIDDEN_CASES for human in (0, 1)]
+DEFAULT_SEATS = DEFAULT_GAME.make_rules({}).spec.num_players
+"""The seats of the default game when a request gives no ``num_players``."""
+COMPONENTS = first_game(
+    "a component-table option", lambda g: "components" in {f.name for f in dataclasses.fields(g.make_rules({}).config)}
+)
+"""The game whose option ``components`` names a component table (a file, if a page could name one)."""
+COMPONENT_SEATS = COMPONENTS.make_rules({}).spec.num_players
+
+
+def _first_case(wanted: str, hides: bool) -> tuple[str, int]:
+    """``(key, num_players)``, the first in table order whose seed rebuilds hidden draws (``hides``)
+    or does not."""
+    for game in GAMES.values():
+        for n in game.player_counts:
+            if seed_hides_draws(game.make_rules({"num_players": n}).spec) == hides:
+                return game.key, n
+    raise LookupError(f"no game of maya_envs.games.GAMES has {wanted}")
+
+
+SECRET_SEED = _first_case("a seed that rebuilds hidden draws", True)
+OPEN_SEED = _first_case("a seed that rebuilds no hidden draw", False)
 
 
 @pytest.fixture
@@ -64,18 +96,10 @@ def the_game(client, view: dict) -> session.LiveGame:
     return client.application.extensions["maya_store"].get(view["id"], "live")
 
 
-def resampler(game: str):
-    from .maya2012.test_hidden_information import resample_hidden as resample_maya2012
-    from .maya_quarry.test_hidden_information import resample_hidden as resample_quarry
-    from .yaxha.test_render_views import resample_yaxha
-
-    return {"maya2012": resample_maya2012, "maya_quarry": resample_quarry, "yaxha": resample_yaxha}[game]
-
-
 # -- the record and the seed of a live game ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "seats"), HUMAN_GAMES, ids=[g for g, _ in HUMAN_GAMES])
+@pytest.mark.parametrize(("game", "seats"), HUMAN_GAMES, ids=HUMAN_GAME_IDS)
 def test_a_human_gets_only_their_seats_view_through_a_whole_game(client, game, seats):
     """Every response the page gets while the game runs (views, steps, moves, the refused
     record and other seats' views) holds neither the seed nor another seat's hidden moves; the
@@ -86,7 +110,7 @@ def test_a_human_gets_only_their_seats_view_through_a_whole_game(client, game, s
     live = the_game(client, view)
     secret = str(live.seed)
     assert live.seed_secret and seed_hides_draws(live.rules.spec) and live.seed >= 0
-    rng, resample, changed = np.random.default_rng(0), resampler(game), 0
+    rng, resample, changed = np.random.default_rng(0), resample_hidden(game), 0
 
     def served(response):  # no response while the game runs shows the seed, anywhere
         data = response.get_json()
@@ -129,16 +153,6 @@ def ok_text(response) -> str:
     return response.get_data(as_text=True)
 
 
-def test_the_issues_yaxha_case_one_step_then_the_record(client):
-    """Yaxha 2p ``heuristic, human``: after the bot's secret pick the record is refused (it
-    said ``pick tile 0``) and the human's move list shows the pick as ``?``."""
-    view = ok(client.post("/api/games", json={"game": "yaxha", "options": {"num_players": 2}, "seats": ["heuristic", "human"]}))
-    view = ok(client.post(f"/api/games/{view['id']}/step"))
-    assert view["moves"] and "pick tile ?" in view["moves"][0], view["moves"]
-    message = refused(client.get(f"/api/games/{view['id']}/record"), 403)
-    assert "pick tile" not in message
-
-
 @pytest.mark.parametrize(("game", "n"), [(g.key, n) for g in GAMES.values() for n in g.player_counts])
 def test_the_seed_is_hidden_exactly_where_the_game_table_says_it_rebuilds_hidden_draws(client, game, n):
     seats = ["human"] + ["random"] * (n - 1)
@@ -152,8 +166,11 @@ def test_the_seed_is_hidden_exactly_where_the_game_table_says_it_rebuilds_hidden
 
 
 def test_an_agents_only_game_with_a_drawn_seed_hides_it_and_its_record_until_the_end(client):
-    view = ok(client.post("/api/games", json={"game": "maya_quarry", "seats": ["random"] * 3}))
-    assert view["views"] == [None, 0, 1, 2] and view["seed"] is None and not view["record_open"]
+    game = hidden_at_fewest()
+    n = game.player_counts[0]
+    body = {"game": game.key, "options": {"num_players": n}, "seats": ["random"] * n}
+    view = ok(client.post("/api/games", json=body))
+    assert view["views"] == [None, *range(n)] and view["seed"] is None and not view["record_open"]
     refused(client.get(f"/api/games/{view['id']}/record"), 403)
     while not view["over"]:
         view = ok(client.post(f"/api/games/{view['id']}/step"))
@@ -163,18 +180,22 @@ def test_an_agents_only_game_with_a_drawn_seed_hides_it_and_its_record_until_the
 
 @pytest.mark.parametrize("seed", [123456789012345678901234567890, "123456789012345678901234567890", "0", 7])
 def test_a_seed_is_kept_and_shown_exactly_as_given(client, seed):
-    view = ok(client.post("/api/games", json={"game": "yaxha", "seats": ["human", "random"], "seed": seed}))
+    """In the first game whose seed rebuilds hidden draws (so the seed decides the deal)."""
+    key, n = SECRET_SEED
+    body = {"game": key, "options": {"num_players": n}, "seats": ["human"] + ["random"] * (n - 1), "seed": seed}
+    view = ok(client.post("/api/games", json=body))
     assert view["seed"] == str(seed)  # a string: JavaScript rounds a 30-digit number
     live = the_game(client, view)
     assert live.seed == int(seed) and live.header["seed"] == int(seed)
-    reference = make_env("yaxha", num_players=2)
+    reference = make_env(key, num_players=n)
     reference.reset(seed=int(seed))
     assert reference.game_state == live.env.game_state
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "1e5", "12a", "١٢", "9" * 41, True, [1]])
 def test_a_bad_seed_is_refused_by_name(client, seed):
-    refused(client.post("/api/games", json={"game": "yaxha", "seats": ["human", "random"], "seed": seed}), 400, "seed")
+    body = {"game": DEFAULT_GAME.key, "seats": ["human"] + ["random"] * (DEFAULT_SEATS - 1), "seed": seed}
+    refused(client.post("/api/games", json=body), 400, "seed")
 
 
 def test_the_page_sends_the_seed_as_text_and_shows_the_game_id_while_it_is_secret():
@@ -189,9 +210,9 @@ def test_maya_play_prints_a_secret_seed_only_when_the_game_ends(tmp_path):
     """A hidden-information game without ``--seed``: nothing printed before the end holds the
     seed (the record written has it); the end screen does. With ``--seed`` it is printed first."""
     path = tmp_path / "game.jsonl"
-    args = build_parser().parse_args(
-        ["--game", "maya2012", "--players", "3", "--seats", "human,random,random", "--record", str(path)]
-    )
+    (key, n), (open_key, open_n) = SECRET_SEED, OPEN_SEED
+    seats = ",".join(["human"] + ["random"] * (n - 1))
+    args = build_parser().parse_args(["--game", key, "--players", str(n), "--seats", seats, "--record", str(path)])
     out = io.StringIO()
     assert play(args, stdin=io.StringIO("1\n" * 3 + "q\n"), out=out) == 0
     seed = str(json.loads(path.read_text().splitlines()[0])["seed"])
@@ -199,13 +220,19 @@ def test_maya_play_prints_a_secret_seed_only_when_the_game_ends(tmp_path):
     assert sep and seed not in before and "seed drawn in secret" in before and f"(seed {seed})" in after
 
     out = io.StringIO()
-    args = build_parser().parse_args(["--game", "maya2012", "--seats", "random,random", "--record", str(path)])
+    seats = ",".join(["random"] * open_n)
+    args = build_parser().parse_args(
+        ["--game", open_key, "--players", str(open_n), "--seats", seats, "--record", str(path)]
+    )
     play(args, stdin=io.StringIO(""), out=out)
     seed = str(json.loads(path.read_text().splitlines()[0])["seed"])
-    assert f"seed {seed}:" in out.getvalue().splitlines()[0]  # two players: no hidden information
+    assert f"seed {seed}:" in out.getvalue().splitlines()[0]  # no hidden information
 
     out = io.StringIO()
-    args = build_parser().parse_args(["--game", "yaxha", "--seats", "random,random", "--seed", "5", "--record", str(path)])
+    seats = ",".join(["random"] * n)
+    args = build_parser().parse_args(
+        ["--game", key, "--players", str(n), "--seats", seats, "--seed", "5", "--record", str(path)]
+    )
     play(args, stdin=io.StringIO(""), out=out)
     text = out.getvalue()
     assert "seed 5:" in text.splitlines()[0] and "seed 5; record saved" in text
@@ -220,11 +247,11 @@ def files(tmp_path, monkeypatch):
     directory, and a log of every file the process opens below it while a request runs."""
     from importlib import resources
 
-    table = json.loads((resources.files("maya_envs.maya_quarry") / "data" / "components.json").read_text())
+    table = json.loads((resources.files(COMPONENTS.package) / "data" / "components.json").read_text())
     (tmp_path / "table.json").write_text(json.dumps(table))
     (tmp_path / "model.pt").write_bytes(b"not a network")
     (tmp_path / "model.zip").write_bytes(b"not a checkpoint")
-    (tmp_path / "maya2012_2p.json").write_text("{}")
+    (tmp_path / f"{BASELINE}.json").write_text("{}")
     monkeypatch.chdir(tmp_path)
     opened: list[str] = []
     _WATCH["dir"], _WATCH["log"] = str(tmp_path), opened
@@ -246,14 +273,19 @@ def _audit(event: str, args) -> None:
 sys.addaudithook(_audit)
 
 
+BASELINE, _ = shipped_ppo_baseline(lambda info: find_game(info.game) is DEFAULT_GAME)
+"""A shipped baseline's name, written as a file in the server's working directory."""
+
+
 def _file_requests(where):
     """Requests naming each file ``where`` (a path spelling) through every option, seat and record."""
-    quarry = {"game": "maya_quarry", "seats": ["human", "random", "random"]}
+    tabled = {"game": COMPONENTS.key, "seats": ["human"] + ["random"] * (COMPONENT_SEATS - 1)}
     table, model, zipped = (f"{where}{name}" for name in ("table.json", "model.pt", "model.zip"))
-    yield "components", {**quarry, "options": {"components": table}}
+    yield "components", {**tabled, "options": {"components": table}}
+    others = ["random"] * (DEFAULT_SEATS - 2)
     for seat in (f"policy:{model}", f"az:{model}:8", zipped, f"pretrained:{table}", f"rllib:{where}",
-                 f"policy:{where}maya2012_2p", f"checkpoint:{zipped}"):
-        yield f"seat {seat}", {"game": "maya2012", "seats": ["human", seat]}
+                 f"policy:{where}{BASELINE}", f"checkpoint:{zipped}"):
+        yield f"seat {seat}", {"game": DEFAULT_GAME.key, "seats": ["human", seat, *others]}
 
 
 @pytest.mark.parametrize("where", ["", "./", "ABS/"], ids=["relative", "dotted", "absolute"])
@@ -270,7 +302,7 @@ def test_no_option_seat_or_record_from_a_page_reaches_a_file(client, files, wher
         assert refused(client.post("/api/games", json=missing), 400) == message.replace("table.json", "none.json").replace(
             "model.", "none."
         ), label
-    record = _quarry_record(client)
+    record = _component_game_record(client)
     header = json.loads(record[0])
     header["config"]["components"] = f"{where}table.json"
     message = refused(client.post("/api/replays", json={"text": "\n".join([json.dumps(header), *record[1:]])}), 400)
@@ -279,8 +311,10 @@ def test_no_option_seat_or_record_from_a_page_reaches_a_file(client, files, wher
     assert len(client.application.extensions["maya_store"]) == 1  # only the game the record came from
 
 
-def _quarry_record(client) -> list[str]:
-    view = ok(client.post("/api/games", json={"game": "maya_quarry", "seats": ["random"] * 3, "seed": 2}))
+def _component_game_record(client) -> list[str]:
+    """The record lines of 5 random moves of :data:`COMPONENTS`, seed 2."""
+    body = {"game": COMPONENTS.key, "seats": ["random"] * COMPONENT_SEATS, "seed": 2}
+    view = ok(client.post("/api/games", json=body))
     for _ in range(5):
         ok(client.post(f"/api/games/{view['id']}/step"))
     return client.get(f"/api/games/{view['id']}/record").get_data(as_text=True).splitlines()
@@ -294,7 +328,7 @@ def test_a_component_table_is_named_as_given_at_start_and_recorded_inline(files)
     assert name == "mine" and loaded == table
     opened.clear()
     client = create_app(components={"mine": loaded}).test_client()
-    body = {"game": "maya_quarry", "seats": ["random"] * 3, "options": {"components": "mine"}, "seed": 1}
+    body = {"game": COMPONENTS.key, "seats": ["random"] * COMPONENT_SEATS, "options": {"components": "mine"}, "seed": 1}
     view = ok(client.post("/api/games", json=body))
     refused(client.post("/api/games", json={**body, "options": {"components": "yours"}}), 400, "known: mine")
     while not view["over"]:
@@ -309,12 +343,13 @@ def test_a_checkpoint_error_names_the_checkpoint_not_its_path(files):
     pytest.importorskip("sb3_contrib")  # without it the error is the train extra's, naming no path either
     tmp_path, _table, _opened = files
     client = create_app(checkpoints={"mine": str(tmp_path / "model.zip")}).test_client()
-    message = refused(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "checkpoint:mine"]}), 400)
+    seats = ["human", "checkpoint:mine"] + ["random"] * (DEFAULT_SEATS - 2)
+    message = refused(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats}), 400)
     assert "checkpoint:mine" in message and str(tmp_path) not in message and "model.zip" not in message
 
 
 def test_an_uploaded_record_may_hold_no_env_keyword_in_its_config(client):
-    record = _quarry_record(client)
+    record = _component_game_record(client)
     header = json.loads(record[0])
     header["config"]["render_mode"] = "human"
     text = "\n".join([json.dumps(header), *record[1:]])
@@ -324,9 +359,13 @@ def test_an_uploaded_record_may_hold_no_env_keyword_in_its_config(client):
 # -- bounded and cancellable agent moves ------------------------------------------------------
 
 
+NETWORK, _ = shipped_network(lambda info: find_game(info.game) is DEFAULT_GAME and info.num_players == DEFAULT_SEATS)
+"""A shipped network of the default game at its default seats (the ``az:`` budgets' model)."""
+
+
 def _spec(kind: str, field: str, written: str, value) -> str:
     if kind == "az":
-        base = "az:maya2012_2p_exit"
+        base = f"az:{NETWORK}"
         return f"{base}:{value}" if field == "simulations" else f"{base}:8:{written}={value}"
     return f"{kind}:{value}" if field == "simulations" else f"{kind}:10:{written}={value}"
 
@@ -343,14 +382,17 @@ LIMIT_CASES = [
 def test_a_search_budget_from_a_page_is_bounded_and_the_error_names_the_maximum(client, kind, field, written, most):
     over = int(most) + 1 if isinstance(most, int) else most * 1.5
     spec = _spec(kind, field, written, over)
-    message = refused(client.post("/api/games", json={"game": "maya2012", "seats": ["human", spec]}), 400, written)
+    seats = ["human", spec] + ["random"] * (DEFAULT_SEATS - 2)
+    message = refused(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats}), 400, written)
     assert f"{most:g}" in message
     session.check_budget(_spec(kind, field, written, most))  # the maximum itself is allowed
 
 
 def test_a_search_at_the_maximum_is_seated(client):
-    ok(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "mcts:2000"]}))
-    ok(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "ismcts:10:time=30:depth=1000"]}))
+    others = ["random"] * (DEFAULT_SEATS - 2)
+    ok(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": ["human", "mcts:2000", *others]}))
+    seats = ["human", "ismcts:10:time=30:depth=1000", *others]
+    ok(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats}))
 
 
 @pytest.fixture
@@ -361,8 +403,12 @@ def endless(monkeypatch):
 
 
 def _start_thinking(client):
-    # Maya (2012) 2p: player_1 (Black) places the Monolith first, among many places
-    view = ok(client.post("/api/games", json={"game": "maya2012", "seats": ["human", "mcts:1000000000"], "seed": 1}))
+    """The default game, seed 1, with an endless search in the seat that moves first (Maya
+    (2012) 2p: player_1, Black, places the Monolith first, among many places) and humans in the
+    others; ``(view, game, worker, answers)`` once the search runs in ``worker``."""
+    first = session.LiveGame(DEFAULT_GAME.key, ["random"] * DEFAULT_SEATS, seed=1).to_move
+    seats = ["mcts:1000000000" if seat == first else "human" for seat in range(DEFAULT_SEATS)]
+    view = ok(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats, "seed": 1}))
     game = the_game(client, view)
     answers: list = []
     step = client.application.test_client().post
@@ -389,7 +435,7 @@ def test_a_move_being_computed_stops_when_its_game_is_closed_and_views_are_serve
     client, endless, monkeypatch, how
 ):
     view, game, worker, answers = _start_thinking(client)
-    other = ok(client.post("/api/games", json={"game": "yaxha", "seats": ["human", "random"]}))
+    other = ok(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": ["human"] * DEFAULT_SEATS}))
     fresh = client.application.test_client
     mine = _answer_within(lambda: fresh().get(f"/api/games/{view['id']}"))
     assert mine is not None and mine.status_code == 200 and mine.get_json()["thinking"], "the game's view blocked"
@@ -405,13 +451,17 @@ def test_a_move_being_computed_stops_when_its_game_is_closed_and_views_are_serve
         refused(fresh().get(f"/api/games/{view['id']}"), 404, "expired")
     worker.join(30)
     assert not worker.is_alive(), "the search went on after its game was closed"
-    refused(answers[0], 404, "was closed while player_1 chose its move")
+    refused(answers[0], 404, f"was closed while player_{view['to_move']} chose its move")
     assert game.closed.is_set() and game.history == []
 
 
 # -- every bad request is a JSON 4xx in the project's words ----------------------------------
 
 DEEP = "[" * 5000 + "]" * 5000
+GAME = json.dumps(DEFAULT_GAME.key)
+SEATS = json.dumps(["human"] + ["random"] * (DEFAULT_SEATS - 1))
+LISTED_SEAT = json.dumps(["human", ["random"]] + ["random"] * (DEFAULT_SEATS - 2))
+OPTIONS_40_DEEP = "{\"a\": " * 40 + "1" + "}" * 41
 
 
 @pytest.mark.parametrize(
@@ -419,18 +469,18 @@ DEEP = "[" * 5000 + "]" * 5000
     [
         ("post", "/api/games", DEEP, 400, "nests deeper than 32"),
         ("post", "/api/games", '{"game": ' + DEEP + "}", 400, "nests deeper than 32"),
-        ("post", "/api/games", '{"game": "yaxha", "options": ' + "{\"a\": " * 40 + "1" + "}" * 41, 400, "nests deeper"),
+        ("post", "/api/games", f'{{"game": {GAME}, "options": {OPTIONS_40_DEEP}', 400, "nests deeper"),
         ("post", "/api/replays", DEEP, 400, "nests deeper than 32"),
         ("post", "/api/replays", json.dumps({"text": DEEP}), 400, "nests too deep"),
         ("post", "/api/games", b"\xff\xfe{", 400, "not valid JSON"),
         ("post", "/api/games", '{"seed": ' + "9" * 5000 + "}", 400, "not valid JSON"),
         ("post", "/api/games", "[1, 2]", 400, "must be a JSON object"),
-        ("post", "/api/games", '{"game": "yaxha", "seats": ["human", "random"], "colour": 1}', 400, "unknown field"),
-        ("post", "/api/games", '{"game": ["yaxha"]}', 400, "game ['yaxha']"),
+        ("post", "/api/games", f'{{"game": {GAME}, "seats": {SEATS}, "colour": 1}}', 400, "unknown field"),
+        ("post", "/api/games", f'{{"game": [{GAME}]}}', 400, f"game [{DEFAULT_GAME.key!r}]"),
         ("post", "/api/games", '{"game": {"a": 1}, "seats": []}', 400, "game {'a': 1}"),
-        ("post", "/api/games", '{"game": "yaxha", "seats": ["human", "random"], "options": {"render_mode": "human"}}',
+        ("post", "/api/games", f'{{"game": {GAME}, "seats": {SEATS}, "options": {{"render_mode": "human"}}}}',
          400, "'render_mode']: the server sets"),
-        ("post", "/api/games", '{"game": "yaxha", "seats": ["human", ["random"]]}', 400, "seat ['random']"),
+        ("post", "/api/games", f'{{"game": {GAME}, "seats": {LISTED_SEAT}}}', 400, "seat ['random']"),
         ("get", "/api/games", None, 405, "GET is not allowed on /api/games; allowed: POST"),
         ("get", "/api/replays", None, 405, "allowed: POST"),
         ("get", "/api/games/abc/move", None, 405, "allowed: POST"),
@@ -451,22 +501,23 @@ def test_a_bad_request_gets_a_json_4xx_in_the_projects_words(client, method, url
 
 def test_a_record_without_a_title_is_not_a_server_error(client):
     """records.py refuses a header without its ``title`` (a RecordError naming it): a JSON 400."""
-    game = GAMES["yaxha"]
-    header = {"format": "maya_envs.record/1", "game": game.name, "version": game.version, "num_players": 2,
-              "config": dataclasses.asdict(make_env(game.key, num_players=2).rules.config), "seed": 1}
+    game, n = DEFAULT_GAME, DEFAULT_SEATS
+    header = {"format": "maya_envs.record/1", "game": game.name, "version": game.version, "num_players": n,
+              "config": dataclasses.asdict(make_env(game.key, num_players=n).rules.config), "seed": 1}
     refused(client.post("/api/replays", json={"text": json.dumps(header)}), 400, "title")
 
 
 RECORD_MUTATIONS = [
     ("seed", -1), ("seed", "x"), ("seed", 10**45), ("config", []), ("config", {"num_players": [2]}),
-    ("config", {"components": "/etc/passwd"}), ("config", {"illegal_action": "raise"}), ("game", [GAMES["yaxha"].name]),
+    ("config", {"components": "/etc/passwd"}), ("config", {"illegal_action": "raise"}), ("game", [DEFAULT_GAME.name]),
     ("num_players", "2"), ("version", 99), ("format", None), ("config", json.loads('{"a": ' * 40 + "1" + "}" * 40)),
 ]
 
 
 @pytest.mark.parametrize(("key", "value"), RECORD_MUTATIONS)
 def test_a_mutated_record_header_is_refused_with_a_json_400(client, key, value):
-    view = ok(client.post("/api/games", json={"game": "yaxha", "seats": ["random", "random"], "seed": 3}))
+    body = {"game": DEFAULT_GAME.key, "seats": ["random"] * DEFAULT_SEATS, "seed": 3}
+    view = ok(client.post("/api/games", json=body))
     for _ in range(4):
         ok(client.post(f"/api/games/{view['id']}/step"))
     lines = ok_text(client.get(f"/api/games/{view['id']}/record")).splitlines()
@@ -479,7 +530,7 @@ def test_a_records_component_table_with_a_list_for_a_name_is_refused_in_the_proj
     """The table's own check names the field (it was Python's 'unhashable type' TypeError)."""
     _tmp_path, table, _opened = files
     table["pyramid_sets"]["3"] = [["a list, not a pyramid name"]]
-    header = json.loads(_quarry_record(client)[0])
+    header = json.loads(_component_game_record(client)[0])
     header["config"]["components"] = table
     answer = client.post("/api/replays", json={"text": json.dumps(header)})
     refused(answer, 400, "components.pyramid_sets['3'][0]: must be a pyramid name (a string)")

@@ -135,8 +135,8 @@ AZ_SYNTAX = (
     "simulations), reuse (0|1: keep the subtree of the moves played, perfect-information games without chance), "
     "prior_depth (int >= 1, with leaf=hook: nodes this deep get a uniform prior and no network call), "
     "memo (int >= 0: evaluations kept for repeated states, 0 off); "
-    "e.g. 'az:runs/x/model.pt:64', 'az:maya2012_2p:32:noise=1', 'az:maya2012_2p_exit:32:leaf=hook', "
-    "'az:maya2012_2p_exit:time=0.02:leaf=hook:reuse=1'"
+    "e.g. 'az:runs/x/model.pt:64', 'az:runs/x/model.pt:32:noise=1', 'az:<shipped network>:32:leaf=hook', "
+    "'az:<shipped network>:time=0.02:leaf=hook:reuse=1' (an unknown name is refused with the shipped ones listed)"
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 
 import gymnasium as gym
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import maya_envs  # noqa: F401
+from maya_envs.bot_kinds import BOT_NAMES
 from maya_envs.core.errors import ConfigError, IllegalActionError
 from maya_envs.games import GAMES
 from tests.conformance import env_module, random_single_agent_episode, warnings_as_errors
@@ -210,7 +212,7 @@ def test_bad_config_is_a_clear_error(options, message):
 def test_bad_single_agent_arguments_are_clear_errors():
     with pytest.raises(ValueError, match=r"learner_seat='third' is not allowed"):
         gym.make(GYM_ID, learner_seat="third")
-    with pytest.raises(ValueError, match=r"unknown bot 'strong'; known bots: random, heuristic"):
+    with pytest.raises(ValueError, match=rf"unknown bot 'strong'; known bots: {re.escape(', '.join(BOT_NAMES))}"):
         gym.make(GYM_ID, opponent="strong")
     with pytest.raises(ValueError, match=r"render_mode='rgb' is not supported"):
         ENV_MODULE.env(render_mode="rgb")

@@ -12,27 +12,12 @@ from maya_envs.bots import RandomBot
 from maya_envs.maya2012.bots import HeuristicBot
 from maya_envs.maya2012.observation import observe
 from maya_envs.maya2012.render import render_text
-from maya_envs.maya2012.rules import DECLARE, Maya2012Rules, _replace
+from maya_envs.maya2012.rules import DECLARE, Maya2012Rules
 from tests.conformance import env_module, play_states
+from tests.maya2012.hidden import resample_hidden
 
 ENV_MODULE = env_module("maya2012")
 GAMES = 200
-
-
-def resample_hidden(state, observer: int, rng: np.random.Generator):
-    """``state`` with every hand but the observer's and the face-down pair redealt from the
-    cards the observer cannot see."""
-    n = state.num_players
-    unknown = [c for seat in range(n) if seat != observer for c in state.tasks[seat]] + list(state.spare)
-    unknown = [int(c) for c in rng.permutation(unknown)]
-    tasks = []
-    for seat in range(n):
-        if seat == observer:
-            tasks.append(state.tasks[seat])
-        else:
-            tasks.append(tuple(sorted(unknown[:2])))
-            unknown = unknown[2:]
-    return _replace(state, tasks=tuple(tasks), spare=tuple(sorted(unknown)))
 
 
 def views(rules, state, seat, bot_seed):

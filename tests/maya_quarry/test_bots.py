@@ -10,7 +10,7 @@ from maya_envs.maya_quarry.bots import HeuristicBot
 
 from ..conformance import play_states
 from .helpers import make_rules
-from .test_hidden_information import resample_hidden
+from .hidden import resample_hidden
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -4,8 +4,6 @@ item 2: a test about one game lives in its folder)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -14,31 +12,8 @@ pytest.importorskip("PIL")
 from maya_envs.records import make_env  # noqa: E402
 from maya_envs.yaxha.render import render_text as yaxha_text  # noqa: E402
 from maya_envs.yaxha.render_image import render_image as yaxha_image  # noqa: E402
-from maya_envs.yaxha.rules import BUILD, SELECT  # noqa: E402
+from tests.yaxha.hidden import resample_hidden  # noqa: E402
 from tests.test_render import random_states, svg_unchanged_by_resampling, legend_texts  # noqa: E402
-
-
-def resample_yaxha(state, observer: int, rng: np.random.Generator):
-    """Other seats' hidden data replaced: choices while choosing; while building, their hands,
-    discards and the colours of the cubes they placed this round (any values: the picture must
-    not read them). Outside the building, hands are empty and the discards public (every cube
-    placed is revealed when the building ends), as everyone knows."""
-    n = len(state.choices)
-    choices, hands, discarded, pyramids = list(state.choices), list(state.hands), list(state.discarded), []
-    for seat in range(n):
-        pyramid = list(state.pyramids[seat])
-        if seat != observer:
-            if state.phase == SELECT and choices[seat] >= 0:
-                choices[seat] = int(rng.integers(len(state.market)))
-            if state.phase == BUILD:
-                hands[seat] = tuple(int(k) for k in rng.integers(0, 3, 5))
-                discarded[seat] = int(rng.integers(0, 10))
-            for cell in state.fresh[seat]:
-                pyramid[cell] = int(rng.integers(5))
-        pyramids.append(tuple(pyramid))
-    return dataclasses.replace(
-        state, choices=tuple(choices), hands=tuple(hands), discarded=tuple(discarded), pyramids=tuple(pyramids)
-    )
 
 
 def test_yaxha_hidden_choices_and_fresh_cubes_do_not_change_a_seats_picture():
@@ -47,7 +22,7 @@ def test_yaxha_hidden_choices_and_fresh_cubes_do_not_change_a_seats_picture():
     rng = np.random.default_rng(3)
     for state in random_states(env, seed=3, every=5):
         for observer in range(3):
-            other = resample_yaxha(state, observer, rng)
+            other = resample_hidden(state, observer, rng)
             assert np.array_equal(yaxha_image(rules, state, observer), yaxha_image(rules, other, observer))
             assert yaxha_text(rules, state, observer) == yaxha_text(rules, other, observer)
 
@@ -55,7 +30,7 @@ def test_yaxha_hidden_choices_and_fresh_cubes_do_not_change_a_seats_picture():
 def test_yaxha_svg_of_a_seat_does_not_change_with_hidden_choices_and_fresh_cubes():
     env = make_env("yaxha", num_players=4, render_mode="svg")
     states = random_states(env, seed=9, every=6)
-    assert svg_unchanged_by_resampling(env, states, range(4), resample_yaxha, np.random.default_rng(9)) > 15
+    assert svg_unchanged_by_resampling(env, states, range(4), resample_hidden, np.random.default_rng(9)) > 15
 
 
 def test_the_legend_names_the_games_pieces():
