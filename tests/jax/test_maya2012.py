@@ -20,7 +20,7 @@ jax = pytest.importorskip("jax")
 pgx = pytest.importorskip("pgx")
 jnp = jax.numpy
 
-from maya_envs.jax import Maya2012, state_from_rules, state_to_rules  # noqa: E402
+from maya_envs.jax import Maya2012, state_from_rules, state_to_rules, unpack_towers  # noqa: E402
 from maya_envs.maya2012 import actions as A  # noqa: E402
 from maya_envs.maya2012.rules import DRAFT, EMPTY  # noqa: E402
 from tests.conformance import env_module  # noqa: E402
@@ -175,7 +175,7 @@ def test_init_draws_valid_boards_deals_and_uniform_slots():
         cards = [c for hand in rules_state.tasks for c in hand] + list(rules_state.spare)
         assert sorted(cards) == sorted(set(range(9)) - {rules_state.towers[4][0]})
         assert all(list(hand) == sorted(hand) for hand in rules_state.tasks)
-    boards = np.asarray(states._x.towers)
+    boards = np.asarray(unpack_towers(states._x.towers))
     for tower, level in ((0, 0), (4, 4)):
         counts = np.bincount(boards[:, tower, level], minlength=9)
         chi2 = ((counts - 30) ** 2 / 30).sum()
@@ -189,7 +189,7 @@ def test_hidden_hands_and_the_illegal_action_penalty_4p():
     state = jax.jit(env.init)(jax.random.PRNGKey(11))
     observe = jax.jit(env.observe)
     mine = np.asarray(state._x.tasks[0])
-    others = [c for c in range(9) if c not in mine and c != int(state._x.towers[4, 0])]
+    others = [c for c in range(9) if c not in mine and c != int(unpack_towers(state._x.towers)[4, 0])]
     rng = np.random.default_rng(0)
     base = np.asarray(observe(state, 0))
     for _ in range(3):
