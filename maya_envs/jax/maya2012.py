@@ -702,7 +702,8 @@ class Maya2012(pgx.core.Env):
         new_a = (code_a & ~moved) | (code_b & moved)
         new_b = (code_b & ~moved) | (code_a & moved)
         totals = _column_totals(unpack_towers(codes)).sum(axis=0)  # (9,)
-        change = sum(sign * _column_totals(unpack_towers(c)) for sign, c in ((1, new_a), (1, new_b), (-1, code_a), (-1, code_b)))
+        signed = ((1, new_a), (1, new_b), (-1, code_a), (-1, code_b))  # after minus before
+        change = sum(sign * _column_totals(unpack_towers(code)) for sign, code in signed)
         if self.config.three_plus_two == "best":  # [3, 2] (total 4) scores one less
             change = change - ((totals + change == 4).astype(jnp.int32) - (totals == 4))
         my_delta = jnp.sum(change * mine, axis=1)
@@ -861,15 +862,20 @@ def permanent(matrix: jax.Array) -> jax.Array:
 
 
 def _uniform_permutations(key: jax.Array, count: int) -> jax.Array:
-    """``(count, 9) int32`` independent uniform permutations of 0..8 (Fisher-Yates with one-hot
-    swaps: far cheaper than sorting random keys on XLA's CPU backend)."""
-    uniforms = jax.random.uniform(key, (count, 8))
-    columns = jnp.arange(9)
-    perms = jnp.broadcast_to(columns, (count, 9)).astype(jnp.int32)
-    for step, k in enumerate(range(8, 0, -1)):
-        j = jnp.minimum((uniforms[:, step] * (k + 1)).astype(jnp.int32), k)[:, None]
-        at_j = jnp.sum(jnp.where(columns == j, perms, 0), axis=1, keepdims=True)
-        at_k = perms[:, k : k + 1]
+    """``(count, 9) int32`` independent uniform permutations of 0..8."""
+    return _fisher_yates(jax.random.uniform(key, (count, 8)), 9)
+
+
+def _fisher_yates(uniforms: jax.Array, size: int) -> jax.Array:
+    """Uniform permutations of ``0..size-1`` ``(..., size) int32`` from independent uniforms
+    in [0, 1) ``(..., size - 1)``: Fisher-Yates with one-hot swaps (far cheaper than sorting
+    random keys on XLA's CPU backend)."""
+    columns = jnp.arange(size)
+    perms = jnp.broadcast_to(columns, uniforms.shape[:-1] + (size,)).astype(jnp.int32)
+    for step, k in enumerate(range(size - 1, 0, -1)):
+        j = jnp.minimum((uniforms[..., step] * (k + 1)).astype(jnp.int32), k)[..., None]
+        at_j = jnp.sum(jnp.where(columns == j, perms, 0), axis=-1, keepdims=True)
+        at_k = perms[..., k : k + 1]
         perms = jnp.where(columns == k, at_j, jnp.where(columns == j, at_k, perms))
     return perms
 
@@ -912,10 +918,11 @@ def relabel_board(key: jax.Array, towers: jax.Array) -> jax.Array:
     so a uniform board stays exactly uniform: the cheap new boards of the batched engine
     (:mod:`maya_envs.maya2012.batched`, "Boards"), for resets in long runs; boards relabelled
     from one base are not independent of each other."""
-    k_tower, k_level, k_colour = jax.random.split(key, 3)
-    towers_order = jax.random.permutation(k_tower, A.NUM_TOWERS)
-    levels_order = jax.random.permutation(k_level, A.NUM_LEVELS)
-    colours = jax.random.permutation(k_colour, 9).astype(jnp.int32)
+    n_t, n_l = A.NUM_TOWERS - 1, A.NUM_LEVELS - 1  # uniforms per permutation
+    uniforms = jax.random.uniform(key, (n_t + n_l + 8,))  # one draw for the three (a draw per key costs most)
+    towers_order = _fisher_yates(uniforms[:n_t], A.NUM_TOWERS)
+    levels_order = _fisher_yates(uniforms[n_t : n_t + n_l], A.NUM_LEVELS)
+    colours = _fisher_yates(uniforms[n_t + n_l :], 9)
     return colours[towers[towers_order][:, levels_order]]
 
 

@@ -20,7 +20,14 @@ jax = pytest.importorskip("jax")
 pgx = pytest.importorskip("pgx")
 jnp = jax.numpy
 
-from maya_envs.jax import Maya2012, state_from_rules, state_to_rules, unpack_towers  # noqa: E402
+from maya_envs.jax import (  # noqa: E402
+    Maya2012,
+    relabel_board,
+    sample_board,
+    state_from_rules,
+    state_to_rules,
+    unpack_towers,
+)
 from maya_envs.maya2012 import actions as A  # noqa: E402
 from maya_envs.maya2012.rules import DRAFT, EMPTY  # noqa: E402
 from tests.conformance import env_module  # noqa: E402
@@ -180,6 +187,27 @@ def test_init_draws_valid_boards_deals_and_uniform_slots():
         counts = np.bincount(boards[:, tower, level], minlength=9)
         chi2 = ((counts - 30) ** 2 / 30).sum()
         assert chi2 < 26.1, counts  # 8 degrees of freedom, p = 0.001
+
+
+def test_relabelled_boards_are_valid_relabellings_of_their_base():
+    """``relabel_board`` (the benchmark's cheap new boards): each result is a valid board with
+    the base's relabelling invariant (how many towers hold each pair of colours, as a multiset:
+    unchanged by permuting towers, levels and colours), and the relabellings of one base differ."""
+
+    def pair_counts(board):
+        together = np.zeros((9, 9), int)
+        for column in board:
+            together[np.ix_(column, column)] += 1
+        return sorted(together[np.triu_indices(9, 1)])
+
+    base = np.asarray(jax.jit(sample_board)(jax.random.PRNGKey(5)))
+    relabel = jax.jit(jax.vmap(relabel_board, in_axes=(0, None)))
+    boards = np.asarray(relabel(jax.random.split(jax.random.PRNGKey(6), 64), base))
+    for board in boards:
+        assert all(len(set(column)) == 5 for column in board)
+        assert all(sorted(board[:, level]) == list(range(9)) for level in range(5))
+        assert pair_counts(board) == pair_counts(base)
+    assert len({board.tobytes() for board in boards}) > 60
 
 
 def test_hidden_hands_and_the_illegal_action_penalty_4p():
