@@ -790,8 +790,8 @@ def _base(codes: jax.Array) -> jax.Array:
 
 
 def _moved_bits(i: jax.Array | np.ndarray) -> jax.Array | np.ndarray:
-    """The bits of levels ``i..4`` in a packed tower (the slots an exchange at base level
-    ``i + 1`` moves)."""
+    """The bits of levels ``i..4`` (0-based) in a packed tower: what an exchange whose first
+    moved slot is ``i`` moves."""
     return (_ALL_LEVELS >> (_NIBBLE * i)) << (_NIBBLE * i)
 
 
@@ -921,7 +921,7 @@ def relabel_board(key: jax.Array, towers: jax.Array) -> jax.Array:
     (:mod:`maya_envs.maya2012.batched`, "Boards"), for resets in long runs; boards relabelled
     from one base are not independent of each other."""
     n_t, n_l = A.NUM_TOWERS - 1, A.NUM_LEVELS - 1  # uniforms per permutation
-    uniforms = jax.random.uniform(key, (n_t + n_l + 8,))  # one draw for the three (a draw per key costs most)
+    uniforms = jax.random.uniform(key, (n_t + n_l + 8,))  # one draw for the three permutations
     towers_order = _fisher_yates(uniforms[:n_t], A.NUM_TOWERS)
     levels_order = _fisher_yates(uniforms[n_t : n_t + n_l], A.NUM_LEVELS)
     colours = _fisher_yates(uniforms[n_t + n_l :], 9)
