@@ -12,6 +12,7 @@ from maya_envs.jax.maya2012 import (
     sample_board,
     state_from_rules,
     state_to_rules,
+    unpack_towers,
 )
 
-__all__ = ["ENV_ID", "Maya2012", "State", "relabel_board", "sample_board", "state_from_rules", "state_to_rules"]
+__all__ = ["ENV_ID", "Maya2012", "State", "relabel_board", "sample_board", "state_from_rules", "state_to_rules", "unpack_towers"]

@@ -11,7 +11,8 @@ Actions                the 75 ids of :mod:`maya_envs.maya2012.actions`
 State                  :class:`State`: Pgx's six public fields (``current_player``,
                        ``observation``, ``rewards (n,) float32``, ``terminated``,
                        ``truncated``, ``legal_action_mask (75,) bool``) and the game in
-                       ``state._x`` (:class:`Game`, the rules state's fields as arrays)
+                       ``state._x`` (:class:`Game`, the rules state's fields as arrays;
+                       the towers packed, one ``int32`` a tower: :func:`unpack_towers`)
 Observation            the PettingZoo env's vector, value for value
                        (:mod:`maya_envs.maya2012.observation`): ``(610,)`` 2p, ``(588,)``
                        3-4p, +10 with ``setup="draft"``, ``float32``; ``state.observation``
@@ -77,8 +78,19 @@ _PAB = np.concatenate([_PA, _PB])  # the first towers of the pairs, then the sec
 _XA, _XB = np.repeat(_PA, 4), np.repeat(_PB, 4)  # per exchange id: its two towers
 _XI = np.tile(np.arange(1, 5, dtype=np.int32), len(A.PAIRS))  # first moved slot (base level i + 1)
 _LEVELS = np.arange(A.NUM_LEVELS, dtype=np.int32)
-_MOVED = _LEVELS[None, :] >= _XI[:, None]  # (48, 5): slots an exchange moves
+# A tower is stored packed, one int32: level l's colour in bits 4l..4l+3, 15 for an unbuilt
+# slot (the rules' -1). An exchange is then a few bit operations on two ints and a seam a nibble
+# test, where the (9, 5) array cost a pass over its 45 values per game for each.
+_NIBBLE = 4
+_UNBUILT = 15
+_SHIFTS = _LEVELS * _NIBBLE
+_ALL_LEVELS = (1 << (_NIBBLE * A.NUM_LEVELS)) - 1
+_ONE_COLOUR = _ALL_LEVELS // _UNBUILT  # 0x11111: a one-colour tower's code is colour * this
+_SEAMS = np.arange(A.NUM_LEVELS - 1, dtype=np.int32)  # seam k: between levels k and k + 1
 _CENTRE_PAIR = np.array([S.CENTRE in pair for pair in A.PAIRS])
+# the same tables as bits over the 4 seams: a pair's legal seams are one 4-bit int
+_RAVEN_SEAMS = (_RAVEN_OK.astype(np.int32) << _SEAMS).sum(axis=1).astype(np.int32)  # (6,)
+_OPEN_SEAMS = np.where(_BLOCKED, 0, (1 << len(_SEAMS)) - 1).astype(np.int32)  # (13, 12)
 # _BLOCKED[monolith + 1, pair], _RAVEN_OK[raven, seam] and _SWING (the observation's VP-swing
 # values) are the batched engine's tables. Observation values are float64 quotients stored as
 # float32, as observation.py computes them, so they come from tables here too.
@@ -104,7 +116,9 @@ class Game(NamedTuple):
     ``int32``; ``n`` = number of players.
 
     Attributes:
-        towers: ``(9, 5)`` colours bottom to top, -1 for an unbuilt slot (draft).
+        towers: ``(9,)`` each tower's colours packed bottom to top, level ``l`` in bits
+            ``4l..4l+3``, 15 for an unbuilt slot (draft); :func:`unpack_towers` gives the
+            rules' ``(9, 5)`` colours with -1.
         monolith: pair 0-11 or -1; raven: level 2-5 or 0.
         ladders: ``(n, 9)`` ladder counts (0 with 3-4 players).
         priests: ``(9,)`` seat of the priest on each tower or -1.
@@ -189,7 +203,7 @@ class Maya2012(pgx.core.Env):
             ``None``; ``**options``: further fields as keywords (``Maya2012(num_players=3)``).
         observe_on_step: ``True`` (default, Pgx's API): ``init`` and ``step`` fill
             ``state.observation`` with the current player's observation. ``False``: it stays
-            zeros (the observation is about 60% of a 2p step's CPU time at batch 1024,
+            zeros (the observation is about 80% of a 2p step's CPU time at batch 1024,
             ``benchmarks/bench_jax.py``: save it where observations are not needed, e.g.
             random playouts); ``observe(state, seat)`` still gives any seat's.
 
@@ -247,7 +261,7 @@ class Maya2012(pgx.core.Env):
     def _init(self, key: jax.Array) -> State:
         k_board, k_setup = jax.random.split(key)
         if self.config.setup == "draft":
-            return self._wrap(self._empty_game(jnp.full((9, 5), -1, jnp.int32), k_setup), None)
+            return self._wrap(self._empty_game(jnp.full(A.NUM_TOWERS, _ALL_LEVELS, jnp.int32), k_setup), None)
         return self.init_with_board(k_setup, sample_board(k_board), observe=False)
 
     def init_with_board(self, key: jax.Array, towers: jax.Array, observe: bool = True) -> State:
@@ -256,7 +270,7 @@ class Maya2012(pgx.core.Env):
         from ``key``."""
         if self.config.setup == "draft":
             raise ValueError("setup='draft' builds its board in play: use init(key)")
-        x = self._empty_game(jnp.asarray(towers, jnp.int32), key)
+        x = self._empty_game(pack_towers(jnp.asarray(towers, jnp.int32)), key)
         state = self._wrap(x, None)
         return state.replace(observation=self.observe(state)) if observe else state
 
@@ -275,8 +289,9 @@ class Maya2012(pgx.core.Env):
         """
         action = jnp.asarray(action, jnp.int32)
         done = state.terminated | state.truncated
-        ids = jnp.arange(A.NUM_ACTIONS)
-        illegal = ~done & ~jnp.any(state.legal_action_mask & (ids == action))  # one-hot, no gather
+        in_range = (action >= 0) & (action < A.NUM_ACTIONS)
+        # one gather per game (a one-hot over the 75 ids cost three passes over the mask)
+        illegal = ~done & ~(in_range & state.legal_action_mask[jnp.clip(action, 0, A.NUM_ACTIONS - 1)])
         x = state._x
         stepped = self._transition(x, action, key)
         new = jax.tree_util.tree_map(lambda old, nxt: jnp.where(done, old, nxt), x, stepped)
@@ -358,7 +373,7 @@ class Maya2012(pgx.core.Env):
     # -- transitions ---------------------------------------------------------------------------
 
     def _empty_game(self, towers: jax.Array, key: jax.Array) -> Game:
-        """A new game on ``towers`` (rules ``initial_state``)."""
+        """A new game on ``towers`` (packed, :func:`pack_towers`; rules ``initial_state``)."""
         cfg, n = self.config, self._n
         two = n == 2
         k_block, k_mono, k_raven, k_deal = jax.random.split(key, 4)
@@ -393,7 +408,7 @@ class Maya2012(pgx.core.Env):
         the declare decision when it follows."""
         pair, i = action >> 2, (action & 3) + 1
         a, b = jnp.asarray(_PA)[pair], jnp.asarray(_PB)[pair]
-        towers = _swap(x.towers, a, b, i)
+        towers, new_a, new_b = _swap(x.towers, a, b, i)
         mover = x.to_move
         moved = x._replace(towers=towers, monolith=pair, turn=x.turn + 1)
         if self._n > 2:
@@ -408,16 +423,15 @@ class Maya2012(pgx.core.Env):
         ladders_left, priests_left = x.ladders_left, x.priests_left
         spaces = jnp.asarray(self._spaces)
         on_board = ladders.sum(axis=0)
-        for tower in (a, b):  # in pair order: the first tower takes a ladder first
+        for tower, code in ((a, new_a), (b, new_b)):  # in pair order: the first tower takes a ladder first
             here = jnp.arange(9) == tower
-            column = jnp.sum(jnp.where(here[:, None], towers, 0), axis=0)
-            joined = column[i - 1] == column[i]  # i is traced: one dynamic index each
+            joined = _colour(code, i - 1) == _colour(code, i)
             left = jnp.sum(jnp.where(seats, ladders_left, 0))
             free = jnp.sum(jnp.where(here, spaces - on_board, 0)) > 0
             place = joined & (left > 0) & free
             ladders = ladders + (place & seats[:, None] & here[None, :])
             ladders_left = ladders_left - (place & seats)
-            complete = joined & jnp.all(column == column[0]) & (jnp.sum(jnp.where(seats, priests_left, 0)) > 0)
+            complete = joined & _complete(code) & (jnp.sum(jnp.where(seats, priests_left, 0)) > 0)
             priests = jnp.where(complete & here, mover, priests)
             priests_left = priests_left - (complete & seats)
         return moved._replace(
@@ -448,9 +462,10 @@ class Maya2012(pgx.core.Env):
         Monolith decision, 3-4p the deal."""
         k_block, k_deal = jax.random.split(key)
         tower = action - A.DRAFT_BASE
-        built = jnp.sum(x.towers >= 0, axis=1)
+        towers = unpack_towers(x.towers)
+        built = jnp.sum(towers >= 0, axis=1)
         level = built[tower]
-        towers = x.towers.at[tower, level].set(x.draft_block)
+        towers = towers.at[tower, level].set(x.draft_block)
         at_level = towers[:, level]
         present = jnp.any(at_level[:, None] == jnp.arange(9)[None, :], axis=0)
         level_done = ~jnp.any(~present)
@@ -458,6 +473,7 @@ class Maya2012(pgx.core.Env):
         more = jnp.any(left)
         block = jax.random.choice(k_block, 9, p=left / jnp.maximum(left.sum(), 1))
         count = jnp.sum(towers >= 0)
+        towers = pack_towers(towers)
         going = x._replace(towers=towers, draft_block=block.astype(jnp.int32), to_move=(count % self._n).astype(jnp.int32))
         built_x = x._replace(towers=towers, draft_block=jnp.int32(-1))
         if self._n == 2:
@@ -470,7 +486,7 @@ class Maya2012(pgx.core.Env):
         """3-4p: the centre card aside, 2 cards a seat (3p: 2 face down), ``player_0`` to move
         (rules ``_deal``)."""
         n = self._n
-        centre = x.towers[S.CENTRE, 0]
+        centre = _colour(x.towers[S.CENTRE], 0)
         colours = jnp.arange(9)
         # the 8 colours other than the centre's, in a uniformly random order
         order = jnp.argsort(jnp.where(colours == centre, 2.0, jax.random.uniform(key, (9,))))
@@ -534,7 +550,7 @@ class Maya2012(pgx.core.Env):
     def _draft_mask(self, x: Game) -> jax.Array:
         """Rules ``draft_towers``: open at the current level, not holding the block, and the
         rest of the level still completable (a permanent > 0: a perfect matching)."""
-        towers, block = x.towers, x.draft_block
+        towers, block = unpack_towers(x.towers), x.draft_block
         built = jnp.sum(towers >= 0, axis=1)
         level = jnp.min(built)
         open_ = built == level
@@ -555,7 +571,7 @@ class Maya2012(pgx.core.Env):
         task scores with the centre bonus."""
         if self._n == 2:
             return _vp_2p(x)
-        totals = _column_totals(x.towers).sum(axis=0)
+        totals = _column_totals(unpack_towers(x.towers)).sum(axis=0)
         per_colour = totals - ((totals == 4) & (self.config.three_plus_two == "best"))
         scores = jnp.sum(jnp.where(x.tasks >= 0, per_colour[jnp.maximum(x.tasks, 0)], 0), axis=1)
         centre_move = (x.monolith >= 0) & jnp.asarray(_CENTRE_PAIR)[jnp.maximum(x.monolith, 0)]
@@ -593,7 +609,7 @@ class Maya2012(pgx.core.Env):
 
     def _common_obs(self, x: Game) -> list[jax.Array]:
         """The towers' and the Monolith's one-hots (the first 417 entries)."""
-        towers = (x.towers[:, :, None] == jnp.arange(9)).reshape(-1)
+        towers = (unpack_towers(x.towers)[:, :, None] == jnp.arange(9)).reshape(-1)
         monolith = jnp.arange(len(A.PAIRS)) == x.monolith
         return [towers, monolith]
 
@@ -634,7 +650,7 @@ class Maya2012(pgx.core.Env):
         left = jnp.where(first, x.ladders_left[0], x.ladders_left[1])
         priest = jnp.where(first, x.priests_left[0], x.priests_left[1]) > 0
         spaces = jnp.asarray(self._spaces)
-        pack = jnp.concatenate([x.towers, mine[:, None], theirs[:, None], spaces[:, None]], axis=1)
+        pack = jnp.concatenate([unpack_towers(x.towers), mine[:, None], theirs[:, None], spaces[:, None]], axis=1)
         sides = jnp.concatenate([pack[t : t + 1] for t in _PAB])  # (24, 8): the a towers, then the b towers
         lo_a, hi_a, low_a, high_a, base_a, top_a, ma, ta, spa = _pair_side(sides[: len(_PA)])
         lo_b, hi_b, low_b, high_b, base_b, top_b, mb, tb, spb = _pair_side(sides[len(_PA) :])
@@ -665,7 +681,7 @@ class Maya2012(pgx.core.Env):
         dealt = x.tasks[0, 0] >= 0
         mine = x.tasks[seat]
         my_cards = jnp.any(colours[:, None] == mine[None, :], axis=1) & dealt
-        centre_card = (colours == x.towers[S.CENTRE, 0]) & dealt
+        centre_card = (colours == _colour(x.towers[S.CENTRE], 0)) & dealt
         live = (x.phase == S.EXCHANGE) | (x.phase == S.DECLARE)
         my_decision = (x.phase == S.DECLARE) & (x.to_move == seat)
         centre_move = (x.monolith >= 0) & jnp.asarray(_CENTRE_PAIR)[jnp.maximum(x.monolith, 0)]
@@ -682,21 +698,23 @@ class Maya2012(pgx.core.Env):
 
     def _action_features_multi(self, x: Game, mine: jax.Array, unknown: jax.Array, legal: jax.Array) -> list[jax.Array]:
         """Slices [444, 588): observation ``exchange_outlook`` of every legal exchange."""
-        towers = x.towers
-        col_a, col_b = towers[_XA], towers[_XB]
-        new_a = jnp.where(_MOVED, col_b, col_a)
-        new_b = jnp.where(_MOVED, col_a, col_b)
-        totals = _column_totals(towers).sum(axis=0)  # (9,)
-        change = _column_totals(new_a) + _column_totals(new_b) - _column_totals(col_a) - _column_totals(col_b)
+        codes = x.towers
+        code_a, code_b = codes[_XA], codes[_XB]
+        moved = jnp.asarray(_moved_bits(_XI))  # (48,): the bits each exchange moves
+        new_a = (code_a & ~moved) | (code_b & moved)
+        new_b = (code_b & ~moved) | (code_a & moved)
+        totals = _column_totals(unpack_towers(codes)).sum(axis=0)  # (9,)
+        signed = ((1, new_a), (1, new_b), (-1, code_a), (-1, code_b))  # after minus before
+        change = sum(sign * _column_totals(unpack_towers(code)) for sign, code in signed)
         if self.config.three_plus_two == "best":  # [3, 2] (total 4) scores one less
             change = change - ((totals + change == 4).astype(jnp.int32) - (totals == 4))
         my_delta = jnp.sum(change * mine, axis=1)
         rival_delta = jnp.sum(change * unknown, axis=1)
-        complete = _complete(towers)
+        complete = _complete(codes)
         is_a, is_b = jnp.asarray(_XA[:, None] == np.arange(9)), jnp.asarray(_XB[:, None] == np.arange(9))
         # (48, 9) per exchange and tower, after it: one colour; the base colour (selects, no scatter)
         after = jnp.where(is_a, _complete(new_a)[:, None], jnp.where(is_b, _complete(new_b)[:, None], complete))
-        base_after = jnp.where(is_a, new_a[:, :1], jnp.where(is_b, new_b[:, :1], towers[:, 0]))
+        base_after = jnp.where(is_a, _base(new_a)[:, None], jnp.where(is_b, _base(new_b)[:, None], _base(codes)))
         mine_base = jnp.any((base_after[:, :, None] == jnp.arange(9)) & mine, axis=2)  # base is one of my cards
         can = after[:, S.CENTRE] & jnp.any(after & mine_base, axis=1)
         can &= complete[S.CENTRE] | jnp.asarray(np.repeat(_CENTRE_PAIR, 4))
@@ -747,34 +765,68 @@ def _select(cond: jax.Array, a: Game, b: Game) -> Game:
     return jax.tree_util.tree_map(lambda u, v: jnp.where(cond, u, v), a, b)
 
 
-def _swap(towers: jax.Array, a: jax.Array, b: jax.Array, i: jax.Array) -> jax.Array:
-    """Rules ``swap``: levels ``i..4`` (0-based) of towers ``a`` and ``b`` change places."""
-    moved = _LEVELS >= i
-    is_a, is_b = (jnp.arange(9) == a)[:, None], (jnp.arange(9) == b)[:, None]
-    col_a = jnp.sum(jnp.where(is_a, towers, 0), axis=0)
-    col_b = jnp.sum(jnp.where(is_b, towers, 0), axis=0)
-    swapped = jnp.where(is_a, col_b, jnp.where(is_b, col_a, towers))
-    return jnp.where(moved, swapped, towers)
+def pack_towers(towers: jax.Array) -> jax.Array:
+    """Colours ``(..., 9, 5)`` int32 (-1 unbuilt) -> packed towers ``(..., 9)`` int32 (the
+    :class:`Game` layout: level ``l`` in bits ``4l..4l+3``, 15 unbuilt); numpy or JAX arrays."""
+    return ((towers & _UNBUILT) << _SHIFTS).sum(axis=-1)
+
+
+def unpack_towers(codes: jax.Array) -> jax.Array:
+    """Packed towers ``(..., 9)`` -> colours ``(..., 9, 5)`` int32, bottom to top, -1 unbuilt
+    (the rules' ``towers``); numpy or JAX arrays."""
+    colours = (codes[..., None] >> _SHIFTS) & _UNBUILT
+    return colours - (_UNBUILT + 1) * (colours == _UNBUILT)
+
+
+def _colour(code: jax.Array, level: jax.Array | int) -> jax.Array:
+    """The colour (15: unbuilt) at ``level`` of packed towers ``code`` (any shape)."""
+    return (code >> (_NIBBLE * level)) & _UNBUILT
+
+
+def _base(codes: jax.Array) -> jax.Array:
+    """The base colours of packed towers, -1 unbuilt (the rules' ``towers[t][0]``)."""
+    colour = codes & _UNBUILT
+    return jnp.where(colour == _UNBUILT, -1, colour)
+
+
+def _moved_bits(i: jax.Array | np.ndarray) -> jax.Array | np.ndarray:
+    """The bits of levels ``i..4`` (0-based) in a packed tower: what an exchange whose first
+    moved slot is ``i`` moves."""
+    return (_ALL_LEVELS >> (_NIBBLE * i)) << (_NIBBLE * i)
+
+
+def _swap(towers: jax.Array, a: jax.Array, b: jax.Array, i: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Rules ``swap`` on packed towers: levels ``i..4`` (0-based) of towers ``a`` and ``b``
+    change places. Returns the towers and the new codes of ``a`` and ``b``."""
+    ids = jnp.arange(A.NUM_TOWERS)
+    code_a = jnp.sum(jnp.where(ids == a, towers, 0))
+    code_b = jnp.sum(jnp.where(ids == b, towers, 0))
+    moved = _moved_bits(i)
+    new_a = (code_a & ~moved) | (code_b & moved)
+    new_b = (code_b & ~moved) | (code_a & moved)
+    return jnp.where(ids == a, new_a, jnp.where(ids == b, new_b, towers)), new_a, new_b
 
 
 def _legal_exchanges(towers: jax.Array, monolith: jax.Array, raven: jax.Array) -> jax.Array:
-    """Rules ``legal_exchanges`` as ``(48,) bool``."""
-    seam = towers[:, :4] != towers[:, 1:]
-    legal = seam[_PA] & seam[_PB]
-    legal &= jnp.asarray(_RAVEN_OK)[raven][None, :]
-    legal &= ~jnp.asarray(_BLOCKED)[monolith + 1][:, None]
-    return legal.reshape(N_EX)
+    """Rules ``legal_exchanges`` of packed towers as ``(48,) bool``: a pair's legal seams as
+    4-bit ints (a seam between different colours in both towers, not the Raven's, the pair not
+    the Monolith's), then its bits."""
+    differs = towers ^ (towers >> _NIBBLE)  # nibble k != 0: levels k and k + 1 differ
+    seams = sum((((differs >> (_NIBBLE * k)) & _UNBUILT) != 0).astype(jnp.int32) << k for k in _SEAMS.tolist())
+    both = jnp.concatenate([seams[a : a + 1] & seams[b : b + 1] for a, b in A.PAIRS])  # (12,): static slices
+    both = both & jnp.asarray(_RAVEN_SEAMS)[raven] & jnp.asarray(_OPEN_SEAMS)[monolith + 1]
+    return ((both[:, None] >> _SEAMS) & 1).astype(bool).reshape(N_EX)
 
 
 def _complete(towers: jax.Array) -> jax.Array:
-    """``(9,) bool``: each tower is one colour (rules ``is_complete``)."""
-    return jnp.all(towers == towers[:, :1], axis=1)
+    """Packed towers (any shape) -> ``bool``: each tower is one colour (rules ``is_complete``)."""
+    return towers == (towers & _UNBUILT) * _ONE_COLOUR
 
 
 def _may_declare(towers: jax.Array, mine: jax.Array) -> jax.Array:
     """Rules ``may_declare``: the centre tower and a tower of one of ``mine`` are complete."""
     complete = _complete(towers)
-    base_mine = jnp.any(towers[:, 0][:, None] == mine[None, :], axis=1)
+    base_mine = jnp.any(_base(towers)[:, None] == mine[None, :], axis=1)
     return complete[S.CENTRE] & jnp.any(complete & base_mine)
 
 
@@ -812,15 +864,20 @@ def permanent(matrix: jax.Array) -> jax.Array:
 
 
 def _uniform_permutations(key: jax.Array, count: int) -> jax.Array:
-    """``(count, 9) int32`` independent uniform permutations of 0..8 (Fisher-Yates with one-hot
-    swaps: far cheaper than sorting random keys on XLA's CPU backend)."""
-    uniforms = jax.random.uniform(key, (count, 8))
-    columns = jnp.arange(9)
-    perms = jnp.broadcast_to(columns, (count, 9)).astype(jnp.int32)
-    for step, k in enumerate(range(8, 0, -1)):
-        j = jnp.minimum((uniforms[:, step] * (k + 1)).astype(jnp.int32), k)[:, None]
-        at_j = jnp.sum(jnp.where(columns == j, perms, 0), axis=1, keepdims=True)
-        at_k = perms[:, k : k + 1]
+    """``(count, 9) int32`` independent uniform permutations of 0..8."""
+    return _fisher_yates(jax.random.uniform(key, (count, 8)), 9)
+
+
+def _fisher_yates(uniforms: jax.Array, size: int) -> jax.Array:
+    """Uniform permutations of ``0..size-1`` ``(..., size) int32`` from independent uniforms
+    in [0, 1) ``(..., size - 1)``: Fisher-Yates with one-hot swaps (far cheaper than sorting
+    random keys on XLA's CPU backend)."""
+    columns = jnp.arange(size)
+    perms = jnp.broadcast_to(columns, uniforms.shape[:-1] + (size,)).astype(jnp.int32)
+    for step, k in enumerate(range(size - 1, 0, -1)):
+        j = jnp.minimum((uniforms[..., step] * (k + 1)).astype(jnp.int32), k)[..., None]
+        at_j = jnp.sum(jnp.where(columns == j, perms, 0), axis=-1, keepdims=True)
+        at_k = perms[..., k : k + 1]
         perms = jnp.where(columns == k, at_j, jnp.where(columns == j, at_k, perms))
     return perms
 
@@ -863,10 +920,11 @@ def relabel_board(key: jax.Array, towers: jax.Array) -> jax.Array:
     so a uniform board stays exactly uniform: the cheap new boards of the batched engine
     (:mod:`maya_envs.maya2012.batched`, "Boards"), for resets in long runs; boards relabelled
     from one base are not independent of each other."""
-    k_tower, k_level, k_colour = jax.random.split(key, 3)
-    towers_order = jax.random.permutation(k_tower, A.NUM_TOWERS)
-    levels_order = jax.random.permutation(k_level, A.NUM_LEVELS)
-    colours = jax.random.permutation(k_colour, 9).astype(jnp.int32)
+    n_t, n_l = A.NUM_TOWERS - 1, A.NUM_LEVELS - 1  # uniforms per permutation
+    uniforms = jax.random.uniform(key, (n_t + n_l + 8,))  # one draw for the three permutations
+    towers_order = _fisher_yates(uniforms[:n_t], A.NUM_TOWERS)
+    levels_order = _fisher_yates(uniforms[n_t : n_t + n_l], A.NUM_LEVELS)
+    colours = _fisher_yates(uniforms[n_t + n_l :], 9)
     return colours[towers[towers_order][:, levels_order]]
 
 
@@ -878,7 +936,7 @@ def state_from_rules(env: Maya2012, rules_state: Maya2012State) -> State:
     current player's observation; rewards are zero."""
     n = env.num_players
     x = Game(
-        towers=jnp.asarray(rules_state.towers, jnp.int32),
+        towers=pack_towers(jnp.asarray(rules_state.towers, jnp.int32)),
         monolith=jnp.int32(rules_state.monolith),
         raven=jnp.int32(rules_state.raven),
         ladders=jnp.asarray(rules_state.ladders, jnp.int32).reshape(n, 9),
@@ -909,7 +967,7 @@ def state_to_rules(state: State, row: int | None = None) -> Maya2012State:
 
     dealt = n > 2 and int(x.tasks[0, 0]) >= 0
     return Maya2012State(
-        towers=rows(x.towers),
+        towers=rows(unpack_towers(x.towers)),
         monolith=int(x.monolith),
         raven=int(x.raven),
         ladders=rows(x.ladders),

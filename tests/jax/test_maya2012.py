@@ -20,7 +20,14 @@ jax = pytest.importorskip("jax")
 pgx = pytest.importorskip("pgx")
 jnp = jax.numpy
 
-from maya_envs.jax import Maya2012, state_from_rules, state_to_rules  # noqa: E402
+from maya_envs.jax import (  # noqa: E402
+    Maya2012,
+    relabel_board,
+    sample_board,
+    state_from_rules,
+    state_to_rules,
+    unpack_towers,
+)
 from maya_envs.maya2012 import actions as A  # noqa: E402
 from maya_envs.maya2012.rules import DRAFT, EMPTY  # noqa: E402
 from tests.conformance import env_module  # noqa: E402
@@ -175,11 +182,32 @@ def test_init_draws_valid_boards_deals_and_uniform_slots():
         cards = [c for hand in rules_state.tasks for c in hand] + list(rules_state.spare)
         assert sorted(cards) == sorted(set(range(9)) - {rules_state.towers[4][0]})
         assert all(list(hand) == sorted(hand) for hand in rules_state.tasks)
-    boards = np.asarray(states._x.towers)
+    boards = np.asarray(unpack_towers(states._x.towers))
     for tower, level in ((0, 0), (4, 4)):
         counts = np.bincount(boards[:, tower, level], minlength=9)
         chi2 = ((counts - 30) ** 2 / 30).sum()
         assert chi2 < 26.1, counts  # 8 degrees of freedom, p = 0.001
+
+
+def test_relabelled_boards_are_valid_relabellings_of_their_base():
+    """``relabel_board`` (the benchmark's cheap new boards): each result is a valid board with
+    the base's relabelling invariant (how many towers hold each pair of colours, as a multiset:
+    unchanged by permuting towers, levels and colours), and the relabellings of one base differ."""
+
+    def pair_counts(board):
+        together = np.zeros((9, 9), int)
+        for column in board:
+            together[np.ix_(column, column)] += 1
+        return sorted(together[np.triu_indices(9, 1)])
+
+    base = np.asarray(jax.jit(sample_board)(jax.random.PRNGKey(5)))
+    relabel = jax.jit(jax.vmap(relabel_board, in_axes=(0, None)))
+    boards = np.asarray(relabel(jax.random.split(jax.random.PRNGKey(6), 64), base))
+    for board in boards:
+        assert all(len(set(column)) == 5 for column in board)
+        assert all(sorted(board[:, level]) == list(range(9)) for level in range(5))
+        assert pair_counts(board) == pair_counts(base)
+    assert len({board.tobytes() for board in boards}) > 60
 
 
 def test_hidden_hands_and_the_illegal_action_penalty_4p():
@@ -189,7 +217,7 @@ def test_hidden_hands_and_the_illegal_action_penalty_4p():
     state = jax.jit(env.init)(jax.random.PRNGKey(11))
     observe = jax.jit(env.observe)
     mine = np.asarray(state._x.tasks[0])
-    others = [c for c in range(9) if c not in mine and c != int(state._x.towers[4, 0])]
+    others = [c for c in range(9) if c not in mine and c != int(unpack_towers(state._x.towers)[4, 0])]
     rng = np.random.default_rng(0)
     base = np.asarray(observe(state, 0))
     for _ in range(3):
