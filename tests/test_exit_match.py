@@ -9,10 +9,11 @@ import re
 import numpy as np
 import pytest
 
+from maya_envs.bots.guided import GuidedConfig
 from maya_envs.games import find_game
 from tests.conformance import shipped_network
 from training.exit.gating import score_match
-from training.exit.match import main, measure, pair_lineups
+from training.exit.match import main, match_search, measure, pair_lineups
 
 TWO_SEATS, _ = shipped_network(lambda info: info.num_players == 2 and info.leaf_value == "hook")
 """A shipped two-seat network whose registry entry records the hook leaf (no teams at two seats)."""
@@ -61,6 +62,17 @@ def test_a_shipped_network_raw_and_with_search_is_seeded_and_counted():
     assert mixed["leaf"] == "mix"
 
 
+def test_search_options_are_the_az_options_of_the_match_search():
+    assert match_search(8, "hook", ("m=4", "memo=100", "c_scale=0.3")) == GuidedConfig(
+        8, max_considered=4, gumbel_scale=0.0, c_scale=0.3, leaf="hook", memo=100
+    )
+    assert match_search(8, None) == GuidedConfig(8, gumbel_scale=0.0)  # what az:<network>:8 plays
+    (row,) = measure(TWO_SEATS, ["random"], games=2, simulations=(2,), seed=3, search_options=("m=1",))
+    assert row["search"] == "m=1"
+    with pytest.raises(ValueError, match="give the leaf value with --leaf"):
+        match_search(8, "hook", ("leaf=net",))
+
+
 def test_the_cli_prints_the_table_and_writes_json(tmp_path, capsys):
     out = tmp_path / "rows.json"
     assert main([TEAMS, "--pair", "--games", "4", "--opponents", "random", "--out", str(out)]) == 0
@@ -78,6 +90,7 @@ def test_the_cli_prints_the_table_and_writes_json(tmp_path, capsys):
         ([TWO_SEATS, "--simulations", "-1"], r"simulations=\[-1\]; allowed: ints >= 0"),
         ([TWO_SEATS, "--pair"], "--pair needs a team game"),
         (["no_such_network"], "neither a .pt checkpoint nor a shipped network"),
+        ([TWO_SEATS, "--search", "m=0"], "bad value '0' for 'm'"),
     ],
 )
 def test_bad_arguments_are_clear_errors(args, message, capsys):

@@ -128,7 +128,8 @@ AZ_SYNTAX = (
     "az:<model>[:SIMULATIONS][:KEY=VALUE...] with <model> a .pt network checkpoint or a shipped network name, "
     "SIMULATIONS a positive int (default 32) and KEY one of select (gumbel|puct), m (considered actions, "
     "int >= 1), noise (Gumbel scale, >= 0; default 0: no root noise, as a match wants; self-play explores "
-    "with 1), c (PUCT constant, >= 0), leaf (net|hook|mix|residual: the leaf value, the network's, the game's "
+    "with 1), c (PUCT constant, >= 0), c_visit and c_scale (Gumbel: sigma(q) = (c_visit + max n) * c_scale * q, "
+    "each >= 0; defaults 50 and 0.1), leaf (net|hook|mix|residual: the leaf value, the network's, the game's "
     "leaf_values estimate, their mean, or the estimate plus the network's residual head; default: the leaf the "
     "network was trained with, else net), "
     f"time (seconds per move, > 0: search until it is spent, at most SIMULATIONS or {TIMED_SIMULATIONS} "
@@ -875,6 +876,8 @@ AZ_GRAMMAR = Grammar(
         "m": ("max_considered", int),
         "noise": ("gumbel_scale", float),
         "c": ("c_puct", float),
+        "c_visit": ("c_visit", float),
+        "c_scale": ("c_scale", float),
         "leaf": ("leaf", str),
         "time": ("time_limit", float),
         "reuse": ("reuse", _zero_or_one),

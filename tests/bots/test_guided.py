@@ -298,6 +298,7 @@ def test_considered_visits_is_sequential_halving():
             list_pretrained()[0],
             GuidedConfig(simulations=16, selection="puct", c_puct=2.0, max_considered=4, gumbel_scale=0.0),
         ),
+        ("az:net.pt:8:c_visit=20:c_scale=0.3", "net.pt", GuidedConfig(8, gumbel_scale=0.0, c_visit=20.0, c_scale=0.3)),
     ],
 )
 def test_az_spec_parses(name, model, config):
@@ -316,6 +317,8 @@ def test_az_spec_parses(name, model, config):
         ("az:net.pt:8:m=0", "'0'"),
         ("az:net.pt:8:depth=3", "'depth'"),
         ("az:net.pt:8:9", "too many"),
+        ("az:net.pt:8:c_scale=-0.1", "'-0.1'"),
+        ("az:net.pt:8:c_visit=inf", "'inf'"),
         # the search-cost options (tests/bots/test_search_cost.py)
         ("az:m:time=0", "'0'"),
         ("az:m:time=-1", "'-1'"),

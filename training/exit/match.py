@@ -9,7 +9,9 @@ trainer's evaluation, :mod:`training.exit.gating`), with Wilson intervals.
 or a shipped network's name; its game and game options come from the file. ``--simulations 0``
 is the raw network (``policy:``), ``N > 0`` the network with ``N`` guided simulations per move
 and no root noise (what ``az:<network>:N`` plays), with the leaf value ``--leaf`` (default: the
-one the network records). Game ``g`` seats the network at seat
+one the network records) and the other ``az:`` options given by ``--search KEY=VALUE ...``
+(``m=8 memo=20000 reuse=1 c_scale=0.2``: :data:`maya_envs.bots.guided.AZ_SYNTAX`), so a match
+plays what ``az:<network>:N:leaf=L:KEY=VALUE...`` plays. Game ``g`` seats the network at seat
 ``g % n`` and the opponent bot in every other seat; with ``--pair`` (team games: Maya (2012)
 four players) the network plays every seat of the team of seat ``g % n`` instead. A win is a
 positive final value for the network's seat; ``win_rate`` counts a draw (value 0) as half a win
@@ -71,18 +73,19 @@ def measure(
     leaf: str | None = None,
     backend: str = "process",
     address: str | None = None,
+    search_options: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """Play the matches (module docstring) and return one row per (simulations, opponent);
     the search's leaf value is ``leaf`` (:data:`maya_envs.bots.guided.LEAVES`; ``None``: the one the
     network records, :func:`maya_envs.nn.agent.recorded_leaf`); the actors run on ``backend``
-    (``process``, ``ray`` at ``address``: :class:`training.exit.actors.Actors`).
+    (``process``, ``ray`` at ``address``: :class:`training.exit.actors.Actors`); ``search_options`` are the
+    search's other ``az:`` options as ``KEY=VALUE`` texts (:func:`match_search`).
 
     Raises:
-        ValueError: a bad network, opponent spec, count or ``--pair`` on a game without teams
-            (the message names the value and what is allowed).
+        ValueError: a bad network, opponent spec, count, search option or ``--pair`` on a game
+            without teams (the message names the value and what is allowed).
     """
     from maya_envs.bot_kinds import make_bot
-    from maya_envs.bots.guided import GuidedConfig
     from maya_envs.evaluation.stats import wilson_interval
     from maya_envs.games import find_game
     from maya_envs.nn.agent import recorded_leaf
@@ -107,12 +110,13 @@ def measure(
     teams = game.teams(meta["num_players"])
     if pair:
         _require_teams(teams)  # before any process starts
+    match_search(1, leaf, search_options)  # a bad option fails here, before any process starts
     fair = fair_share(meta["num_players"], teams)
     weights = {"net": net.state_dict()}
     rng = np.random.default_rng(seed)
     rows = []
     for sims in simulations:
-        search = GuidedConfig(simulations=max(sims, 1), gumbel_scale=0.0, leaf=leaf)  # what az:<network>:N plays
+        search = match_search(max(sims, 1), leaf, search_options)
         settings = ActorSettings(
             game=game.key, game_options=options, net_kwargs=dict(net.config), search=search, eval_search=search
         )
@@ -129,12 +133,32 @@ def measure(
                 played = pool.play(lineups, seeds, weights, int(rng.integers(0, 2**31 - 1)))
                 match = score_match(opponent, played.values, fair)
                 rows.append({
-                    "network": network, "simulations": sims, "leaf": leaf if sims else None, "pair": pair,
+                    "network": network, "simulations": sims, "leaf": leaf if sims else None,
+                    "search": ":".join(search_options) if sims and search_options else None, "pair": pair,
                     **match.to_dict(),
                     "wins_only_rate": match.wins / games, "wins_only_ci95": list(wilson_interval(match.wins, games)),
                     "seconds": time.perf_counter() - started, "cpu_seconds": played.cpu_seconds,
                 })  # fmt: skip
     return rows
+
+
+def match_search(simulations: int, leaf: str | None, options: Sequence[str] = ()) -> Any:
+    """The :class:`maya_envs.bots.guided.GuidedConfig` that ``az:<network>:SIMULATIONS:leaf=LEAF``
+    followed by ``options`` (``KEY=VALUE`` texts, e.g. ``("m=8", "memo=20000")``) plays: no
+    root noise unless ``noise=`` says otherwise.
+
+    Raises:
+        ValueError: a bad option (the ``az:`` grammar's message), or ``leaf=`` among ``options``
+            (the leaf is ``--leaf``'s).
+    """
+    from dataclasses import replace
+
+    from maya_envs.bots.guided import parse_az_spec
+
+    if any(option.partition("=")[0] == "leaf" for option in options):
+        raise ValueError(f"--search {' '.join(options)}: give the leaf value with --leaf, not leaf=")
+    _, config = parse_az_spec(":".join(("az", "net", str(simulations), *options)))
+    return replace(config, leaf=leaf)
 
 
 def markdown(rows: Sequence[dict[str, Any]]) -> str:
@@ -147,6 +171,8 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
     for r in rows:
         low, high = r["win_rate_ci95"]
         search = f"+{r['simulations']} sims, leaf={r.get('leaf') or 'net'}" if r["simulations"] else "raw"
+        if r["simulations"] and r.get("search"):
+            search += f", {r['search']}"
         who = f"{r['network']} (pair)" if r["pair"] else r["network"]
         lines.append(
             f"| {who} | {search} | {r['opponent']} | {r['games']} | {r['wins']} | {r['draws']} | "
@@ -180,6 +206,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--leaf", choices=LEAVES, help="the search's leaf value (default: the one the network records)"
     )
+    parser.add_argument(
+        "--search",
+        nargs="+",
+        default=[],
+        metavar="KEY=VALUE",
+        help="the search's other az: options (m=8 memo=20000 reuse=1 c_scale=0.2 ...; see the az: syntax)",
+    )
     parser.add_argument("--pair", action="store_true", help="team games: the network plays a whole team")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
@@ -193,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         rows = measure(
             args.network, args.opponents, args.games, args.simulations, args.actors, args.pair, args.seed, args.leaf,
-            args.actor_backend, args.ray_address,
+            args.actor_backend, args.ray_address, args.search,
         )  # fmt: skip
     except (ValueError, ImportError) as error:  # ImportError: --actor-backend ray without Ray
         parser.exit(2, f"{parser.prog}: error: {error}\n")
