@@ -20,4 +20,3 @@ def plain(text: str) -> str:
 def description(doc: str | None) -> str:
     """The first paragraph of a module docstring, in plain text (an argparse description)."""
     return plain((doc or "").split("\n\n")[0])
-

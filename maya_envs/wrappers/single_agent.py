@@ -249,8 +249,11 @@ def make_single_agent_env(
     if opponent is not None and opponents is not None:
         raise ValueError("pass either opponents= or its alias opponent=, not both")
     spec = opponents if opponents is not None else opponent if opponent is not None else "random"
-    shaping = reward_shaping
-    if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not 0 <= shaping < math.inf:
+    if (
+        isinstance(reward_shaping, bool)
+        or not isinstance(reward_shaping, (int, float))
+        or not 0 <= reward_shaping < math.inf
+    ):
         raise ConfigError(f"reward_shaping={reward_shaping!r}; allowed: a finite number >= 0 (0 disables shaping)")
     potential = load_potential(entry.key) if reward_shaping else None
     aec = entry.hook("env")(render_mode=render_mode, illegal_action=illegal_action, **game_options)
