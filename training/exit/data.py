@@ -167,6 +167,9 @@ class Recorder:
         ``root_value`` the search's value (``(num_players,)``, absolute seats; ``None``: no
         search) and the row's loss weights (:class:`Positions`)."""
         board, actions, features = self.inputs.encode(state, seat)
+        # stored as the Positions dtypes at once: float32 rows kept until the games end, then
+        # joined and cast, held about 2.5x the final arrays' memory (16 GB for 2,000 quarry 5p games)
+        board, features = board.astype(np.float16), features.astype(np.float16)
         hooked = self.hook(self.inputs.rules, state) if self.hook is not None else np.zeros(self.num_players)
         q = np.full(self.num_players, np.nan) if root_value is None else np.asarray(root_value, np.float64)
         actions = np.asarray(actions, np.int64)
@@ -185,9 +188,7 @@ class Recorder:
         return Positions(
             boards=np.array([r[1] for r in rows], np.float16).reshape(len(rows), self.board_dim),
             actions=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0, np.int64),
-            features=(np.concatenate([r[3] for r in rows]) if rows else np.zeros((0, self.feature_dim))).astype(
-                np.float16
-            ),
+            features=np.concatenate([r[3] for r in rows]) if rows else np.zeros((0, self.feature_dim), np.float16),
             policies=np.concatenate([r[4] for r in rows]).astype(np.float32) if rows else np.zeros(0, np.float32),
             offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
             seats=np.array([r[5] for r in rows], np.int64),
