@@ -204,6 +204,30 @@ def test_eval_games_0_ends_an_exit_run_without_an_evaluation(tmp_path):
     assert evaluation["iterations"] == 0 and evaluation["positions"] > 0 and (run_dir / "model.pt").is_file()
 
 
+def test_a_refit_with_the_runs_seed_repeats_its_network_and_other_seeds_learn_the_same_rows(tmp_path, capsys):
+    from training.exit import refit
+
+    run_dir = _run(tmp_path / "run", "--set", "exit.iterations=0", "--set", "eval_games=0")
+    same, other = refit.refit(run_dir, [1, 5])  # the run's config has seed 1
+    assert same == run_dir / refit.REFITS / "seed_1.pt" and other.name == "seed_5.pt"
+    original, meta = load_network(run_dir / "model.pt")
+    repeated, repeated_meta = load_network(same)
+    for (name, a), b in zip(original.state_dict().items(), repeated.state_dict().values(), strict=True):
+        assert torch.equal(a, b), name
+    assert repeated_meta["seed"] == 1 and repeated_meta["refit_of"] == str(run_dir)
+    assert {k: v for k, v in repeated_meta.items() if k not in ("seed", "refit_of")} == meta
+    reseeded, _ = load_network(other)
+    assert not torch.equal(reseeded.state_dict()["board.0.weight"], original.state_dict()["board.0.weight"])
+    # a run past iteration 0 holds later rows too: refused, as are a missing run and a bad seed
+    later = _run(tmp_path / "later", "--set", "exit.eval_simulations=0", "--set", "eval_games=0")
+    assert refit.main([str(later), "--seeds", "2"]) == 2
+    assert "at iteration 1; a refit needs a run stopped after iteration 0" in capsys.readouterr().err
+    assert refit.main([str(tmp_path / "none"), "--seeds", "2"]) == 2
+    assert "config.yaml' not found" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="seed=-1; allowed: an int >= 0"):
+        refit.refit(run_dir, [-1])
+
+
 def test_opponent_lineups_seat_the_learner_and_fall_back_to_self_play():
     lineups = opponent_lineups(["self", "heuristic", "older", "random"], 3, ["older0"])
     assert lineups == [

@@ -188,8 +188,9 @@ class ExitTrainer:
             return self.replay.state_dict()
         return [vars(chunk) for chunk in self.replay.chunks]
 
-    def save_model(self, path: Path) -> Path:
-        """The last kept network as a :func:`maya_envs.nn.model.save_network` file."""
+    def save_model(self, path: Path, extra: dict[str, Any] | None = None) -> Path:
+        """The last kept network as a :func:`maya_envs.nn.model.save_network` file (``extra``:
+        more facts for its meta)."""
         from maya_envs.nn.model import PolicyValueNet, save_network
 
         net = PolicyValueNet(**self.net_kwargs)
@@ -199,6 +200,7 @@ class ExitTrainer:
             "trainer": "exit",
             "iteration": self.iteration,
             "leaf_value": self.leaf,  # what az:<this network> searches with (maya_envs.nn.agent.recorded_leaf)
+            **(extra or {}),
         }
         save_network(net, path, meta)
         return path
@@ -213,6 +215,19 @@ class ExitTrainer:
         lineups = [[f"teacher:{ex.imitation}"] * self.num_players for _ in range(ex.imitation_games)]
         played = actors.play(lineups, self._seeds(len(lineups)), {}, self._seeds(1)[0])
         return self._learn(played, self._usable(played.positions), ex.imitation_epochs, imitation=True)
+
+    def refit_imitation(self, played) -> dict[str, Any]:
+        """Iteration 0's learning from ``played`` (a :class:`~training.exit.play.Played` whose
+        positions are the rows a finished run learned from, forced moves already kept or dropped
+        as it did), with this trainer's generator drawn as :meth:`_imitate` draws it, so the
+        run's own seed repeats its network (:mod:`training.exit.refit`); the history fields."""
+        ex = self.config.exit
+        self._seeds(ex.imitation_games)  # what the teacher's games and the actors drew
+        self._seeds(1)
+        learned = self._learn(played, played.positions, ex.imitation_epochs, imitation=True)
+        self.best = copy.deepcopy(self.net.state_dict())
+        self.iteration = 0
+        return learned
 
     def _usable(self, positions):
         """The rows to learn from: without forced moves unless ``exit.keep_forced``."""

@@ -1,0 +1,113 @@
+"""Refit iteration 0 with other training seeds: new networks learned from the same imitation
+games as a finished run, one per seed (design D5/D7 of the strong-agents study: raw strength
+varies with the training seed on the same data, quarry 3p 14-52%, so a shipped network is
+picked from several seeds and its raw figure reported as their mean).
+
+Usage::
+
+    python -m training.exit.refit runs/<run> --seeds 2 3        # writes runs/<run>/refits/seed_2.pt, seed_3.pt
+
+The run must have stopped after iteration 0 (``exit.iterations: 0``: its ``checkpoint.pt``
+holds exactly the rows iteration 0 learned from). Each refit is the run's own iteration-0
+learning with the config's ``seed`` replaced: the network's initial weights, the held-out
+games and the minibatch order follow the seed; the teacher's games are the run's. A refit
+with the run's own seed repeats its network exactly. The teacher's games cost minutes to
+hours (a rollout-search teacher); a refit costs only the learning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from training.exit.data import Positions
+
+REFITS = "refits"
+"""The folder of a run that receives the refitted networks."""
+
+
+def imitation_rows(checkpoint: dict) -> Positions:
+    """The rows iteration 0 learned from, out of an expert-iteration checkpoint's replay data.
+
+    Raises:
+        ValueError: the checkpoint is past iteration 0, or holds no rows.
+    """
+    if checkpoint.get("iteration") != 0:
+        raise ValueError(
+            f"the checkpoint is at iteration {checkpoint.get('iteration')!r}; a refit needs a run stopped after "
+            "iteration 0 (exit.iterations: 0), whose replay data is exactly iteration 0's rows"
+        )
+    replay = checkpoint["replay"]
+    if isinstance(replay, dict):  # the replay window (exit.window_games)
+        if replay["data"] is None:
+            raise ValueError("the checkpoint's replay window holds no rows")
+        return Positions(**replay["data"])
+    if not replay:
+        raise ValueError("the checkpoint's replay buffer holds no rows")
+    return Positions.concat([Positions(**chunk) for chunk in replay])
+
+
+def refit(run_dir: Path, seeds: list[int]) -> list[Path]:
+    """One network per seed in ``run_dir/refits/seed_<S>.pt`` (:func:`maya_envs.nn.model.save_network`
+    files whose meta adds ``refit_of`` and ``seed``); the paths.
+
+    Raises:
+        FileNotFoundError: ``run_dir`` lacks ``config.yaml`` or ``checkpoint.pt``.
+        ValueError: not an expert-iteration run stopped after iteration 0; a seed that is not an
+            int >= 0.
+    """
+    import torch
+
+    from training.config import load_config
+    from training.exit.loop import ExitTrainer
+    from training.exit.play import Played
+
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed={seed!r}; allowed: an int >= 0")
+    for name in ("config.yaml", "checkpoint.pt"):
+        if not (run_dir / name).is_file():
+            raise FileNotFoundError(f"{str(run_dir / name)!r} not found: a refit needs an expert-iteration run directory")
+    config = load_config(str(run_dir / "config.yaml"))
+    if config.algo != "exit":
+        raise ValueError(f"{str(run_dir)!r} is a run of algo {config.algo!r}; a refit needs algo: exit")
+    checkpoint = torch.load(run_dir / "checkpoint.pt", map_location="cpu", weights_only=False)
+    rows = imitation_rows(checkpoint)
+    games = 0 if rows.games is None else len(np.unique(rows.games))
+    out = run_dir / REFITS
+    out.mkdir(exist_ok=True)
+    paths = []
+    for seed in seeds:
+        started = time.process_time()
+        trainer = ExitTrainer(dataclasses.replace(config, seed=seed))
+        learned = trainer.refit_imitation(Played(np.zeros((games, trainer.num_players)), rows, len(rows)))
+        path = out / f"seed_{seed}.pt"
+        trainer.save_model(path, {"refit_of": str(run_dir), "seed": seed})
+        paths.append(path)
+        print(
+            f"seed {seed}: {len(rows):,} rows, policy loss {learned['policy_loss']:.3f}, agreement "
+            f"{learned['agreement']:.1%}, {time.process_time() - started:.0f} CPU s -> {path}"
+        )
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", type=Path, help="an expert-iteration run directory stopped after iteration 0")
+    parser.add_argument("--seeds", type=int, nargs="+", required=True, help="training seeds, one network each")
+    args = parser.parse_args(argv)
+    try:
+        refit(args.run, args.seeds)
+    except (FileNotFoundError, ValueError) as error:
+        print(f"refit: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
