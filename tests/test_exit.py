@@ -17,14 +17,14 @@ from maya_envs.evaluation import play_match
 from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.nn.inputs import NetworkInputs, to_seat_relative
 from maya_envs.nn.model import load_network
+from tests.conformance import CONFIGS, first_game, shipped_config, turn_cap
 from training.config import load_config
+from training.exit.data import Recorder
 from training.exit.gating import fair_share, match_lineups, score_match
 from training.exit.learner import value_targets
 from training.exit.loop import opponent_lineups
-from training.exit.data import Recorder
 from training.exit.play import BotAgent, Positions, play_games
 from training.exit.replay import ReplayBuffer, gather
-from tests.conformance import CONFIGS, first_game, shipped_config, turn_cap
 from training.train import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,7 +223,7 @@ def test_a_refit_with_the_runs_seed_repeats_its_network_and_other_seeds_learn_th
     assert refit.main([str(later), "--seeds", "2"]) == 2
     assert "at iteration 1; a refit needs a run stopped after iteration 0" in capsys.readouterr().err
     assert refit.main([str(tmp_path / "none"), "--seeds", "2"]) == 2
-    assert "config.yaml' not found" in capsys.readouterr().err
+    assert "config.yaml' not found: a refit needs an expert-iteration run" in capsys.readouterr().err
     with pytest.raises(ValueError, match="seed=-1; allowed: an int >= 0"):
         refit.refit(run_dir, [-1])
 

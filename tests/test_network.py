@@ -286,6 +286,50 @@ def test_a_published_network_works_as_pretrained_and_as_a_model_name(checkpoints
         pretrained.load_pretrained(name)
 
 
+def test_publish_takes_another_network_of_the_run_its_match_rows_and_a_default_spec(checkpoints, tmp_path, capsys):
+    """``python -m training.publish RUN --model F --matches M --default-spec S``: a refit seed or
+    a kept iteration of the run ships with the rows ``training.exit.match --out`` measured."""
+    from training.publish import main as publish_main
+    from training.publish import publish_network
+
+    run_dir, package = tmp_path / "run", tmp_path / "package"
+    (run_dir / "refits").mkdir(parents=True), package.mkdir()
+    key, n = DEFAULT
+    game = GAMES[key]
+    net, meta = load_network(checkpoints[DEFAULT])
+    save_network(net, run_dir / "refits" / "seed_7.pt", {**meta, "seed": 7})
+    (run_dir / "model.pt").write_bytes(checkpoints[DEFAULT].read_bytes())
+    (run_dir / "config.yaml").write_text(json.dumps({"env_id": game.gym_id, "game_options": {"num_players": n}}))
+    (run_dir / "evaluation.json").write_text(json.dumps({"results": [], "train_seconds": 5.0, "positions": 99}))
+    raw = {"network": "x.pt", "simulations": 0, "leaf": None, "search": None, "pair": False, "opponent": "heuristic"}
+    raw |= {"games": 400, "wins": 250, "draws": 14, "win_rate": 0.6425, "win_rate_ci95": [0.59, 0.69]}
+    raw |= {"win_rate_convention": "draws_half", "fair_share": 0.5, "seconds": 28.0}
+    searched = {**raw, "simulations": 48, "leaf": "hook", "search": "c_scale=0.3", "pair": True}
+    (tmp_path / "match.json").write_text(json.dumps([raw, searched]))
+    entry = publish_network(
+        run_dir, "tiny", shipped_config(game, "exit"), package, run_dir / "refits" / "seed_7.pt", [raw, searched],
+        "policy:tiny",
+    )  # fmt: skip
+    assert json.loads((package / "registry.json").read_text()) == {"tiny": entry}
+    assert (package / "tiny.pt").read_bytes() == (run_dir / "refits" / "seed_7.pt").read_bytes()
+    assert entry["seed"] == 7 and entry["default_spec"] == "policy:tiny" and entry["total_timesteps"] == 99
+    common = {"opponent": "heuristic", "games": 400, "wins": 250, "draws": 14, "losses": 136, "win_rate": 0.6425}
+    common |= {"win_rate_ci95": [0.59, 0.69], "win_rate_convention": "draws_half"}
+    assert entry["results"] == [
+        {"candidate": "tiny (raw)", **common}, {"candidate": "tiny (+48 sims, leaf=hook, c_scale=0.3) (pair)", **common}
+    ]
+    # the command line: match files that cannot be read or hold other rows are refused, naming them
+    args = [str(run_dir), "--name", "tiny", "--config", shipped_config(game, "exit"), "--matches"]
+    (tmp_path / "bad.json").write_text(json.dumps([{"opponent": "heuristic"}]))
+    refusals = (("bad.json", "a match row without ['simulations', 'games'"), ("missing.json", "missing.json"))
+    for path, message in refusals:
+        with pytest.raises(SystemExit):
+            publish_main([*args, str(tmp_path / path)])
+        assert message in capsys.readouterr().err
+    with pytest.raises(ValueError, match="default_spec=''; allowed: an agent spec such as 'policy:tiny'"):
+        publish_network(run_dir, "tiny", "x", package, default_spec="")
+
+
 def test_without_torch_a_network_spec_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
     with pytest.raises(ImportError, match=r"needs torch, from the train extra: pip install 'maya-envs\[train\]'"):

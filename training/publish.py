@@ -4,6 +4,8 @@ Usage (one line per shipped agent)::
 
     python -m training.publish runs/<run> --name maya2012_2p --config maya2012/2p_long
     python -m training.publish runs/<exit run> --name maya2012_2p_exit --config maya2012/2p_exit
+    python -m training.publish runs/<exit run> --name yaxha_2p_exit --config yaxha/2p_exit \
+        --model runs/<exit run>/refits/seed_2.pt --matches match.json --default-spec policy:yaxha_2p_exit
 
 A MaskablePPO run (``model.zip``): copies it to ``maya_envs/pretrained/<name>.zip`` with the
 optimizer state reset (it is only needed to continue training, and Adam's moments double the
@@ -96,15 +98,53 @@ def _write_entry(package_dir: Path, name: str, entry: dict) -> dict:
     return entry
 
 
-def publish_network(run_dir: Path, name: str, config_name: str, package_dir: Path = PACKAGE_DIR) -> dict:
-    """Write ``<name>.pt`` (the run's ``model.pt``) and its ``network`` registry entry into
-    ``package_dir``; return the entry. The run directory needs ``model.pt``, ``config.yaml`` (its
-    ``env_id``, ``game_options``, ``seed``) and ``evaluation.json`` (``results``, ``train_seconds``
-    and ``total_timesteps`` or ``positions``).
+def match_results(name: str, rows: list[dict]) -> list[dict]:
+    """Registry result rows from :mod:`training.exit.match` rows (its ``--out`` file): the
+    candidate named ``<name> (raw)`` or ``<name> (+N sims, leaf=L[, options])``, ``(pair)``
+    added for a team, with the row's own draw convention.
+
+    Raises:
+        ValueError: a row without the match fields (``simulations``, ``opponent``, ``games``,
+            ``wins``, ``draws``, ``win_rate``, ``win_rate_ci95``, ``win_rate_convention``).
+    """
+    needed = ("simulations", "opponent", "games", "wins", "draws", "win_rate", "win_rate_ci95", "win_rate_convention")
+    out = []
+    for row in rows:
+        missing = [key for key in needed if key not in row] if isinstance(row, dict) else list(needed)
+        if missing:
+            raise ValueError(f"a match row without {missing}: {row!r}; expected rows of training.exit.match --out")
+        search = "raw"
+        if row["simulations"]:
+            search = f"+{row['simulations']} sims, leaf={row.get('leaf') or 'net'}"
+            search += f", {row['search']}" if row.get("search") else ""
+        candidate = f"{name} ({search})" + (" (pair)" if row.get("pair") else "")
+        losses = int(row["games"]) - int(row["wins"]) - int(row["draws"])
+        out.append({"candidate": candidate, **{k: row[k] for k in RESULT_KEYS[1:] if k in row}, "losses": losses})
+    return [{key: r[key] for key in RESULT_KEYS if key in r} for r in out]
+
+
+def publish_network(
+    run_dir: Path,
+    name: str,
+    config_name: str,
+    package_dir: Path = PACKAGE_DIR,
+    model: Path | None = None,
+    matches: list[dict] | None = None,
+    default_spec: str | None = None,
+) -> dict:
+    """Write ``<name>.pt`` (the run's ``model.pt``, or ``model``: another network of the run,
+    e.g. ``networks/iter_0007.pt`` or a :mod:`training.exit.refit` seed) and its ``network``
+    registry entry into ``package_dir``; return the entry. The run directory needs
+    ``config.yaml`` (its ``env_id``, ``game_options``, ``seed``; a refit's meta ``seed``
+    replaces it) and ``evaluation.json`` (``results``, ``train_seconds`` and ``total_timesteps``
+    or ``positions``). ``matches``: :mod:`training.exit.match` rows of this network, the entry's
+    results instead of the run's evaluation; ``default_spec``: what ``pretrained`` plays for
+    the entry's game, player count and variant (:mod:`maya_envs.pretrained`).
 
     Raises:
         ValueError: a missing file, a name that is not a plain identifier, a file that is no
-            network checkpoint, or one over 5 MB.
+            network checkpoint, one over 5 MB, a bad match row, a ``default_spec`` that is not
+            a non-empty string.
     """
     import shutil
 
@@ -115,17 +155,21 @@ def publish_network(run_dir: Path, name: str, config_name: str, package_dir: Pat
 
     if not name.isidentifier():
         raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
-    for needed in ("model.pt", "config.yaml", "evaluation.json"):
-        if not (run_dir / needed).is_file():
-            raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train exit run?")
-    _, meta = load_network(run_dir / "model.pt")  # refuses anything but a network checkpoint
-    size = (run_dir / "model.pt").stat().st_size
+    if default_spec is not None and (not isinstance(default_spec, str) or not default_spec.strip()):
+        raise ValueError(f"default_spec={default_spec!r}; allowed: an agent spec such as 'policy:{name}'")
+    model = run_dir / "model.pt" if model is None else Path(model)
+    for needed in (model, run_dir / "config.yaml", run_dir / "evaluation.json"):
+        if not needed.is_file():
+            raise ValueError(f"{str(needed)!r} not found; is {str(run_dir)!r} a finished maya-train exit run?")
+    _, meta = load_network(model)  # refuses anything but a network checkpoint
+    size = model.stat().st_size
     if size > MAX_BYTES:
         raise ValueError(f"{name}.pt would be {size} bytes; the limit is {MAX_BYTES}")
     config = yaml.safe_load((run_dir / "config.yaml").read_text()) or {}
     evaluation = json.loads((run_dir / "evaluation.json").read_text())
+    results = _results(evaluation) if matches is None else match_results(name, matches)
     target = package_dir / f"{name}.pt"
-    shutil.copyfile(run_dir / "model.pt", target)
+    shutil.copyfile(model, target)
     entry = {
         "kind": "network",
         "file": target.name,
@@ -137,12 +181,14 @@ def publish_network(run_dir: Path, name: str, config_name: str, package_dir: Pat
         "game_options": config.get("game_options", meta.get("game_options", {})),
         "config": config_name,
         "total_timesteps": int(evaluation.get("total_timesteps", evaluation.get("positions", 0))),
-        "seed": int(config.get("seed", 0)),
+        "seed": int(meta.get("seed", config.get("seed", 0))),
         "train_seconds": round(float(evaluation.get("train_seconds", 0.0)), 1),
-        "results": _results(evaluation),
+        "results": results,
     }
     if meta.get("leaf_value"):  # the leaf its az: search was trained and measured with
         entry["leaf_value"] = meta["leaf_value"]
+    if default_spec is not None:
+        entry["default_spec"] = default_spec
     return _write_entry(package_dir, name, entry)
 
 
@@ -151,10 +197,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run_dir", type=Path, help="a finished maya-train run directory")
     parser.add_argument("--name", required=True, help="registry name (pretrained:<name>)")
     parser.add_argument("--config", required=True, help="the config the run was trained from, by name")
+    parser.add_argument("--model", type=Path, help="a network run: another .pt than the run's model.pt")
+    parser.add_argument(
+        "--matches", type=Path, nargs="+", help="a network run: training.exit.match --out files, the entry's results"
+    )
+    parser.add_argument("--default-spec", help="a network run: what `pretrained` plays for its config")
     args = parser.parse_args(argv)
+    network_only = {"model": args.model, "matches": args.matches, "default_spec": args.default_spec}
     try:
-        entry = publish(args.run_dir, args.name, args.config)
-    except ValueError as error:
+        if any(v is not None for v in network_only.values()):
+            matches = None
+            if args.matches:
+                matches = [row for path in args.matches for row in json.loads(path.read_text())]
+            entry = publish_network(
+                args.run_dir, args.name, args.config, model=args.model, matches=matches, default_spec=args.default_spec
+            )
+        else:
+            entry = publish(args.run_dir, args.name, args.config)
+    except (ValueError, OSError) as error:  # OSError: a --matches file that cannot be read
         parser.error(str(error))
     print(json.dumps({args.name: entry}, indent=2))
     return 0

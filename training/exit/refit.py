@@ -72,7 +72,7 @@ def refit(run_dir: Path, seeds: list[int]) -> list[Path]:
             raise ValueError(f"seed={seed!r}; allowed: an int >= 0")
     for name in ("config.yaml", "checkpoint.pt"):
         if not (run_dir / name).is_file():
-            raise FileNotFoundError(f"{str(run_dir / name)!r} not found: a refit needs an expert-iteration run directory")
+            raise FileNotFoundError(f"{str(run_dir / name)!r} not found: a refit needs an expert-iteration run")
     config = load_config(str(run_dir / "config.yaml"))
     if config.algo != "exit":
         raise ValueError(f"{str(run_dir)!r} is a run of algo {config.algo!r}; a refit needs algo: exit")
