@@ -63,9 +63,11 @@ deterministic evaluator the results depend only on ``rng``'s seed, the roots and
 * **tree reuse** (:attr:`GuidedConfig.reuse`, :class:`TreeKeeper`): the next search starts from
   the kept node of the state the moves played reached (at most :data:`REUSE_DEPTH` plies below
   the last root) with its visits and values; the Gumbel root's sequential halving counts only
-  the new visits. Off where information is hidden: a determinized tree is open loop (a node is
-  many sampled worlds, not a state to match) and its statistics were gathered in worlds sampled
-  for the seat that searched, which the next seat's search must not inherit;
+  the new visits. A kept node that got the cheap prior (``prior_depth`` plies or more below
+  the last root) and is now less deep gets the evaluator's prior, as in a fresh search. Off
+  where information is hidden: a determinized tree is open loop (a node is many sampled
+  worlds, not a state to match) and its statistics were gathered in worlds sampled for the
+  seat that searched, which the next seat's search must not inherit;
 * the **evaluation memo** (:attr:`GuidedConfig.memo`, :class:`EvaluationMemo`): a bot's evaluations
   of ``(state, seat)`` kept across its moves, asked again through transpositions and through the
   subtree of the move played;
@@ -173,12 +175,15 @@ class GuidedConfig:
             stands for many states).
         reuse: keep the tree between moves (:class:`TreeKeeper`, :class:`AZBot`): a search whose
             root is the state reached by the move played (and the reply to it) starts from that
-            subtree, its visit counts and values. Needs ``cache`` (perfect information, no
-            chance): in a determinized (open-loop) tree a node holds no state to match, and its
-            statistics mix worlds sampled for the seat that searched.
+            subtree, its visit counts and values (kept nodes now less than ``prior_depth``
+            plies deep that had the cheap prior get the evaluator's). Needs ``cache`` (perfect
+            information, no chance): in a determinized (open-loop) tree a node holds no state to
+            match, and its statistics mix worlds sampled for the seat that searched.
         prior_depth: with ``leaf="hook"``: a new node at this depth or deeper (the root is depth
             0) gets a uniform prior over its legal actions and the hook's value, without an
-            evaluator call; ``None``: every node is evaluated.
+            evaluator call; ``None``: every node is evaluated. With ``reuse``, such a node kept
+            from the last search and now less deep gets the evaluator's prior at the start of
+            the search.
         memo: evaluations an :class:`AZBot` (or a self-play agent) keeps for states it meets
             again, in this move or a later one (:class:`EvaluationMemo`, least recently used
             dropped first); 0: none. A deterministic evaluator gives the same search with it.
@@ -366,24 +371,37 @@ class _Node:
     ``n (A,)``, value sums ``w (A, num_players)``, children (``None`` until evaluated) and the
     evaluated value ``raw (num_players,)``. With the node cache (:attr:`GuidedConfig.cache`)
     also its ``state``, the seat to move there (``mover``) and ``after[i]``, the state action
-    ``i`` leads to (``None`` until first applied); else these are ``None``."""
+    ``i`` leads to (``None`` until first applied); else these are ``None``. ``cheap``: the
+    prior is the uniform one of a node at or below :attr:`GuidedConfig.prior_depth`, not the
+    evaluator's (tree reuse asks the evaluator once such a node is kept above that depth)."""
 
-    __slots__ = ("actions", "index", "prior", "n", "w", "children", "raw", "state", "mover", "after")
+    __slots__ = ("actions", "index", "prior", "n", "w", "children", "raw", "state", "mover", "after", "cheap")
 
     def __init__(
-        self, actions: list[int], prior: np.ndarray, raw: np.ndarray, state: Any = None, mover: int | None = None
+        self,
+        actions: list[int],
+        prior: np.ndarray,
+        raw: np.ndarray,
+        state: Any = None,
+        mover: int | None = None,
+        cheap: bool = False,
     ) -> None:
         self.actions = list(actions)
         self.index = {a: i for i, a in enumerate(self.actions)}
-        p = np.maximum(np.asarray(prior, np.float64).reshape(len(self.actions)), 0.0)
-        total = p.sum()
-        self.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
+        self.set_prior(prior)
+        self.cheap = cheap
         self.n = np.zeros(len(self.actions))
         self.w = np.zeros((len(self.actions), len(raw)))
         self.children: list[_Node | None] = [None] * len(self.actions)
         self.raw = np.asarray(raw, np.float64)
         self.state, self.mover = state, mover
         self.after: list[Any] | None = None if mover is None else [None] * len(self.actions)
+
+    def set_prior(self, prior: np.ndarray) -> None:
+        """The prior over ``actions``: ``prior`` clipped at 0 and normalised (uniform if it sums to 0)."""
+        p = np.maximum(np.asarray(prior, np.float64).reshape(len(self.actions)), 0.0)
+        total = p.sum()
+        self.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
 
     def edges(self, legal: list[int]) -> np.ndarray:
         """Indices of ``legal`` (the current sample's legal actions) among this node's actions,
@@ -624,8 +642,10 @@ def search_many(
         seats: the seat to move in each root (``rules.current_player(root)``); the search
             determinizes the root for it (hidden-information games).
         evaluator: ``evaluator(states, seats) -> (priors, values)``; called once for the roots
-            (those without a kept tree), then at most once per simulation round with every
-            root's new leaf (never with an empty list).
+            (those without a kept tree) and the nodes of kept trees now less than
+            ``prior_depth`` plies deep (any depth with ``prior_depth=None``) that had the cheap
+            uniform prior, then at most once per simulation round with every root's new leaf
+            (never with an empty list).
         config: a :class:`GuidedConfig` (default: ``GuidedConfig()``).
         rng: an int, ``None`` or a generator; each root gets its own generator from it.
         trees: per root, a kept subtree to start from or ``None`` (:meth:`TreeKeeper.find`; a
@@ -671,16 +691,30 @@ def search_many(
     # the estimate (leaf hook, mix, residual) of the true state would pass the hidden cards into
     # the root's value and from there into the completed Q-values and the policy target. A root
     # whose tree is kept from the last move (reuse: perfect information only) needs no evaluation.
+    # A kept node that got the cheap uniform prior (it was prior_depth or more plies below the
+    # last root) and is now less deep gets the evaluator's prior, as in a fresh search; in the
+    # same call.
     fresh = [s for s in searches if s.tree is None]
-    if fresh:
+    promoted = [node for s in searches if s.tree is not None for node in _cheap_above(s.tree, config.prior_depth)]
+    if fresh or promoted:
         seen = [s.state if determinize is None else determinize(rules, s.state, s.seat, s.rng) for s in fresh]
-        priors, values = _evaluate(evaluator, seen, [s.seat for s in fresh], num_players)
-        for search, prior, value in zip(fresh, priors, values, strict=True):
+        seen += [node.state for node in promoted]
+        asked = [s.seat for s in fresh] + [node.mover for node in promoted]
+        priors, values = _evaluate(evaluator, seen, asked, num_players)
+        priors = list(priors)
+        for search, prior, value in zip(fresh, priors[: len(fresh)], values[: len(fresh)], strict=True):
             if len(prior) != len(search.legal):
                 raise ValueError(
                     f"evaluator gave {len(prior)} priors for a state with {len(search.legal)} legal actions"
                 )
             search.start(prior, value)
+        for node, prior in zip(promoted, priors[len(fresh) :], strict=True):
+            if len(prior) != len(node.actions):
+                raise ValueError(
+                    f"evaluator gave {len(prior)} priors for a state with {len(node.actions)} legal actions"
+                )
+            node.set_prior(prior)
+            node.cheap = False
     for search in searches:
         if search.tree is not None:
             search.start()
@@ -718,7 +752,7 @@ def search_many(
             hooked = evaluator.hook_values([p[2] for p in cheap])
             for (search, path, leaf, mover), value in zip(cheap, hooked, strict=True):
                 legal = list(rules.legal_actions(leaf))
-                _expand(search, path, leaf, mover, legal, np.full(len(legal), 1.0 / len(legal)), value)
+                _expand(search, path, leaf, mover, legal, np.full(len(legal), 1.0 / len(legal)), value, cheap=True)
         if not pending:
             continue
         priors, values = _evaluate(evaluator, [p[2] for p in pending], [p[3] for p in pending], num_players)
@@ -731,15 +765,36 @@ def search_many(
 
 
 def _expand(
-    search: _Search, path: list[tuple[_Node, int]], leaf: Any, mover: int, legal: list[int], prior, value
+    search: _Search,
+    path: list[tuple[_Node, int]],
+    leaf: Any,
+    mover: int,
+    legal: list[int],
+    prior,
+    value,
+    cheap: bool = False,
 ) -> None:
-    """Add the new leaf's node under the last edge of ``path`` and back its value up."""
+    """Add the new leaf's node under the last edge of ``path`` and back its value up (``cheap``:
+    its prior is the uniform one below ``prior_depth``)."""
     node, i = path[-1]
     if search.cached:
-        node.children[i] = _Node(legal, prior, value, leaf, mover)
+        node.children[i] = _Node(legal, prior, value, leaf, mover, cheap)
     else:
-        node.children[i] = _Node(legal, prior, value)
+        node.children[i] = _Node(legal, prior, value, cheap=cheap)
     search.backup(path, np.asarray(value, np.float64))
+
+
+def _cheap_above(root: _Node, prior_depth: int | None) -> list[_Node]:
+    """The nodes of a kept tree less than ``prior_depth`` plies below ``root`` (any depth with
+    ``None``) whose prior is the cheap uniform one: they were ``prior_depth`` or more plies
+    below the root of the search that made them."""
+    found: list[_Node] = []
+    frontier, depth = [root], 0
+    while frontier and (prior_depth is None or depth < prior_depth):
+        found.extend(node for node in frontier if node.cheap)
+        frontier = [child for node in frontier for child in node.children if child is not None]
+        depth += 1
+    return found
 
 
 def node_cache(rules: Rules, config: GuidedConfig, determinize: Callable | None) -> bool:
@@ -765,8 +820,9 @@ class TreeKeeper:
     searches, then :meth:`find` the kept node of each new root, a node at most
     :data:`REUSE_DEPTH` plies below a kept root whose state equals it (the subtree under the
     move played and, for the opponent's move, under the reply). Its visit counts and values
-    carry over; the rest of the old trees is dropped. States must be hashable (else nothing is
-    found); the tree must have been searched with the node cache.
+    carry over (:func:`search_many` gives the evaluator's prior to its nodes that had the cheap
+    one and are now above ``prior_depth``); the rest of the old trees is dropped. States must
+    be hashable (else nothing is found); the tree must have been searched with the node cache.
     """
 
     def __init__(self, depth: int = REUSE_DEPTH) -> None:

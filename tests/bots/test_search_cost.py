@@ -6,6 +6,7 @@ No torch: the evaluators are plain functions."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 
 import numpy as np
@@ -164,6 +165,72 @@ def test_reuse_keeps_the_visit_counts_of_the_subtree_under_the_move_and_the_repl
     # The same kind of answer as a fresh search of that state.
     fresh = search_many(rules, [next_state], [seat], evaluator, GuidedConfig(simulations=64, selection=selection), 1)[0]
     assert fresh.value.shape == again.value.shape and fresh.policy.shape == again.policy.shape
+
+
+def _evaluator_prior(evaluator, node):
+    """The evaluator's prior at ``node``'s state for its mover, normalised as a node keeps it."""
+    p = np.asarray(evaluator([node.state], [node.mover])[0][0], np.float64)
+    return p / p.sum()
+
+
+def _above(root, depth):
+    """The nodes of ``root``'s tree less than ``depth`` plies below it."""
+    out, frontier = [], [root]
+    for _ in range(depth):
+        out.extend(frontier)
+        frontier = [c for node in frontier for c in node.children if c is not None]
+    return out
+
+
+@pytest.mark.parametrize("selection", ["gumbel", "puct"])
+@pytest.mark.parametrize("prior_depth", [1, 2, 3])
+def test_reuse_gives_kept_nodes_above_prior_depth_the_evaluators_prior(selection, prior_depth):
+    # A node made prior_depth or more plies below the last root got the cheap uniform prior;
+    # kept as the new root (2 plies up) or near it, a fresh search would ask the evaluator
+    # there. The reused search equals one from the same kept statistics with those priors.
+    rules = _maya2p()
+    state = _positions(rules, 1, seed=4, steps=(6, 0))[0]
+    config = GuidedConfig(simulations=64, selection=selection, leaf="hook", prior_depth=prior_depth, reuse=True)
+    evaluator = _oracle(rules)
+    first = search_many(rules, [state], [rules.current_player(state)], evaluator, config, rng=0)[0]
+    kept, next_state = _played_and_replied(rules, first, state)
+    stale = [
+        node for node in _above(kept, prior_depth) if not np.allclose(node.prior, _evaluator_prior(evaluator, node))
+    ]
+    assert stale  # the case under test: kept nodes above prior_depth with the uniform prior
+    expected = copy.deepcopy(kept)
+    for node in _above(expected, prior_depth):
+        node.prior = _evaluator_prior(evaluator, node)
+    keeper = TreeKeeper()
+    keeper.keep([first])
+    seat = rules.current_player(next_state)
+    want = search_many(rules, [next_state], [seat], evaluator, config, rng=1, trees=[expected])[0]
+    got = search_many(rules, [next_state], [seat], evaluator, config, rng=1, trees=keeper.find([next_state]))[0]
+    assert got.tree is kept
+    _same(want, got)
+    for node in _above(kept, prior_depth):
+        np.testing.assert_allclose(node.prior, _evaluator_prior(evaluator, node))
+
+
+def test_az_bot_with_reuse_and_prior_depth_has_the_evaluators_prior_above_prior_depth():
+    # Over a game: after every move, each node less than prior_depth plies below the root has
+    # the evaluator's prior (as in a fresh search), the kept roots included.
+    rules = _maya2p()
+    evaluator = _oracle(rules)
+    bot = AZBot(rules, evaluator, GuidedConfig(simulations=12, leaf="hook", prior_depth=2, reuse=True), seed=0)
+    rng = np.random.default_rng(1)
+    state = rules.initial_state(rng)
+    reused = 0
+    for _ in range(30):
+        if rules.current_player(state) < 0:
+            break
+        kept = bot.keeper.find([state])[0]
+        action = bot.act(state)
+        reused += kept is not None and bot.last_result.tree is kept
+        for node in _above(bot.last_result.tree, 2):
+            np.testing.assert_allclose(node.prior, _evaluator_prior(evaluator, node))
+        state = rules.apply_action(state, action, rng)
+    assert reused >= 10
 
 
 def test_a_tree_that_is_not_the_roots_node_is_ignored():
