@@ -649,7 +649,10 @@ def search_many(
         config: a :class:`GuidedConfig` (default: ``GuidedConfig()``).
         rng: an int, ``None`` or a generator; each root gets its own generator from it.
         trees: per root, a kept subtree to start from or ``None`` (:meth:`TreeKeeper.find`; a
-            tree that is not this root's node is ignored); needs the node cache.
+            tree that is not this root's node is ignored, and so is one that shares a node with
+            an earlier root's kept tree: the same position in two games, or one inside the
+            other, is searched from one root only, the others start afresh); needs the node
+            cache.
 
     Returns:
         One :class:`SearchResult` per root, in order.
@@ -686,6 +689,8 @@ def search_many(
         searches.append(_Search(rules, state, int(seat), config, root_rng, determinize, cached, tree))
     if not searches:
         return []
+    if sum(s.tree is not None for s in searches) > 1:
+        _one_root_per_tree(searches)
     num_players = rules.spec.num_players
     # A hidden-information root is evaluated in one sampled world for its seat, like every leaf:
     # the estimate (leaf hook, mix, residual) of the true state would pass the hidden cards into
@@ -782,6 +787,25 @@ def _expand(
     else:
         node.children[i] = _Node(legal, prior, value, cheap=cheap)
     search.backup(path, np.asarray(value, np.float64))
+
+
+def _one_root_per_tree(searches: list[_Search]) -> None:
+    """Drop the kept tree of each search whose tree shares a node with an earlier search's (the
+    same node handed to two roots, or one kept tree inside another): two roots walking one
+    tree would each add their visits to the other's statistics and Gumbel schedule."""
+    claimed: set[int] = set()
+    for search in searches:
+        if search.tree is None:
+            continue
+        ids: list[int] = []
+        frontier = [search.tree]
+        while frontier:
+            ids.extend(id(node) for node in frontier)
+            frontier = [child for node in frontier for child in node.children if child is not None]
+        if claimed.isdisjoint(ids):
+            claimed.update(ids)
+        else:
+            search.tree = None
 
 
 def _cheap_above(root: _Node, prior_depth: int | None) -> list[_Node]:

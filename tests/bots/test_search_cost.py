@@ -233,6 +233,42 @@ def test_az_bot_with_reuse_and_prior_depth_has_the_evaluators_prior_above_prior_
     assert reused >= 10
 
 
+@pytest.mark.parametrize("case", ["same node", "inside", "around"])
+def test_a_kept_tree_is_searched_from_one_root_only(case):
+    # Two games at one position in one call (a self-play batch) must not walk one kept tree from
+    # two roots, nor a kept tree and a subtree of it: each would add its visits to the other's
+    # statistics and Gumbel schedule. The first root keeps the tree, the other searches afresh,
+    # exactly as if it had been given none.
+    rules = _maya2p()
+    state = _positions(rules, 1, seed=4, steps=(6, 0))[0]
+    config = GuidedConfig(simulations=64, reuse=True)
+    evaluator = _oracle(rules)
+
+    def kept_trees():
+        first = search_many(rules, [state], [rules.current_player(state)], evaluator, config, rng=0)[0]
+        kept, next_state = _played_and_replied(rules, first, state)
+        parent = first.tree.children[first.tree.index[first.action]]
+        assert kept.n.sum() > 0 and any(child is kept for child in parent.children)
+        pairs = {
+            "same node": [(kept, next_state), (kept, next_state)],
+            "inside": [(parent, parent.state), (kept, next_state)],
+            "around": [(kept, next_state), (parent, parent.state)],
+        }[case]
+        return [t for t, _ in pairs], [r for _, r in pairs]
+
+    trees, roots = kept_trees()
+    seats = [rules.current_player(r) for r in roots]
+    alone = [copy.deepcopy(trees[0]), None]
+    want = search_many(rules, roots, seats, evaluator, config, rng=1, trees=alone)
+    trees, roots = kept_trees()
+    before = trees[0].n.sum()
+    got = search_many(rules, roots, seats, evaluator, config, rng=1, trees=trees)
+    assert got[0].tree is trees[0] and got[1].tree is not trees[1]
+    assert trees[0].n.sum() == before + config.simulations  # only its own root's visits
+    for a, b in zip(want, got, strict=True):
+        _same(a, b)
+
+
 def test_a_tree_that_is_not_the_roots_node_is_ignored():
     rules = _maya2p()
     a, b = _positions(rules, 2, seed=6)
