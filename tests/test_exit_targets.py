@@ -168,6 +168,48 @@ def test_positions_keep_games_apart_when_joined_and_select_rows():
     assert Positions.concat([_positions([0]), weighted]).policy_weights.tolist() == [1.0, 0.0]
 
 
+def _select_by_loop(data: Positions, rows: np.ndarray) -> Positions:
+    """:meth:`Positions.select` as it was written before it was vectorised: one ``arange`` of
+    action indices per picked row, joined (the reference for the vectorised one)."""
+    starts, ends = data.offsets[rows], data.offsets[rows + 1]
+    spans = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows) else []
+    spans = np.asarray(spans, np.int64)
+    fields = {name: None if value is None else value[rows] for name, value in vars(data).items()}
+    return Positions(**{
+        **fields, "actions": data.actions[spans], "features": data.features[spans], "policies": data.policies[spans],
+        "offsets": np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64),
+    })  # fmt: skip
+
+
+def test_select_equals_the_row_by_row_selection_on_ragged_rows():
+    rng = np.random.default_rng(5)
+    lengths = np.array([3, 1, 0, 5, 2, 1, 4, 0, 2])  # ragged, two rows without actions
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    n, total = len(lengths), int(offsets[-1])
+    data = Positions(
+        boards=rng.normal(size=(n, 3)).astype(np.float16), actions=rng.integers(0, 50, total),
+        features=rng.normal(size=(total, 2)).astype(np.float16), policies=rng.random(total).astype(np.float32),
+        offsets=offsets, seats=rng.integers(0, 3, n), values=rng.normal(size=(n, 3)).astype(np.float32),
+        hooks=rng.normal(size=(n, 3)).astype(np.float32), root_values=None, games=np.arange(n) // 2,
+        policy_weights=rng.random(n).astype(np.float32), value_weights=None,
+        margins=rng.normal(size=(n, 3)).astype(np.float32),
+    )  # fmt: skip
+    selections = [
+        [], [0], [3], [2], [8], [2, 7], list(range(n)), [8, 0, 3, 3, 1], [4, 2, 6, 0],
+        np.flatnonzero(~data.forced()), np.flatnonzero(data.forced()), rng.permutation(n),
+    ]  # fmt: skip
+    for rows in selections:
+        rows = np.asarray(rows, np.int64)
+        picked, wanted = data.select(rows), _select_by_loop(data, rows)
+        for name, value in vars(wanted).items():
+            got = getattr(picked, name)
+            assert (got is None) == (value is None), name
+            if value is not None:
+                assert got.dtype == value.dtype and got.shape == value.shape, (name, rows)
+                assert np.array_equal(got, value), (name, rows)
+        assert len(picked) == len(rows) and picked.offsets[-1] == len(picked.actions)
+
+
 # -- held-out early stopping ---------------------------------------------------------------------
 
 

@@ -68,10 +68,13 @@ class Positions:
     def select(self, rows: np.ndarray) -> Positions:
         """The rows ``rows`` (an ``int`` index array, in that order) as a new :class:`Positions`."""
         rows = np.asarray(rows, np.int64)
-        starts, ends = self.offsets[rows], self.offsets[rows + 1]
-        lengths = ends - starts
-        spans = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows) else []
-        spans = np.asarray(spans, np.int64)
+        starts = self.offsets[rows]
+        lengths = self.offsets[rows + 1] - starts
+        offsets = np.zeros(len(rows) + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        # the picked rows' action indices, row after row (row i's from its start, lengths[i] of them),
+        # in whole-array numpy: a Python list of one arange per row took 3 s at 550k rows
+        spans = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1], dtype=np.int64)
 
         def pick(array: np.ndarray | None) -> np.ndarray | None:
             return None if array is None else array[rows]
@@ -81,7 +84,7 @@ class Positions:
             actions=self.actions[spans],
             features=self.features[spans],
             policies=self.policies[spans],
-            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            offsets=offsets,
             seats=self.seats[rows],
             values=self.values[rows],
             hooks=pick(self.hooks),
