@@ -276,6 +276,70 @@ def test_forced_moves_leave_the_training_rows_unless_kept():
     assert len(kept) == len(data)
 
 
+class _RecordedActors:
+    """Stands in for :class:`training.exit.actors.Actors`: every ``play`` call answers with a
+    fresh :class:`~training.exit.play.Played` around ``rows`` (the seeds are ignored)."""
+
+    def __init__(self, rows: Positions) -> None:
+        self.rows, self.played = rows, []
+
+    def play(self, lineups, seeds, weights, seed, leaf=None):
+        from training.exit.play import Played
+
+        self.played.append(Played(np.zeros((len(lineups), 2), np.float32), self.rows, len(self.rows), 1.0))
+        return self.played[-1]
+
+
+def _assert_same_rows(got: Positions, wanted: Positions) -> None:
+    for name, value in vars(wanted).items():
+        other = getattr(got, name)
+        assert (other is None) == (value is None), name
+        if value is not None:
+            assert other.dtype == value.dtype and np.array_equal(other, value, equal_nan=True), name
+
+
+def test_iteration_0_learns_the_recorded_rows_in_order_without_the_forced_ones_and_copies_none_else():
+    """What iteration 0 adds to the replay buffer: the recorded rows without the forced ones,
+    in their order (the row-by-row selection of before); the recorded rows themselves, not a
+    copy, when there is none to drop or ``keep_forced``; the trainer lets go of the recorded
+    rows once it has its own (``Played.positions`` None), and the history counts them."""
+    from training.exit.loop import ExitTrainer
+
+    rules = find_game(GAME).make_rules({"num_players": 2})  # whole games: forced moves come late
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    data = play_games(rules, [[teacher, teacher]] * 3, [1, 2, 3], NetworkInputs(rules), in_flight=3).positions
+    forced = data.forced()
+    assert 0 < forced.sum() < len(data)
+    unforced = _select_by_loop(data, np.flatnonzero(~forced))
+    settings = ["exit.imitation_games=3", "exit.imitation_epochs=1", "exit.hidden=16"]
+    cases = (([], data, unforced), ([], unforced, unforced), (["exit.keep_forced=true"], data, data))
+    for extra, rows, learned in cases:
+        trainer = ExitTrainer(load_config(f"{GAME}/2p_exit", settings + extra))
+        actors = _RecordedActors(rows)
+        history = trainer._imitate(actors)
+        (chunk,) = trainer.replay.chunks
+        _assert_same_rows(chunk, learned)
+        assert (chunk is rows) == (len(learned) == len(rows))  # nothing dropped: no copy
+        assert trainer.replay.positions is chunk and actors.played[0].positions is None
+        assert history["positions"] == len(rows) and history["forced_rows_dropped"] == len(rows) - len(learned)
+        assert history["rows_trained"] == len(learned)
+
+
+def test_the_replay_buffer_joins_its_iterations_on_each_call_and_keeps_one_as_it_is():
+    from training.exit.replay import ReplayBuffer
+
+    buffer = ReplayBuffer(2)
+    first, second, third = _positions([0, 0, 1]), _positions([0, 2], actions_per_row=3), _positions([5])
+    buffer.add(first)
+    assert buffer.positions is first and len(buffer) == 3
+    buffer.add(second)
+    _assert_same_rows(buffer.positions, Positions.concat([first, second]))
+    assert buffer.positions is not buffer.positions  # joined afresh: no second copy kept between calls
+    buffer.add(third)  # the first iteration leaves
+    _assert_same_rows(buffer.positions, Positions.concat([second, third]))
+    assert len(buffer) == 3 and buffer.positions.games.tolist() == [0, 2, 8]  # shifted past the first part's
+
+
 def test_playout_caps_record_only_the_full_searches(rules, monkeypatch):
     import maya_envs.bots.guided as guided
     from maya_envs.bots.guided import GuidedConfig

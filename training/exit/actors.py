@@ -423,7 +423,8 @@ class Actors:
         results = self.backend.map(jobs)
         values = np.concatenate([r.values for r in results])
         recorded = [r.positions for r in results if r.positions is not None]
-        positions = Positions.concat(recorded) if recorded else None
+        # one actor's rows are the rows (concat would copy them all, to the same values)
+        positions = (recorded[0] if len(recorded) == 1 else Positions.concat(recorded)) if recorded else None
         return Played(values, positions, sum(r.decisions for r in results), sum(r.cpu_seconds for r in results))
 
     def close(self, abort: bool = False) -> None:
