@@ -18,7 +18,7 @@ from maya_envs.games import DEFAULT_GAME, find_game
 from maya_envs.nn.inputs import NetworkInputs
 from maya_envs.nn.model import PolicyValueNet, load_network
 from training.config import load_config
-from training.exit.data import Positions, mixed_value_targets, value_targets
+from training.exit.data import Positions, Recorder, mixed_value_targets, value_targets
 from training.exit.learner import Learner
 from training.exit.play import BotAgent, SearchAgent, play_games
 from training.exit.replay import gather
@@ -110,6 +110,84 @@ def test_the_search_records_its_value_and_the_learner_fits_it_seat_relative(rule
     _, _, value_loss, _, out, _residual = learner.loss(gather(data, searched), with_values=True)
     wanted = np.where(data.seats[searched, None] == 0, q, q[:, ::-1])  # (me, the other)
     assert value_loss.item() == pytest.approx(float(((out.detach().numpy() - wanted) ** 2).mean()), rel=1e-5)
+
+
+class _RowsRecorder(Recorder):
+    """The recorder as it was before it wrote into growing arrays: one tuple of small arrays per
+    row, joined when the games end (the reference of the test below)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.rows: list[tuple] = []
+
+    def add(self, game, state, seat, target, root_value=None, policy_weight=1.0, value_weight=1.0) -> None:
+        board, actions, features = self.inputs.encode(state, seat)
+        board, features = board.astype(np.float16), features.astype(np.float16)
+        hooked = self.hook(self.inputs.rules, state) if self.hook is not None else np.zeros(self.num_players)
+        q = np.full(self.num_players, np.nan) if root_value is None else np.asarray(root_value, np.float64)
+        actions = np.asarray(actions, np.int64)
+        self.rows.append((game, board, actions, features, target, seat, hooked, q, policy_weight, value_weight))
+
+    def positions(self, values_by_game, margins_by_game=None) -> Positions:
+        rows, n = self.rows, self.num_players
+        margins = None
+        if margins_by_game is not None:
+            margins = np.array([margins_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), n)
+        return Positions(
+            boards=np.array([r[1] for r in rows], np.float16).reshape(len(rows), self.board_dim),
+            actions=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0, np.int64),
+            features=np.concatenate([r[3] for r in rows]) if rows else np.zeros((0, self.feature_dim), np.float16),
+            policies=np.concatenate([r[4] for r in rows]).astype(np.float32) if rows else np.zeros(0, np.float32),
+            offsets=np.concatenate([[0], np.cumsum([len(r[2]) for r in rows])]).astype(np.int64),
+            seats=np.array([r[5] for r in rows], np.int64),
+            values=np.array([values_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), n),
+            hooks=np.array([r[6] for r in rows], np.float32).reshape(len(rows), n),
+            root_values=np.array([r[7] for r in rows], np.float32).reshape(len(rows), n),
+            games=np.array([r[0] for r in rows], np.int64),
+            policy_weights=np.array([r[8] for r in rows], np.float32),
+            value_weights=np.array([r[9] for r in rows], np.float32),
+            margins=margins,
+        )
+
+
+def test_the_recorder_gives_the_rows_of_the_row_by_row_recorder(rules, monkeypatch):
+    """The recorder writes each row into growing arrays and hands them out as they are; the
+    rows equal those of the row-by-row recorder (values, dtypes, shapes): teacher rows with
+    random moves, search rows with the search's value and playout-cap weights, and the margins.
+    Recording after :meth:`Recorder.positions` leaves the rows handed out as they were."""
+    from maya_envs.bots.guided import GuidedConfig
+    from training.exit import play as play_module
+
+    inputs = NetworkInputs(rules)
+
+    def play(recorder_class) -> Positions:
+        monkeypatch.setattr(play_module, "Recorder", recorder_class)
+        evaluator, config = ConstantValues(rules, [0.3, -0.3]), GuidedConfig(simulations=3)
+        search = SearchAgent(rules, evaluator, config, True, 2, 0, (0.5, 2, 0.25))
+        teacher = BotAgent(rules, make_bot("heuristic", rules, 0), True, 0.3, 1)
+        lineups = [[search, teacher], [teacher, search], [teacher, teacher]]
+        return play_games(rules, lineups, [1, 2, 3], inputs, in_flight=2).positions
+
+    got, wanted = play(Recorder), play(_RowsRecorder)
+    assert len(got) > 20 and got.margins is not None and np.isfinite(got.root_values).any()
+    assert (got.policy_weights == 0).any() and np.isnan(got.root_values).any()
+    _assert_same_rows(got, wanted)
+    for name, value in vars(wanted).items():
+        assert getattr(got, name).shape == value.shape, name
+    dims = (inputs, 2, inputs.feature_dim, inputs.board_dim)
+    recorder = Recorder(*dims)
+    _assert_same_rows(recorder.positions({}, {}), _RowsRecorder(*dims).positions({}, {}))  # no rows
+    state = rules.initial_state(np.random.default_rng(3))
+    legal = rules.legal_actions(state)
+    recorder.add(0, state, 0, np.full(len(legal), 1.0 / len(legal)))
+    first = recorder.positions({0: np.array([1.0, -1.0])})
+    kept = copy.deepcopy(first)
+    for game in range(1, 40):  # enough rows to grow every array
+        recorder.add(game, state, 1, np.full(len(legal), 1.0 / len(legal)), np.array([0.5, -0.5]), 0.0, 0.5)
+    _assert_same_rows(first, kept)
+    again = recorder.positions({g: np.array([1.0, -1.0]) for g in range(40)})
+    assert len(again) == 40 and again.seats.tolist() == [0] + [1] * 39 and again.offsets[-1] == 40 * len(legal)
+    _assert_same_rows(again.select(np.array([0])), kept)
 
 
 # -- the replay window -------------------------------------------------------------------------
