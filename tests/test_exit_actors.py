@@ -174,6 +174,45 @@ def test_an_answer_crosses_the_pipe_with_its_arrays_whole_and_writable(monkeypat
         module.receive_answer(mine)
 
 
+def test_one_actors_rows_are_not_copied_unless_they_are_read_only():
+    """:meth:`Actors.play` with one answer keeps its rows as they came (no copy), except
+    read-only ones (views of Ray's object store), which it copies out as before; several
+    answers are joined."""
+    import numpy as np
+
+    from training.exit.data import Positions
+    from training.exit.play import Played
+
+    def rows(game: int) -> Positions:
+        return Positions(
+            boards=np.full((1, 2), game, np.float16), actions=np.arange(2), features=np.zeros((2, 1), np.float16),
+            policies=np.full(2, 0.5, np.float32), offsets=np.array([0, 2]), seats=np.zeros(1, np.int64),
+            values=np.zeros((1, 2), np.float32), games=np.array([game]),
+        )  # fmt: skip
+
+    class Answers:
+        def __init__(self, answers):
+            self.answers = answers
+
+        def map(self, jobs):
+            return self.answers[: len(jobs)]
+
+        def close(self, abort=False):
+            pass
+
+    with Actors(SETTINGS, 1) as actors:
+        mine = rows(0)
+        actors.backend = Answers([Played(np.zeros((1, 2), np.float32), mine, 1)])
+        assert actors.play(RANDOM_GAMES[:1], [1], {}, 0).positions is mine
+        mine.boards.flags.writeable = False
+        copied = actors.play(RANDOM_GAMES[:1], [1], {}, 0).positions
+        assert copied is not mine and copied.boards.flags.writeable and np.array_equal(copied.boards, mine.boards)
+        actors.count = 2
+        actors.backend = Answers([Played(np.zeros((1, 2), np.float32), rows(g), 1) for g in (3, 5)])
+        joined = actors.play(RANDOM_GAMES, [1, 2], {}, 0).positions
+        assert joined.boards[:, 0].tolist() == [3, 5] and len(joined.games) == 2
+
+
 # A run's shape while it learns: two actor processes that played and now wait for work.
 IDLE_RUN = """
 import signal, time

@@ -461,8 +461,11 @@ class Actors:
         results = self.backend.map(jobs)
         values = np.concatenate([r.values for r in results])
         recorded = [r.positions for r in results if r.positions is not None]
-        # one actor's rows are the rows (concat would copy them all, to the same values)
-        positions = (recorded[0] if len(recorded) == 1 else Positions.concat(recorded)) if recorded else None
+        positions = None
+        if len(recorded) == 1 and all(a.flags.writeable for a in vars(recorded[0]).values() if a is not None):
+            positions = recorded[0]  # one actor's own rows (concat copies them, to the same values)
+        elif recorded:  # several actors' rows, or read-only views of Ray's object store: copied out
+            positions = Positions.concat(recorded)
         return Played(values, positions, sum(r.decisions for r in results), sum(r.cpu_seconds for r in results))
 
     def close(self, abort: bool = False) -> None:
