@@ -63,8 +63,7 @@ def test_the_recorder_stores_rows_at_the_positions_dtypes_as_it_records(rules):
     state = rules.initial_state(np.random.default_rng(7))
     seat, legal = rules.current_player(state), rules.legal_actions(state)
     recorder.add(0, state, seat, np.full(len(legal), 1 / len(legal), np.float32))
-    _, board, _, features, *_ = recorder.rows[0]
-    assert board.dtype == features.dtype == np.float16
+    assert recorder.boards.array.dtype == recorder.features.array.dtype == np.float16
     data = recorder.positions({0: np.zeros(2)})
     expected_board, _, expected_features = inputs.encode(state, seat)
     np.testing.assert_array_equal(data.boards[0], expected_board.astype(np.float16))

@@ -132,6 +132,87 @@ def test_an_actors_error_is_raised_and_a_dead_actor_raises_instead_of_waiting_fo
             actors.play(RANDOM_GAMES, [1, 2], {}, 0)
 
 
+def test_an_answer_crosses_the_pipe_with_its_arrays_whole_and_writable(monkeypatch):
+    """:func:`send_answer` / :func:`receive_answer` (how the actors send their rows back): the
+    same object, arrays of every layout and size cut into pieces (here 40 bytes) and joined
+    again, on writable memory; an error answer too."""
+    import multiprocessing
+
+    import numpy as np
+
+    from training.exit import actors as module
+    from training.exit.data import Positions
+    from training.exit.play import Played
+
+    monkeypatch.setattr(module, "_PIECE", 40)
+    rng = np.random.default_rng(0)
+    rows = Positions(
+        boards=rng.normal(size=(5, 9)).astype(np.float16), actions=np.arange(12),
+        features=np.zeros((12, 0), np.float16), policies=rng.random(12).astype(np.float32),
+        offsets=np.array([0, 3, 3, 7, 11, 12]), seats=np.arange(5) % 2,
+        values=np.asfortranarray(rng.normal(size=(5, 2)).astype(np.float32)), hooks=rng.normal(size=(2, 5)).T,
+        root_values=np.full((5, 2), np.nan, np.float32), games=np.array([0, 0, 1, 1, 2]),
+        margins=rng.normal(size=(5, 4)).astype(np.float32)[:, ::2],  # not contiguous: inside the pickle
+    )  # fmt: skip
+    sent = (Played(rng.normal(size=(3, 2)).astype(np.float32), rows, 12, 0.5), None)
+    mine, theirs = multiprocessing.Pipe()
+    module.send_answer(theirs, sent)
+    played, failure = module.receive_answer(mine)
+    assert failure is None and (played.decisions, played.cpu_seconds) == (12, 0.5)
+    np.testing.assert_array_equal(played.values, sent[0].values)
+    for name, value in vars(rows).items():
+        got = getattr(played.positions, name)
+        if value is None:
+            assert got is None, name
+            continue
+        assert got.dtype == value.dtype and got.shape == value.shape and got.flags.writeable, name
+        np.testing.assert_array_equal(got, value, err_msg=name)
+    module.send_answer(theirs, (None, (ValueError("bad"), "traceback")))
+    assert module.receive_answer(mine)[1][1] == "traceback"
+    theirs.close()
+    with pytest.raises(EOFError):
+        module.receive_answer(mine)
+
+
+def test_one_actors_rows_are_not_copied_unless_they_are_read_only():
+    """:meth:`Actors.play` with one answer keeps its rows as they came (no copy), except
+    read-only ones (views of Ray's object store), which it copies out as before; several
+    answers are joined."""
+    import numpy as np
+
+    from training.exit.data import Positions
+    from training.exit.play import Played
+
+    def rows(game: int) -> Positions:
+        return Positions(
+            boards=np.full((1, 2), game, np.float16), actions=np.arange(2), features=np.zeros((2, 1), np.float16),
+            policies=np.full(2, 0.5, np.float32), offsets=np.array([0, 2]), seats=np.zeros(1, np.int64),
+            values=np.zeros((1, 2), np.float32), games=np.array([game]),
+        )  # fmt: skip
+
+    class Answers:
+        def __init__(self, answers):
+            self.answers = answers
+
+        def map(self, jobs):
+            return self.answers[: len(jobs)]
+
+        def close(self, abort=False):
+            pass
+
+    with Actors(SETTINGS, 1) as actors:
+        mine = rows(0)
+        actors.backend = Answers([Played(np.zeros((1, 2), np.float32), mine, 1)])
+        assert actors.play(RANDOM_GAMES[:1], [1], {}, 0).positions is mine
+        mine.boards.flags.writeable = False
+        copied = actors.play(RANDOM_GAMES[:1], [1], {}, 0).positions
+        assert copied is not mine and copied.boards.flags.writeable and np.array_equal(copied.boards, mine.boards)
+        actors.count = 2
+        actors.backend = Answers([Played(np.zeros((1, 2), np.float32), rows(g), 1) for g in (3, 5)])
+        joined = actors.play(RANDOM_GAMES, [1, 2], {}, 0).positions
+        assert joined.boards[:, 0].tolist() == [3, 5] and len(joined.games) == 2
+
+
 # A run's shape while it learns: two actor processes that played and now wait for work.
 IDLE_RUN = """
 import signal, time

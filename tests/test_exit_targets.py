@@ -18,7 +18,7 @@ from maya_envs.games import DEFAULT_GAME, find_game
 from maya_envs.nn.inputs import NetworkInputs
 from maya_envs.nn.model import PolicyValueNet, load_network
 from training.config import load_config
-from training.exit.data import Positions, mixed_value_targets, value_targets
+from training.exit.data import Positions, Recorder, mixed_value_targets, value_targets
 from training.exit.learner import Learner
 from training.exit.play import BotAgent, SearchAgent, play_games
 from training.exit.replay import gather
@@ -112,6 +112,84 @@ def test_the_search_records_its_value_and_the_learner_fits_it_seat_relative(rule
     assert value_loss.item() == pytest.approx(float(((out.detach().numpy() - wanted) ** 2).mean()), rel=1e-5)
 
 
+class _RowsRecorder(Recorder):
+    """The recorder as it was before it wrote into growing arrays: one tuple of small arrays per
+    row, joined when the games end (the reference of the test below)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.rows: list[tuple] = []
+
+    def add(self, game, state, seat, target, root_value=None, policy_weight=1.0, value_weight=1.0) -> None:
+        board, actions, features = self.inputs.encode(state, seat)
+        board, features = board.astype(np.float16), features.astype(np.float16)
+        hooked = self.hook(self.inputs.rules, state) if self.hook is not None else np.zeros(self.num_players)
+        q = np.full(self.num_players, np.nan) if root_value is None else np.asarray(root_value, np.float64)
+        actions = np.asarray(actions, np.int64)
+        self.rows.append((game, board, actions, features, target, seat, hooked, q, policy_weight, value_weight))
+
+    def positions(self, values_by_game, margins_by_game=None) -> Positions:
+        rows, n = self.rows, self.num_players
+        margins = None
+        if margins_by_game is not None:
+            margins = np.array([margins_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), n)
+        return Positions(
+            boards=np.array([r[1] for r in rows], np.float16).reshape(len(rows), self.board_dim),
+            actions=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0, np.int64),
+            features=np.concatenate([r[3] for r in rows]) if rows else np.zeros((0, self.feature_dim), np.float16),
+            policies=np.concatenate([r[4] for r in rows]).astype(np.float32) if rows else np.zeros(0, np.float32),
+            offsets=np.concatenate([[0], np.cumsum([len(r[2]) for r in rows])]).astype(np.int64),
+            seats=np.array([r[5] for r in rows], np.int64),
+            values=np.array([values_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), n),
+            hooks=np.array([r[6] for r in rows], np.float32).reshape(len(rows), n),
+            root_values=np.array([r[7] for r in rows], np.float32).reshape(len(rows), n),
+            games=np.array([r[0] for r in rows], np.int64),
+            policy_weights=np.array([r[8] for r in rows], np.float32),
+            value_weights=np.array([r[9] for r in rows], np.float32),
+            margins=margins,
+        )
+
+
+def test_the_recorder_gives_the_rows_of_the_row_by_row_recorder(rules, monkeypatch):
+    """The recorder writes each row into growing arrays and hands them out as they are; the
+    rows equal those of the row-by-row recorder (values, dtypes, shapes): teacher rows with
+    random moves, search rows with the search's value and playout-cap weights, and the margins.
+    Recording after :meth:`Recorder.positions` leaves the rows handed out as they were."""
+    from maya_envs.bots.guided import GuidedConfig
+    from training.exit import play as play_module
+
+    inputs = NetworkInputs(rules)
+
+    def play(recorder_class) -> Positions:
+        monkeypatch.setattr(play_module, "Recorder", recorder_class)
+        evaluator, config = ConstantValues(rules, [0.3, -0.3]), GuidedConfig(simulations=3)
+        search = SearchAgent(rules, evaluator, config, True, 2, 0, (0.5, 2, 0.25))
+        teacher = BotAgent(rules, make_bot("heuristic", rules, 0), True, 0.3, 1)
+        lineups = [[search, teacher], [teacher, search], [teacher, teacher]]
+        return play_games(rules, lineups, [1, 2, 3], inputs, in_flight=2).positions
+
+    got, wanted = play(Recorder), play(_RowsRecorder)
+    assert len(got) > 20 and got.margins is not None and np.isfinite(got.root_values).any()
+    assert (got.policy_weights == 0).any() and np.isnan(got.root_values).any()
+    _assert_same_rows(got, wanted)
+    for name, value in vars(wanted).items():
+        assert getattr(got, name).shape == value.shape, name
+    dims = (inputs, 2, inputs.feature_dim, inputs.board_dim)
+    recorder = Recorder(*dims)
+    _assert_same_rows(recorder.positions({}, {}), _RowsRecorder(*dims).positions({}, {}))  # no rows
+    state = rules.initial_state(np.random.default_rng(3))
+    legal = rules.legal_actions(state)
+    recorder.add(0, state, 0, np.full(len(legal), 1.0 / len(legal)))
+    first = recorder.positions({0: np.array([1.0, -1.0])})
+    kept = copy.deepcopy(first)
+    for game in range(1, 40):  # enough rows to grow every array
+        recorder.add(game, state, 1, np.full(len(legal), 1.0 / len(legal)), np.array([0.5, -0.5]), 0.0, 0.5)
+    _assert_same_rows(first, kept)
+    again = recorder.positions({g: np.array([1.0, -1.0]) for g in range(40)})
+    assert len(again) == 40 and again.seats.tolist() == [0] + [1] * 39 and again.offsets[-1] == 40 * len(legal)
+    _assert_same_rows(again.select(np.array([0])), kept)
+
+
 # -- the replay window -------------------------------------------------------------------------
 
 
@@ -166,6 +244,48 @@ def test_positions_keep_games_apart_when_joined_and_select_rows():
     assert picked.offsets.tolist() == [0, 2, 4] and len(picked.actions) == 4
     weighted = Positions(**{**vars(_positions([0])), "policy_weights": np.zeros(1, np.float32)})
     assert Positions.concat([_positions([0]), weighted]).policy_weights.tolist() == [1.0, 0.0]
+
+
+def _select_by_loop(data: Positions, rows: np.ndarray) -> Positions:
+    """:meth:`Positions.select` as it was written before it was vectorised: one ``arange`` of
+    action indices per picked row, joined (the reference for the vectorised one)."""
+    starts, ends = data.offsets[rows], data.offsets[rows + 1]
+    spans = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows) else []
+    spans = np.asarray(spans, np.int64)
+    fields = {name: None if value is None else value[rows] for name, value in vars(data).items()}
+    return Positions(**{
+        **fields, "actions": data.actions[spans], "features": data.features[spans], "policies": data.policies[spans],
+        "offsets": np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64),
+    })  # fmt: skip
+
+
+def test_select_equals_the_row_by_row_selection_on_ragged_rows():
+    rng = np.random.default_rng(5)
+    lengths = np.array([3, 1, 0, 5, 2, 1, 4, 0, 2])  # ragged, two rows without actions
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    n, total = len(lengths), int(offsets[-1])
+    data = Positions(
+        boards=rng.normal(size=(n, 3)).astype(np.float16), actions=rng.integers(0, 50, total),
+        features=rng.normal(size=(total, 2)).astype(np.float16), policies=rng.random(total).astype(np.float32),
+        offsets=offsets, seats=rng.integers(0, 3, n), values=rng.normal(size=(n, 3)).astype(np.float32),
+        hooks=rng.normal(size=(n, 3)).astype(np.float32), root_values=None, games=np.arange(n) // 2,
+        policy_weights=rng.random(n).astype(np.float32), value_weights=None,
+        margins=rng.normal(size=(n, 3)).astype(np.float32),
+    )  # fmt: skip
+    selections = [
+        [], [0], [3], [2], [8], [2, 7], list(range(n)), [8, 0, 3, 3, 1], [4, 2, 6, 0],
+        np.flatnonzero(~data.forced()), np.flatnonzero(data.forced()), rng.permutation(n),
+    ]  # fmt: skip
+    for rows in selections:
+        rows = np.asarray(rows, np.int64)
+        picked, wanted = data.select(rows), _select_by_loop(data, rows)
+        for name, value in vars(wanted).items():
+            got = getattr(picked, name)
+            assert (got is None) == (value is None), name
+            if value is not None:
+                assert got.dtype == value.dtype and got.shape == value.shape, (name, rows)
+                assert np.array_equal(got, value), (name, rows)
+        assert len(picked) == len(rows) and picked.offsets[-1] == len(picked.actions)
 
 
 # -- held-out early stopping ---------------------------------------------------------------------
@@ -232,6 +352,92 @@ def test_forced_moves_leave_the_training_rows_unless_kept():
     assert len(dropped) == len(data) - forced and not dropped.forced().any()
     kept = ExitTrainer(load_config(f"{GAME}/2p_exit", ["exit.keep_forced=true"]))._usable(data)
     assert len(kept) == len(data)
+
+
+class _RecordedActors:
+    """Stands in for :class:`training.exit.actors.Actors`: every ``play`` call answers with a
+    fresh :class:`~training.exit.play.Played` around ``rows`` (the seeds are ignored)."""
+
+    def __init__(self, rows: Positions) -> None:
+        self.rows, self.played = rows, []
+
+    def play(self, lineups, seeds, weights, seed, leaf=None):
+        from training.exit.play import Played
+
+        self.played.append(Played(np.zeros((len(lineups), 2), np.float32), self.rows, len(self.rows), 1.0))
+        return self.played[-1]
+
+
+def _assert_same_rows(got: Positions, wanted: Positions) -> None:
+    for name, value in vars(wanted).items():
+        other = getattr(got, name)
+        assert (other is None) == (value is None), name
+        if value is not None:
+            assert other.dtype == value.dtype and np.array_equal(other, value, equal_nan=True), name
+
+
+def test_iteration_0_learns_the_recorded_rows_in_order_without_the_forced_ones_and_copies_none_else():
+    """What iteration 0 adds to the replay buffer: the recorded rows without the forced ones,
+    in their order (the row-by-row selection of before); the recorded rows themselves, not a
+    copy, when there is none to drop or ``keep_forced``; the trainer lets go of the recorded
+    rows once it has its own (``Played.positions`` None), and the history counts them."""
+    from training.exit.loop import ExitTrainer
+
+    rules = find_game(GAME).make_rules({"num_players": 2})  # whole games: forced moves come late
+    teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
+    data = play_games(rules, [[teacher, teacher]] * 3, [1, 2, 3], NetworkInputs(rules), in_flight=3).positions
+    forced = data.forced()
+    assert 0 < forced.sum() < len(data)
+    unforced = _select_by_loop(data, np.flatnonzero(~forced))
+    settings = ["exit.imitation_games=3", "exit.imitation_epochs=1", "exit.hidden=16"]
+    cases = (([], data, unforced), ([], unforced, unforced), (["exit.keep_forced=true"], data, data))
+    for extra, rows, learned in cases:
+        trainer = ExitTrainer(load_config(f"{GAME}/2p_exit", settings + extra))
+        actors = _RecordedActors(rows)
+        history = trainer._imitate(actors)
+        (chunk,) = trainer.replay.chunks
+        _assert_same_rows(chunk, learned)
+        assert (chunk is rows) == (len(learned) == len(rows))  # nothing dropped: no copy
+        assert trainer.replay.positions is chunk and actors.played[0].positions is None
+        assert history["positions"] == len(rows) and history["forced_rows_dropped"] == len(rows) - len(learned)
+        assert history["rows_trained"] == len(learned)
+
+
+def test_the_replay_buffer_joins_its_iterations_on_each_call_and_keeps_one_as_it_is():
+    from training.exit.replay import ReplayBuffer
+
+    buffer = ReplayBuffer(2)
+    first, second, third = _positions([0, 0, 1]), _positions([0, 2], actions_per_row=3), _positions([5])
+    buffer.add(first)
+    assert buffer.positions is first and len(buffer) == 3
+    buffer.add(second)
+    _assert_same_rows(buffer.positions, Positions.concat([first, second]))
+    assert buffer.positions is not buffer.positions  # joined afresh: no second copy kept between calls
+    buffer.add(third)  # the first iteration leaves
+    _assert_same_rows(buffer.positions, Positions.concat([second, third]))
+    assert len(buffer) == 3 and buffer.positions.games.tolist() == [0, 2, 8]  # shifted past the first part's
+
+
+def test_the_checkpoint_pickles_at_protocol_5_and_gives_back_the_replay_rows_as_they_were(tmp_path):
+    """The checkpoint's pickle is protocol 5 (arrays written as they are; torch's default, 2,
+    took 5x the rows' memory to save them, the peak of a large iteration 0), and resuming from
+    it gives back the same rows, writable."""
+    import zipfile
+
+    from training.exit.loop import ExitTrainer
+
+    config = load_config(f"{GAME}/2p_exit", ["exit.hidden=16"])
+    trainer = ExitTrainer(config)
+    rows = _positions([0, 0, 1, 3], actions_per_row=3)
+    rows.root_values = np.array([[0.5, -0.5], [np.nan, np.nan]] * 2, np.float32)
+    trainer.replay.add(rows)
+    trainer._save(tmp_path / "checkpoint.pt")
+    with zipfile.ZipFile(tmp_path / "checkpoint.pt") as archive:
+        (pickled,) = [name for name in archive.namelist() if name.endswith("/data.pkl")]
+        assert archive.read(pickled)[:2] == bytes([0x80, 5])  # PROTO 5
+    (chunk,) = ExitTrainer(config, resume=tmp_path / "checkpoint.pt").replay.chunks
+    _assert_same_rows(chunk, rows)
+    assert all(value.flags.writeable for value in vars(chunk).values() if value is not None)
 
 
 def test_playout_caps_record_only_the_full_searches(rules, monkeypatch):

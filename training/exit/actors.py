@@ -25,6 +25,7 @@ each forward pass):
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -127,6 +128,39 @@ class _Actor:
         return play_games(rules, lineups, games.seeds, self.inputs, s.in_flight)
 
 
+_PIECE = 64 << 20
+"""Bytes per pipe message of an answer's array data (:func:`send_answer`): the receiving end
+holds one message twice while it reads it."""
+
+
+def send_answer(conn, obj: Any) -> None:
+    """``conn.send(obj)`` for objects holding large arrays (an actor's recorded rows): a
+    protocol-5 pickle of ``obj`` without its arrays' data, then that data straight from the
+    arrays' memory, in pieces of at most :data:`_PIECE` bytes. ``conn.send`` pickled it all
+    first: one more copy of every array in the sender, two more in the receiver while it read
+    and unpickled. Read with :func:`receive_answer`."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(obj, protocol=5, buffer_callback=buffers.append)  # fails before anything is sent
+    views = [buffer.raw() for buffer in buffers]
+    conn.send((head, [view.nbytes for view in views]))
+    for view in views:
+        for start in range(0, view.nbytes, _PIECE):
+            conn.send_bytes(view[start : start + _PIECE])
+
+
+def receive_answer(conn) -> Any:
+    """The object :func:`send_answer` sent on the other end of ``conn``, its arrays on fresh
+    writable memory filled piece by piece."""
+    head, sizes = conn.recv()
+    buffers = []
+    for size in sizes:
+        buffer = bytearray(size)
+        for start in range(0, size, _PIECE):
+            conn.recv_bytes_into(buffer, start)
+        buffers.append(buffer)
+    return pickle.loads(head, buffers=buffers)
+
+
 class ActorError(RuntimeError):
     """An actor process ended without answering (killed, out of memory): the games it held
     are lost, so :meth:`Actors.play` raises this instead of waiting for ever."""
@@ -159,16 +193,17 @@ def _serve(conn, settings: ActorSettings) -> None:
         if job is None:
             return
         if failed is not None:
-            conn.send((None, failed))
+            send_answer(conn, (None, failed))
             continue
         try:
             answer = (actor.play(*job), None)
         except Exception as error:
             answer = (None, (error, traceback.format_exc()))
         try:
-            conn.send(answer)
+            send_answer(conn, answer)
         except Exception as error:  # an error that does not pickle travels as its text
-            conn.send((None, (RuntimeError(repr(error)), traceback.format_exc())))
+            send_answer(conn, (None, (RuntimeError(repr(error)), traceback.format_exc())))
+        del job, answer  # the rows sent are not kept through the wait and the next games
 
 
 class ProcessActors:
@@ -226,7 +261,10 @@ class ProcessActors:
             while i not in answers:
                 ready = wait([pipe, process.sentinel])
                 if pipe in ready:
-                    answers[i] = pipe.recv()
+                    try:
+                        answers[i] = receive_answer(pipe)
+                    except (EOFError, OSError) as error:  # the process ended before or while it answered
+                        raise self._ended(i) from error
                 elif not process.is_alive():
                     raise self._ended(i)
         results = []
@@ -423,7 +461,11 @@ class Actors:
         results = self.backend.map(jobs)
         values = np.concatenate([r.values for r in results])
         recorded = [r.positions for r in results if r.positions is not None]
-        positions = Positions.concat(recorded) if recorded else None
+        positions = None
+        if len(recorded) == 1 and all(a.flags.writeable for a in vars(recorded[0]).values() if a is not None):
+            positions = recorded[0]  # one actor's own rows (concat copies them, to the same values)
+        elif recorded:  # several actors' rows, or read-only views of Ray's object store: copied out
+            positions = Positions.concat(recorded)
         return Played(values, positions, sum(r.decisions for r in results), sum(r.cpu_seconds for r in results))
 
     def close(self, abort: bool = False) -> None:

@@ -6,7 +6,7 @@ the score-margin head (:func:`margin_targets`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -68,10 +68,13 @@ class Positions:
     def select(self, rows: np.ndarray) -> Positions:
         """The rows ``rows`` (an ``int`` index array, in that order) as a new :class:`Positions`."""
         rows = np.asarray(rows, np.int64)
-        starts, ends = self.offsets[rows], self.offsets[rows + 1]
-        lengths = ends - starts
-        spans = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows) else []
-        spans = np.asarray(spans, np.int64)
+        starts = self.offsets[rows]
+        lengths = self.offsets[rows + 1] - starts
+        offsets = np.zeros(len(rows) + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        # the picked rows' action indices, row after row (row i's from its start, lengths[i] of them),
+        # in whole-array numpy: a Python list of one arange per row took 3 s at 550k rows
+        spans = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1], dtype=np.int64)
 
         def pick(array: np.ndarray | None) -> np.ndarray | None:
             return None if array is None else array[rows]
@@ -81,7 +84,7 @@ class Positions:
             actions=self.actions[spans],
             features=self.features[spans],
             policies=self.policies[spans],
-            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            offsets=offsets,
             seats=self.seats[rows],
             values=self.values[rows],
             hooks=pick(self.hooks),
@@ -140,18 +143,76 @@ class Positions:
         )
 
 
+class _Column:
+    """A growing array of rows (``width``: the shape of one row): rows are written in place and
+    its memory grows by ``realloc`` (:meth:`numpy.ndarray.resize`, which moves large blocks
+    without copying them), so that the recorded rows cost about their final size."""
+
+    def __init__(self, dtype: Any, width: tuple[int, ...] = ()) -> None:
+        self.array = np.zeros((0, *width), dtype)
+        self.size = 0
+
+    def reserve(self, count: int) -> int:
+        """Room for ``count`` more rows; the index of the first."""
+        start, end = self.size, self.size + count
+        if end > len(self.array):
+            shape = (max(end, len(self.array) + len(self.array) // 4 + 64), *self.array.shape[1:])
+            try:
+                self.array.resize(shape, refcheck=True)
+            except ValueError:  # something else holds the array (a Positions made of it): grow a copy
+                grown = np.zeros(shape, self.array.dtype)
+                grown[:start] = self.array[:start]
+                self.array = grown
+        self.size = end
+        return start
+
+    def put(self, values: Any) -> None:
+        """Append the rows ``values`` (cast to the column's dtype)."""
+        values = np.asarray(values)
+        start = self.reserve(len(values))
+        self.array[start : self.size] = values
+
+    def append(self, value: Any) -> None:
+        """Append one row."""
+        row = self.reserve(1)  # first: the array may change
+        self.array[row] = value
+
+    def trimmed(self) -> np.ndarray:
+        """The rows so far, as an array of their size (this column's own, shrunk in place)."""
+        if len(self.array) != self.size:
+            try:
+                self.array.resize((self.size, *self.array.shape[1:]), refcheck=True)
+            except ValueError:
+                self.array = self.array[: self.size].copy()
+        return self.array
+
+
 @dataclass
 class Recorder:
-    """Collects the rows of :func:`training.exit.play.play_games` until the games end."""
+    """Collects the rows of :func:`training.exit.play.play_games` until the games end.
+
+    Each row goes straight into growing arrays of the :class:`Positions` dtypes (``float16``
+    boards and features), which :meth:`positions` hands out without a copy: 100 quarry 5p
+    imitation games (97 MB of rows) peaked 118 MB above the start, where a tuple of small arrays
+    per row joined at the end peaked 221 MB above it (and float32 rows before that, more)."""
 
     inputs: Any
     num_players: int
     feature_dim: int
     board_dim: int
-    rows: list[tuple] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.hook = game_hook(self.inputs.rules, "leaf_values")
+        n = self.num_players
+        self.boards = _Column(np.float16, (self.board_dim,))
+        self.actions, self.features = _Column(np.int64), _Column(np.float16, (self.feature_dim,))
+        self.policies, self.lengths = _Column(np.float32), _Column(np.int64)
+        self.games, self.seats = _Column(np.int64), _Column(np.int64)
+        self.hooks, self.root_values = _Column(np.float32, (n,)), _Column(np.float32, (n,))
+        self.policy_weights, self.value_weights = _Column(np.float32), _Column(np.float32)
+
+    def __len__(self) -> int:
+        return self.seats.size
 
     def add(
         self,
@@ -167,38 +228,49 @@ class Recorder:
         ``root_value`` the search's value (``(num_players,)``, absolute seats; ``None``: no
         search) and the row's loss weights (:class:`Positions`)."""
         board, actions, features = self.inputs.encode(state, seat)
-        # stored as the Positions dtypes at once: float32 rows kept until the games end, then
-        # joined and cast, held about 2.5x the final arrays' memory (16 GB for 2,000 quarry 5p games)
-        board, features = board.astype(np.float16), features.astype(np.float16)
         hooked = self.hook(self.inputs.rules, state) if self.hook is not None else np.zeros(self.num_players)
         q = np.full(self.num_players, np.nan) if root_value is None else np.asarray(root_value, np.float64)
         actions = np.asarray(actions, np.int64)
-        self.rows.append((game, board, actions, features, target, seat, hooked, q, policy_weight, value_weight))
+        self.boards.append(board)
+        self.actions.put(actions)
+        self.features.put(features)
+        self.policies.put(target)
+        self.lengths.append(len(actions))
+        self.games.append(game)
+        self.seats.append(seat)
+        self.hooks.append(hooked)
+        self.root_values.append(q)
+        self.policy_weights.append(policy_weight)
+        self.value_weights.append(value_weight)
 
     def positions(
         self, values_by_game: dict[int, np.ndarray], margins_by_game: dict[int, np.ndarray] | None = None
     ) -> Positions:
         """The recorded rows with each game's final values (and score margins: ``None``, the
-        game has none), both ``(num_players,)`` in absolute seat order."""
-        rows = self.rows
-        lengths = [len(r[2]) for r in rows]
-        margins = None
-        if margins_by_game is not None:
-            margins = np.array([margins_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), self.num_players)
+        game has none), both ``(num_players,)`` in absolute seat order. The arrays are the
+        recorder's own (recording more rows afterwards does not change them)."""
+        n, games = self.num_players, self.games.trimmed()
+        ids, inverse = np.unique(games, return_inverse=True)
+
+        def by_game(table: dict[int, np.ndarray]) -> np.ndarray:
+            return np.array([table[g] for g in ids.tolist()], np.float32).reshape(len(ids), n)[inverse.reshape(-1)]
+
+        offsets = np.zeros(len(self) + 1, np.int64)
+        np.cumsum(self.lengths.trimmed(), out=offsets[1:])
         return Positions(
-            boards=np.array([r[1] for r in rows], np.float16).reshape(len(rows), self.board_dim),
-            actions=np.concatenate([r[2] for r in rows]) if rows else np.zeros(0, np.int64),
-            features=np.concatenate([r[3] for r in rows]) if rows else np.zeros((0, self.feature_dim), np.float16),
-            policies=np.concatenate([r[4] for r in rows]).astype(np.float32) if rows else np.zeros(0, np.float32),
-            offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-            seats=np.array([r[5] for r in rows], np.int64),
-            values=np.array([values_by_game[r[0]] for r in rows], np.float32).reshape(len(rows), self.num_players),
-            hooks=np.array([r[6] for r in rows], np.float32).reshape(len(rows), self.num_players),
-            root_values=np.array([r[7] for r in rows], np.float32).reshape(len(rows), self.num_players),
-            games=np.array([r[0] for r in rows], np.int64),
-            policy_weights=np.array([r[8] for r in rows], np.float32),
-            value_weights=np.array([r[9] for r in rows], np.float32),
-            margins=margins,
+            boards=self.boards.trimmed(),
+            actions=self.actions.trimmed(),
+            features=self.features.trimmed(),
+            policies=self.policies.trimmed(),
+            offsets=offsets,
+            seats=self.seats.trimmed(),
+            values=by_game(values_by_game),
+            hooks=self.hooks.trimmed(),
+            root_values=self.root_values.trimmed(),
+            games=games,
+            policy_weights=self.policy_weights.trimmed(),
+            value_weights=self.value_weights.trimmed(),
+            margins=None if margins_by_game is None else by_game(margins_by_game),
         )
 
 

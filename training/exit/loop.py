@@ -152,7 +152,11 @@ class ExitTrainer:
             "leaf": self.leaf,
             "leaf_errors": self.leaf_errors,
         }
-        torch.save(data, path.with_suffix(".tmp"))
+        # pickle protocol 5 (torch's default is 2): the replay's arrays are written into the pickle
+        # as they are; torch.save holds the whole pickle in memory and its zip writer copies it
+        # (+2x the rows' memory, measured), where protocol 2 pickles each array through transient
+        # copies (+5x: the run's peak). The file holds the same objects; torch.load reads it as before.
+        torch.save(data, path.with_suffix(".tmp"), pickle_protocol=5)
         path.with_suffix(".tmp").replace(path)
 
     def _load(self, path: Path) -> None:
@@ -214,7 +218,8 @@ class ExitTrainer:
         ex = self.config.exit
         lineups = [[f"teacher:{ex.imitation}"] * self.num_players for _ in range(ex.imitation_games)]
         played = actors.play(lineups, self._seeds(len(lineups)), {}, self._seeds(1)[0])
-        return self._learn(played, self._usable(played.positions), ex.imitation_epochs, imitation=True)
+        new, recorded = self._rows(played)
+        return self._learn(played, recorded, new, ex.imitation_epochs, imitation=True)
 
     def refit_imitation(self, played) -> dict[str, Any]:
         """Iteration 0's learning from ``played`` (a :class:`~training.exit.play.Played` whose
@@ -224,21 +229,33 @@ class ExitTrainer:
         ex = self.config.exit
         self._seeds(ex.imitation_games)  # what the teacher's games and the actors drew
         self._seeds(1)
-        learned = self._learn(played, played.positions, ex.imitation_epochs, imitation=True)
+        learned = self._learn(played, len(played.positions), played.positions, ex.imitation_epochs, imitation=True)
         self.best = copy.deepcopy(self.net.state_dict())
         self.iteration = 0
         return learned
 
     def _usable(self, positions):
-        """The rows to learn from: without forced moves unless ``exit.keep_forced``."""
+        """The rows to learn from: without forced moves unless ``exit.keep_forced`` (``positions``
+        itself when it has none, as in the teacher's quarry games: no copy of them all)."""
         if self.config.exit.keep_forced:
             return positions
-        return positions.select(np.flatnonzero(~positions.forced()))
+        unforced = ~positions.forced()
+        return positions if unforced.all() else positions.select(np.flatnonzero(unforced))
 
-    def _learn(self, played, new, passes: int, imitation: bool) -> dict[str, Any]:
+    def _rows(self, played) -> tuple[Any, int]:
+        """``(the rows to learn from, the number of rows recorded)`` of ``played``
+        (:meth:`_usable`); ``played.positions`` lets go of the recorded rows, so that a copy
+        without the forced moves does not learn beside them (twice the rows' memory)."""
+        recorded = len(played.positions)
+        new = self._usable(played.positions)
+        played.positions = None
+        return new, recorded
+
+    def _learn(self, played, recorded: int, new, passes: int, imitation: bool) -> dict[str, Any]:
         """Hold out a share of the new games (``holdout_fraction``), add the rest to the replay
         data, train (``passes`` passes over the buffer, or over window draws), then add the
-        held-out games; the history fields of the iteration's games and learning."""
+        held-out games; the history fields of the iteration's games (``recorded`` rows played,
+        ``new`` of them to learn from) and learning."""
         ex = self.config.exit
         held = None
         if ex.holdout_fraction and new.games is not None:
@@ -259,8 +276,8 @@ class ExitTrainer:
         if held is not None:
             self.replay.extend(held)
         return {
-            **_learned(played, stats, time.process_time() - learn_cpu),
-            "forced_rows_dropped": len(played.positions) - len(new) - (len(held) if held is not None else 0),
+            **_learned(played, recorded, stats, time.process_time() - learn_cpu),
+            "forced_rows_dropped": recorded - len(new) - (len(held) if held is not None else 0),
             "holdout_rows": 0 if held is None else len(held),
         }
 
@@ -273,7 +290,7 @@ class ExitTrainer:
         lineups = opponent_lineups(drawn, self.num_players, older)
         nets = {"best": self.best, **dict(zip(older, self.older, strict=True))}
         played = actors.play(lineups, self._seeds(len(lineups)), nets, self._seeds(1)[0], self.leaf)
-        new = self._usable(played.positions)
+        new, recorded = self._rows(played)
         measured = self.learner.measure_all(new)
         errors = measured.errors
         leaf_played = self.leaf
@@ -283,7 +300,7 @@ class ExitTrainer:
             self.leaf = choose_leaf(errors, self.leaf_errors)
         self.leaf_errors = errors or None
         return {
-            **self._learn(played, new, 1 if ex.window_games else self.config.n_epochs, imitation=False),
+            **self._learn(played, recorded, new, 1 if ex.window_games else self.config.n_epochs, imitation=False),
             "new_games_policy_loss": measured.policy_loss,
             "new_games_value_loss": measured.value_loss,
             **({} if measured.margin_loss is None else {"new_games_margin_loss": measured.margin_loss}),
@@ -456,11 +473,11 @@ class ExitTrainer:
             plot_learning_curve(points, run_dir / "learning_curve.png", title, fair, "iteration", "iteration")
 
 
-def _learned(played, stats, learn_cpu: float) -> dict[str, Any]:
+def _learned(played, recorded: int, stats, learn_cpu: float) -> dict[str, Any]:
     """The history fields of one iteration's games and learning: positions recorded,
     decisions played, the actors' and the learner's CPU seconds, and the learner's means."""
     return {
-        "positions": len(played.positions),
+        "positions": recorded,
         "decisions": played.decisions,
         "play_cpu_seconds": played.cpu_seconds,
         "learn_cpu_seconds": learn_cpu,

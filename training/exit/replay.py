@@ -44,17 +44,14 @@ class ReplayBuffer:
         if iterations < 1:
             raise ValueError(f"iterations={iterations!r}; allowed: an int >= 1")
         self.chunks: deque[Positions] = deque(maxlen=iterations)
-        self._all: Positions | None = None
 
     def add(self, positions: Positions) -> None:
         """Add one iteration's positions (the oldest iteration leaves when full)."""
         self.chunks.append(positions)
-        self._all = None
 
     def extend(self, positions: Positions) -> None:
         """Add rows to the newest iteration's positions (its held-out games, after training)."""
         self.chunks[-1] = Positions.concat([self.chunks[-1], positions])
-        self._all = None
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
         """One pass: every kept row once, shuffled (row indices into :attr:`positions`)."""
@@ -65,10 +62,11 @@ class ReplayBuffer:
 
     @property
     def positions(self) -> Positions:
-        """All kept positions as one :class:`Positions`."""
-        if self._all is None:
-            self._all = Positions.concat(list(self.chunks))
-        return self._all
+        """All kept positions as one :class:`Positions`: the one kept iteration's own, else the
+        iterations joined afresh on each call (not kept here: a kept join held every row twice
+        from one training to the next, checkpoint included)."""
+        chunks = list(self.chunks)
+        return chunks[0] if len(chunks) == 1 else Positions.concat(chunks)
 
     def batches(self, batch_size: int, rng: np.random.Generator) -> Iterator[Batch]:
         """One shuffled pass over every kept position in minibatches of ``batch_size`` (the
