@@ -15,9 +15,9 @@ Linux only (reads ``/proc``).
 
 Usage::
 
-    python benchmarks/bench_exit_memory.py --out /tmp/bench     # 300 quarry 5p games, 2 actors
-    python benchmarks/bench_exit_memory.py --games 150 --actors 1 --out /tmp/bench
-    python benchmarks/bench_exit_memory.py --checkout ../before --checkout . --out /tmp/bench
+    python benchmarks/bench_exit_memory.py --config maya_quarry/5p_advanced_exit --out /tmp/bench  # 300 games, 2 actors
+    python benchmarks/bench_exit_memory.py --config maya_quarry/5p_advanced_exit --games 150 --actors 1 --out /tmp/bench
+    python benchmarks/bench_exit_memory.py --config maya_quarry/5p_advanced_exit --checkout ../before --checkout .
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def to_markdown(results: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", default="maya_quarry/5p_advanced_exit", help="an exit config (name or file)")
+    parser.add_argument("--config", required=True, help="an exit config (name or file), as the usage above")
     parser.add_argument("--games", type=int, default=300, help="teacher games (exit.imitation_games)")
     parser.add_argument("--epochs", type=int, default=2, help="passes over them (exit.imitation_epochs)")
     parser.add_argument("--actors", type=int, default=2, help="actor processes (exit.actors; 1: in the trainer)")
