@@ -39,8 +39,8 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -48,13 +48,12 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import pgx
-
 import numpy as np
+import pgx
 from bench_envs import RESULTS_DIR, save
+
 from maya_envs.jax import Maya2012, relabel_board, sample_board
 from maya_envs.maya2012.batched import BatchedMaya2012
-
 
 _WORD = 25  # mask bits per packed word (75 actions: 3 words)
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 import platform
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from bench_envs import Case, add_out_argument, case_parser, save, select_cases

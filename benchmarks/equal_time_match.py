@@ -29,7 +29,8 @@ import time
 from typing import Any
 
 import numpy as np
-from search_ladder import TimedBot as LadderTimedBot, report
+from search_ladder import TimedBot as LadderTimedBot
+from search_ladder import report
 
 from maya_envs.bots import make_bot
 from maya_envs.evaluation import play_match

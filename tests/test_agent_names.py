@@ -19,10 +19,9 @@ from maya_envs.evaluation import resolve_agent  # noqa: E402
 from maya_envs.games import DEFAULT_GAME, find_game  # noqa: E402
 from maya_envs.pretrained import list_pretrained, pretrained_info  # noqa: E402
 from maya_envs.web.__main__ import _checkpoint  # noqa: E402
-from training.config import load_config  # noqa: E402
 from tests.conformance import default_variant  # noqa: E402
+from training.config import load_config  # noqa: E402
 from training.evaluate import main as maya_eval  # noqa: E402
-
 
 #: A shipped MaskablePPO baseline of a game other than the default one (so that maya-eval cannot
 #: name its game by guessing the default), the one with the fewest seats (the quickest to play).

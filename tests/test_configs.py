@@ -167,9 +167,9 @@ def _numbers_in_the_schema() -> list:
     weights of both opponent mixes and the numbers of ``exit.playout_cap``. ``override`` has a
     ``{bad}`` slot for the value."""
     from maya_envs.bots.guided import GuidedConfig
+    from training.checks import is_number
     from training.config import TrainConfig
     from training.exit.config import EXIT_OPPONENTS, ExitConfig
-    from training.checks import is_number
 
     def numeric(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls) if is_number(getattr(cls(), f.name))]

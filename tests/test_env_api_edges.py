@@ -30,7 +30,6 @@ from maya_envs.games import GAMES
 from maya_envs.wrappers.single_agent import make_single_agent_env
 from tests.conformance import ALL_CASES, GAME_CASES, case_id
 
-
 ALL = ALL_CASES
 _case_id = case_id
 

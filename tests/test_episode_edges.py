@@ -17,7 +17,7 @@ import pytest
 from gymnasium import spaces
 
 import maya_envs  # noqa: F401  (registers the ids)
-from maya_envs.core.errors import ConfigError, ResetNeededError
+from maya_envs.core.errors import ResetNeededError
 from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.registration import ENV_IDS
 from tests.conformance import case_id, turn_cap

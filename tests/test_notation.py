@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from maya_envs.bots import RandomBot
+from maya_envs.games import DEFAULT_GAME
 from maya_envs.notation import describe_action
 from maya_envs.records import make_env
-from maya_envs.games import DEFAULT_GAME
 from tests.conformance import GAME_CASES
 
 CASES = GAME_CASES

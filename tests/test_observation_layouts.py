@@ -14,6 +14,7 @@ pick being forced; random quarry play at three and four players never relocates 
 from __future__ import annotations
 
 import inspect
+
 import numpy as np
 import pytest
 

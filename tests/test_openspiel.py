@@ -22,9 +22,8 @@ import maya_envs.openspiel  # noqa: E402,F401  (registers the games)
 from maya_envs.bots.base import make_bot  # noqa: E402
 from maya_envs.core.chance import OutcomeRecorder  # noqa: E402
 from maya_envs.core.errors import ConfigError, IllegalActionError  # noqa: E402
-from maya_envs.openspiel import MayaBot, ismcts_resampler  # noqa: E402
-
 from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.openspiel import MayaBot, ismcts_resampler  # noqa: E402
 from maya_envs.openspiel.games import entries  # noqa: E402
 
 SPIEL_NAMES = {key: entry.short_name for key, entry in zip(GAMES, entries(), strict=True)}

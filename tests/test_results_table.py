@@ -9,9 +9,8 @@ import pytest
 import yaml
 
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game
-from training.results import arena_agents, row
-
 from tests.conformance import ALL_CASES, shipped_ppo_baseline
+from training.results import arena_agents, row
 
 #: A shipped baseline whose training options name a variant (the row's game cell shows it).
 NAME, INFO = shipped_ppo_baseline(lambda info: find_game(info.env_id).variant_option in info.game_options)

@@ -16,10 +16,9 @@ import pytest
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game
+from tests.conformance import default_variant
 from training.config_names import config_names, resolve_config
 from training.self_play import SnapshotPool, make_self_play_env
-
-from tests.conformance import default_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 POOL_ID = DEFAULT_GAME.gym_id  # the pools' game (3 players: two pools)

@@ -10,7 +10,7 @@ import pytest
 from maya_envs.evaluation.stats import wilson_interval
 from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.stats.cli import main
-from maya_envs.stats.collect import GameRecord, StatsConfig, Table, collect, probe_hidden
+from maya_envs.stats.collect import GameRecord, StatsConfig, Table, collect
 from maya_envs.stats.figures import branching_summary, distribution, figures, world_estimate
 from maya_envs.stats.report import run, to_json, without_timing
 from tests.conformance import default_variant, hidden_at_fewest

@@ -10,11 +10,10 @@ import sys
 import pytest
 
 from maya_envs.games import DEFAULT_GAME
+from tests.conformance import shipped_ppo_baseline
 from training.config import override_keys
 from training.config_names import config_names
 from training.train import list_configs, main
-
-from tests.conformance import shipped_ppo_baseline
 
 QUICK = f"{DEFAULT_GAME.key}/2p_quick"
 

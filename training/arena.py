@@ -36,8 +36,8 @@ import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
-from maya_envs.players import one_torch_thread, player_syntax
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
+from maya_envs.players import one_torch_thread, player_syntax
 from training.config import load_config
 from training.progress import game_progress
 from training.run_dirs import new_run_dir

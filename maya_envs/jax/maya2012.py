@@ -676,7 +676,6 @@ class Maya2012(pgx.core.Env):
 
     def _observe_multi(self, state: State, seat: jax.Array) -> jax.Array:
         x, cfg = state._x, self.config
-        f32 = jnp.float32
         colours = jnp.arange(9)
         dealt = x.tasks[0, 0] >= 0
         mine = x.tasks[seat]

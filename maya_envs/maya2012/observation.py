@@ -80,7 +80,7 @@ Pure: numpy only; imports the rules, never the other way round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from itertools import chain
 from typing import NamedTuple
 
@@ -128,7 +128,7 @@ def observation_layout(config: Maya2012Config) -> Layout:
     return _layout(config.num_players == 2, config.setup == "draft")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _layout(two_players: bool, draft: bool) -> Layout:
     towers = ("towers", (A.NUM_TOWERS, A.NUM_LEVELS, COLOURS))
     features = ("action_features", (3, A.NUM_EXCHANGES))
@@ -213,7 +213,7 @@ class _Plan(NamedTuple):
     feature_rows: tuple[int, ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(two_players: bool, draft: bool) -> _Plan:
     layout = _layout(two_players, draft)
     features = layout.part("action_features")

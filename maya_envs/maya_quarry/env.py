@@ -46,11 +46,11 @@ Rule decisions are listed in :mod:`maya_envs.maya_quarry.rules`.
 from __future__ import annotations
 
 from maya_envs.aec_base import GameAECEnv, env_functions, game_metadata
+from maya_envs.games import game_of_module
 from maya_envs.maya_quarry.observation import MayaQuarryObserver
 from maya_envs.maya_quarry.render import render_text
 from maya_envs.maya_quarry.render_image import draw
 from maya_envs.maya_quarry.rules import MayaQuarryRules
-from maya_envs.games import game_of_module
 
 GAME = game_of_module(__name__)
 """This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""

@@ -20,10 +20,9 @@ from typing import Any
 
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules.building import is_full, open_level
-from maya_envs.maya_quarry.rules.quarry import is_protected
 from maya_envs.maya_quarry.rules.config import BLUE_PLUS_2, FREE_BLOCK, FREE_DOUBLE, FREE_PASS, PROTECT, RELOCATE
+from maya_envs.maya_quarry.rules.quarry import is_protected
 from maya_envs.maya_quarry.rules.state import BUILD, DOUBLE, PHASE_NAMES, SETUP, WORKERS
-
 
 #: Titles of the seven green Special Property markers (rules file section 4), in the order of
 #: :data:`maya_envs.maya_quarry.rules.config.MARKERS`: the words every text and picture shows.

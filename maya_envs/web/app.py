@@ -43,6 +43,7 @@ from maya_envs.games import GAMES
 from maya_envs.records import RecordError
 from maya_envs.web.session import (
     AGENT_SPECS,
+    MAX_NESTING,
     PAGE_LIMITS,
     BusyError,
     FullError,
@@ -50,7 +51,6 @@ from maya_envs.web.session import (
     LiveGame,
     NotFoundError,
     Replay,
-    MAX_NESTING,
     Store,
     nesting,
 )

@@ -42,12 +42,12 @@ from __future__ import annotations
 from typing import Any
 
 from maya_envs.aec_base import GameAECEnv, env_functions, game_metadata
+from maya_envs.games import game_of_module
 from maya_envs.parallel_base import RulesParallelEnv
 from maya_envs.yaxha.observation import YaxhaObserver
 from maya_envs.yaxha.render import render_text
 from maya_envs.yaxha.render_image import draw
 from maya_envs.yaxha.rules import YaxhaRules
-from maya_envs.games import game_of_module
 
 GAME = game_of_module(__name__)
 """This game's entry in :data:`maya_envs.games.GAMES`: its name, title and version."""

@@ -27,9 +27,9 @@ import numpy as np
 
 from maya_envs.drawing import MUTED, SEAT_COLOURS, SPECTATOR_VIEW, WIDTH, Canvas, SvgPicture, text_colour
 from maya_envs.yaxha.actions import COLOUR_LETTERS, COLOURS, NUM_COLOURS, NUM_LEVELS
+from maya_envs.yaxha.render import choice_label, hand_text
 from maya_envs.yaxha.rules import BUILD, PENDING, PHASES, YaxhaRules, YaxhaState
 from maya_envs.yaxha.scoring import BONUS_CARDS
-from maya_envs.yaxha.render import choice_label, hand_text
 
 #: Cube colours in the order of :data:`~maya_envs.yaxha.actions.COLOURS` (orange, blue, green, yellow, white).
 CUBE_COLOURS = ((240, 140, 40), (50, 100, 210), (60, 160, 70), (240, 210, 50), (252, 252, 252))

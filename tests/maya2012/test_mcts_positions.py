@@ -10,7 +10,6 @@ from maya_envs.bots.guided import GuidedConfig, search_many
 from maya_envs.games import GAMES
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import Maya2012Rules, winner
-
 from tests.bots.test_guided import _uniform
 
 from .boards import complete_board, state_with

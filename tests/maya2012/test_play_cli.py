@@ -9,6 +9,7 @@ import re
 from maya_envs.records import load_record, replay
 from tests.test_play_cli import run
 
+
 def test_human_against_a_bot_plays_a_full_game_refuses_a_bad_move_and_saves_a_record(tmp_path):
     path = tmp_path / "game.jsonl"
     args = ["--game", "maya2012", "--seats", "human,heuristic", "--option", "max_turns=6", "--seed", "3"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from maya_envs.maya_quarry import determinize as quarry_det
 from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, NUM_CARD_TYPES

@@ -10,6 +10,7 @@ from maya_envs.cli.play import read_choice
 from maya_envs.records import load_record, make_env
 from tests.test_play_cli import run
 
+
 def test_quitting_keeps_a_valid_partial_record(tmp_path):
     path = tmp_path / "quit.jsonl"
     result = run("play", ["--game", "maya_quarry", "--seats", "human", "--seed", "2", "--record", str(path)], "1\nq\n")

@@ -85,9 +85,9 @@ class _Actor:
     def play(self, games: Games, seed: int) -> Played:
         import torch
 
-        from maya_envs.players import resolve_player
         from maya_envs.nn.agent import NetworkEvaluator
         from maya_envs.nn.model import PolicyValueNet
+        from maya_envs.players import resolve_player
         from training.exit.play import BotAgent, PolicyAgent, SearchAgent
 
         s, rules = self.settings, self.rules
