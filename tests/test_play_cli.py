@@ -156,3 +156,26 @@ def test_near_misses_get_a_suggestion(capsys):
         assert exit_.value.code == 2 and expected in capsys.readouterr().err
 
 
+
+
+def test_play_and_replay_write_to_the_streams_of_the_call_not_of_the_import(tmp_path, monkeypatch):
+    """``sys.stdout`` swapped after the modules were imported (a test's capture, a notebook's
+    redirect) is where maya-play and maya-replay print; a default bound at import printed to the
+    stream of that moment, a closed file by then ("I/O operation on closed file")."""
+    import io
+
+    from maya_envs.cli.play import main as play_main
+    from maya_envs.cli.replay import main as replay_main
+
+    path = tmp_path / "g.jsonl"
+    args = ["--game", DEFAULT_GAME.key, "--players", "3", "--seats", "random,random,random", "--option", "max_turns=4"]
+    played = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", played)
+    assert play_main([*args, "--seed", "2", "--record", str(path)]) == 0
+    assert "seed 2" in played.getvalue()
+    replayed, keys = io.StringIO(), io.StringIO("")
+    monkeypatch.setattr(sys, "stdout", replayed)
+    monkeypatch.setattr(sys, "stdin", keys)
+    assert replay_main([str(path), "--no-pause"]) == 0
+    moves = len(load_record(path).moves)
+    assert f"move {moves}/{moves}" in replayed.getvalue()

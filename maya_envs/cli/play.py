@@ -38,7 +38,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from maya_envs.cli import description
 from maya_envs.core.errors import did_you_mean
@@ -167,8 +167,11 @@ def ask_human(env, agent: str, stdin, out) -> int:
             print(f"not a move: {text!r}; type 1-{len(legal)}, a move's notation, ? or q", file=out)
 
 
-def play(args: argparse.Namespace, stdin=sys.stdin, out=sys.stdout) -> int:
+def play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     """Play one game as ``args`` say (see :func:`build_parser`); the exit status."""
+    # the streams of the call, not of the import (a caller may swap sys.stdout/stdin between them)
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if out is None else out
     game = game_name(args.game)
     options = dict(args.option)
     if args.players is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from maya_envs.captions import move_caption, result_line
 from maya_envs.cli import description
@@ -158,7 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None, stdin=sys.stdin, out=sys.stdout) -> int:
+def main(argv: list[str] | None = None, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    # the streams of the call, not of the import (a caller may swap sys.stdout/stdin between them)
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if out is None else out
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
