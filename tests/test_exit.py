@@ -227,6 +227,32 @@ def test_a_refit_with_the_runs_seed_repeats_its_network_and_other_seeds_learn_th
         refit.refit(run_dir, [-1])
 
 
+def test_a_refit_sweep_changes_only_learning_settings_and_keeps_its_networks_apart(tmp_path, capsys):
+    from training.exit import refit
+
+    run_dir = _run(tmp_path / "run", "--set", "exit.iterations=0", "--set", "eval_games=0")
+    (swept,) = refit.refit(run_dir, [1], ["exit.imitation_epochs=3"], tag="epochs3")
+    assert swept == run_dir / refit.REFITS / "epochs3" / "seed_1.pt"
+    original, meta = load_network(run_dir / "model.pt")
+    learned, swept_meta = load_network(swept)
+    assert swept_meta["overrides"] == ["exit.imitation_epochs=3"] and swept_meta["seed"] == 1
+    # the run's own seed with more passes is another network (the run took 1: a refit without --set repeats it)
+    assert not torch.equal(learned.state_dict()["board.0.weight"], original.state_dict()["board.0.weight"])
+    assert not (run_dir / refit.REFITS / "seed_1.pt").exists()
+    # a key that would have changed the games, a bad value, a missing or odd tag: refused by name
+    with pytest.raises(ValueError, match="'exit.imitation_games=5'.*allowed keys: learning_rate"):
+        refit.refit(run_dir, [1], ["exit.imitation_games=5"], tag="more")
+    with pytest.raises(ValueError, match="imitation_epochs"):
+        refit.refit(run_dir, [1], ["exit.imitation_epochs=0"], tag="zero")
+    with pytest.raises(ValueError, match="--set and --tag go together"):
+        refit.refit(run_dir, [1], ["learning_rate=0.01"])
+    with pytest.raises(ValueError, match="--set and --tag go together"):
+        refit.refit(run_dir, [1], [], tag="lonely")
+    assert refit.main([str(run_dir), "--seeds", "1", "--set", "batch_size=64", "--tag", "../up"]) == 2
+    assert "--tag '../up'; allowed: letters, digits" in capsys.readouterr().err
+    assert not (run_dir / "up").exists()
+
+
 def test_opponent_lineups_seat_the_learner_and_fall_back_to_self_play():
     lineups = opponent_lineups(["self", "heuristic", "older", "random"], 3, ["older0"])
     assert lineups == [

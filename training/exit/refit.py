@@ -6,19 +6,24 @@ picked from several seeds and its raw figure reported as their mean).
 Usage::
 
     python -m training.exit.refit runs/<run> --seeds 2 3        # writes runs/<run>/refits/seed_2.pt, seed_3.pt
+    python -m training.exit.refit runs/<run> --seeds 1 2 --set exit.imitation_epochs=6 --tag epochs6
+                                                                # runs/<run>/refits/epochs6/seed_1.pt, seed_2.pt
 
 The run must have stopped after iteration 0 (``exit.iterations: 0``: its ``checkpoint.pt``
 holds exactly the rows iteration 0 learned from). Each refit is the run's own iteration-0
 learning with the config's ``seed`` replaced: the network's initial weights, the held-out
 games and the minibatch order follow the seed; the teacher's games are the run's. A refit
 with the run's own seed repeats its network exactly. The teacher's games cost minutes to
-hours (a rollout-search teacher); a refit costs only the learning.
+hours (a rollout-search teacher); a refit costs only the learning. ``--set`` changes a learning
+setting (:data:`LEARNING_KEYS`; never one that would have changed the games) for a sweep, whose
+networks go under ``refits/<tag>/`` with the overrides in their meta.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
 import time
 from pathlib import Path
@@ -29,6 +34,19 @@ from training.exit.data import Positions
 
 REFITS = "refits"
 """The folder of a run that receives the refitted networks."""
+
+LEARNING_KEYS = (
+    "learning_rate",
+    "batch_size",
+    "exit.imitation_epochs",
+    "exit.hidden",
+    "exit.weight_decay",
+    "exit.value_weight",
+)
+"""Config keys a refit may override: how iteration 0 learns, not which games it learns from."""
+
+TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A sweep's folder name under ``refits/`` (no path separators, no leading dot)."""
 
 
 def imitation_rows(checkpoint: dict) -> Positions:
@@ -52,14 +70,17 @@ def imitation_rows(checkpoint: dict) -> Positions:
     return Positions.concat([Positions(**chunk) for chunk in replay])
 
 
-def refit(run_dir: Path, seeds: list[int]) -> list[Path]:
-    """One network per seed in ``run_dir/refits/seed_<S>.pt`` (:func:`maya_envs.nn.model.save_network`
-    files whose meta adds ``refit_of`` and ``seed``); the paths.
+def refit(run_dir: Path, seeds: list[int], overrides: list[str] = (), tag: str | None = None) -> list[Path]:
+    """One network per seed in ``run_dir/refits/seed_<S>.pt``, or ``run_dir/refits/<tag>/seed_<S>.pt``
+    with ``overrides`` (``KEY=VALUE`` of :data:`LEARNING_KEYS`, as ``maya-train --set``)
+    (:func:`maya_envs.nn.model.save_network` files whose meta adds ``refit_of``, ``seed`` and any
+    ``overrides``); the paths.
 
     Raises:
         FileNotFoundError: ``run_dir`` lacks ``config.yaml`` or ``checkpoint.pt``.
         ValueError: not an expert-iteration run stopped after iteration 0; a seed that is not an
-            int >= 0.
+            int >= 0; an override of another key, or a bad value (the config's own error);
+            overrides without a tag, a tag without overrides, or a tag that is not a plain name.
     """
     import torch
 
@@ -70,24 +91,36 @@ def refit(run_dir: Path, seeds: list[int]) -> list[Path]:
     for seed in seeds:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed={seed!r}; allowed: an int >= 0")
+    overrides = list(overrides)
+    for item in overrides:
+        key = item.partition("=")[0].strip()
+        if key not in LEARNING_KEYS:
+            raise ValueError(
+                f"--set {item!r}: a refit changes only how iteration 0 learns; allowed keys: {', '.join(LEARNING_KEYS)}"
+            )
+    if bool(overrides) != (tag is not None):
+        raise ValueError("--set and --tag go together: a sweep's networks need their own folder, refits/<tag>/")
+    if tag is not None and not TAG.fullmatch(tag):
+        raise ValueError(f"--tag {tag!r}; allowed: letters, digits, '_', '.', '-' (at most 64, no leading '.', '-')")
     for name in ("config.yaml", "checkpoint.pt"):
         if not (run_dir / name).is_file():
             raise FileNotFoundError(f"{str(run_dir / name)!r} not found: a refit needs an expert-iteration run")
-    config = load_config(str(run_dir / "config.yaml"))
+    config = load_config(str(run_dir / "config.yaml"), overrides)
     if config.algo != "exit":
         raise ValueError(f"{str(run_dir)!r} is a run of algo {config.algo!r}; a refit needs algo: exit")
     checkpoint = torch.load(run_dir / "checkpoint.pt", map_location="cpu", weights_only=False)
     rows = imitation_rows(checkpoint)
     games = 0 if rows.games is None else len(np.unique(rows.games))
-    out = run_dir / REFITS
-    out.mkdir(exist_ok=True)
+    out = run_dir / REFITS if tag is None else run_dir / REFITS / tag
+    out.mkdir(parents=True, exist_ok=True)
     paths = []
     for seed in seeds:
         started = time.process_time()
         trainer = ExitTrainer(dataclasses.replace(config, seed=seed))
         learned = trainer.refit_imitation(Played(np.zeros((games, trainer.num_players)), rows, len(rows)))
         path = out / f"seed_{seed}.pt"
-        trainer.save_model(path, {"refit_of": str(run_dir), "seed": seed})
+        extra = {"refit_of": str(run_dir), "seed": seed} | ({"overrides": overrides} if overrides else {})
+        trainer.save_model(path, extra)
         paths.append(path)
         print(
             f"seed {seed}: {len(rows):,} rows, policy loss {learned['policy_loss']:.3f}, agreement "
@@ -100,9 +133,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run", type=Path, help="an expert-iteration run directory stopped after iteration 0")
     parser.add_argument("--seeds", type=int, nargs="+", required=True, help="training seeds, one network each")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"a learning setting: {', '.join(LEARNING_KEYS)}",
+    )
+    parser.add_argument("--tag", help="with --set: the sweep's folder under refits/")
     args = parser.parse_args(argv)
     try:
-        refit(args.run, args.seeds)
+        refit(args.run, args.seeds, args.set, args.tag)
     except (FileNotFoundError, ValueError) as error:
         print(f"refit: {error}", file=sys.stderr)
         return 2
