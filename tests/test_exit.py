@@ -244,6 +244,8 @@ def test_a_refit_sweep_changes_only_learning_settings_and_keeps_its_networks_apa
         refit.refit(run_dir, [1], ["exit.imitation_games=5"], tag="more")
     with pytest.raises(ValueError, match="imitation_epochs"):
         refit.refit(run_dir, [1], ["exit.imitation_epochs=0"], tag="zero")
+    with pytest.raises(ValueError, match="override 'learning_rate' must look like key=value"):
+        refit.refit(run_dir, [1], ["learning_rate"], tag="bare")
     with pytest.raises(ValueError, match="--set and --tag go together"):
         refit.refit(run_dir, [1], ["learning_rate=0.01"])
     with pytest.raises(ValueError, match="--set and --tag go together"):

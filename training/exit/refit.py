@@ -85,6 +85,7 @@ def refit(run_dir: Path, seeds: list[int], overrides: list[str] = (), tag: str |
     import torch
 
     from training.config import load_config
+    from training.config_names import split_override
     from training.exit.loop import ExitTrainer
     from training.exit.play import Played
 
@@ -93,7 +94,7 @@ def refit(run_dir: Path, seeds: list[int], overrides: list[str] = (), tag: str |
             raise ValueError(f"seed={seed!r}; allowed: an int >= 0")
     overrides = list(overrides)
     for item in overrides:
-        key = item.partition("=")[0].strip()
+        key, _ = split_override(item)
         if key not in LEARNING_KEYS:
             raise ValueError(
                 f"--set {item!r}: a refit changes only how iteration 0 learns; allowed keys: {', '.join(LEARNING_KEYS)}"
@@ -101,7 +102,9 @@ def refit(run_dir: Path, seeds: list[int], overrides: list[str] = (), tag: str |
     if bool(overrides) != (tag is not None):
         raise ValueError("--set and --tag go together: a sweep's networks need their own folder, refits/<tag>/")
     if tag is not None and not TAG.fullmatch(tag):
-        raise ValueError(f"--tag {tag!r}; allowed: letters, digits, '_', '.', '-' (at most 64, no leading '.', '-')")
+        raise ValueError(
+            f"--tag {tag!r}; allowed: letters, digits, '_', '.', '-', starting with a letter or digit (at most 64)"
+        )
     for name in ("config.yaml", "checkpoint.pt"):
         if not (run_dir / name).is_file():
             raise FileNotFoundError(f"{str(run_dir / name)!r} not found: a refit needs an expert-iteration run")
