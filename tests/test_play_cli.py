@@ -156,8 +156,6 @@ def test_near_misses_get_a_suggestion(capsys):
         assert exit_.value.code == 2 and expected in capsys.readouterr().err
 
 
-
-
 def test_play_and_replay_write_to_the_streams_of_the_call_not_of_the_import(tmp_path, monkeypatch):
     """``sys.stdout`` swapped after the modules were imported (a test's capture, a notebook's
     redirect) is where maya-play and maya-replay print; a default bound at import printed to the
