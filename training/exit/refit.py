@@ -26,6 +26,7 @@ import dataclasses
 import re
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -70,7 +71,7 @@ def imitation_rows(checkpoint: dict) -> Positions:
     return Positions.concat([Positions(**chunk) for chunk in replay])
 
 
-def refit(run_dir: Path, seeds: list[int], overrides: list[str] = (), tag: str | None = None) -> list[Path]:
+def refit(run_dir: Path, seeds: list[int], overrides: Sequence[str] = (), tag: str | None = None) -> list[Path]:
     """One network per seed in ``run_dir/refits/seed_<S>.pt``, or ``run_dir/refits/<tag>/seed_<S>.pt``
     with ``overrides`` (``KEY=VALUE`` of :data:`LEARNING_KEYS`, as ``maya-train --set``)
     (:func:`maya_envs.nn.model.save_network` files whose meta adds ``refit_of``, ``seed`` and any
