@@ -101,7 +101,10 @@ BAD_OVERRIDES = [
         (["exit.opponents={self: 1, strong: 1}"], r"exit.opponents: unknown kind\(s\) \['strong'\]"),
         (["exit.opponents={self: 0}"], r"exit.opponents=\{'self': 0\}; allowed: a mapping of self, heuristic"),
         (["exit.imitation=teacher"], r"exit.imitation='teacher'; allowed: 'heuristic', 'none'"),
-        (["exit.imitation_games=0"], r"exit.imitation_games=0 with exit.imitation='heuristic'; allowed: an int >= 1"),
+        (
+            ["exit.imitation=heuristic", "exit.imitation_games=0"],
+            r"exit.imitation_games=0 with exit.imitation='heuristic'; allowed: an int >= 1",
+        ),
         (["exit.imitation=mcts:x"], r"exit.imitation: bot 'mcts:x'"),
         (["exit.gate_opponents=[expert]"], r"exit.gate_opponents: 'expert'; allowed"),
         (["exit.gate_threshold=2"], r"exit.gate_threshold=2; allowed: a number in \[0, 1\]"),
@@ -113,7 +116,10 @@ BAD_OVERRIDES = [
         # value targets and data (tests/test_exit_targets.py)
         (["exit.playout_cap={p: 0.25}"], r"exit.playout_cap=\{'p': 0.25\}: unknown key\(s\) \[\], missing \['small'\]"),
         (["exit.playout_cap={p: 2, small: 4}"], r"exit.playout_cap.p=2; allowed: a number in \[0, 1\]"),
-        (["exit.playout_cap={p: 0.5, small: 64}"], r"exit.playout_cap.small=64; allowed: an int in \[1, 16\]"),
+        (
+            ["exit.simulations=16", "exit.playout_cap={p: 0.5, small: 64}"],
+            r"exit.playout_cap.small=64; allowed: an int in \[1, 16\] \(exit.simulations\)",
+        ),
         (["exit.playout_cap={p: 0.5, small: 4, cheap: 1}"], r"unknown key\(s\) \['cheap'\]"),
         (["exit.playout_cap=[1]"], r"exit.playout_cap=\[1\]; allowed: a mapping"),
         (["exit.window_games=-1"], r"exit.window_games=-1; allowed: an int >= 0"),

@@ -152,6 +152,10 @@ def cap_overrides(max_turns: int) -> list[str]:
 
 
 TINY = [
+    # what the tests below check, pinned here rather than taken from the shipped recipe (which may
+    # use a rollout-search teacher, a fixed leaf or another name)
+    "--set", "exp_name=exit", "--set", "exit.imitation=heuristic", "--set", "exit.leaf_value=auto",
+    "--set", "exit.hidden=128", "--set", "exit.search={}", "--set", "eval_opponents=[random, heuristic]",
     "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.imitation_epochs=1",
     "--set", "exit.games_per_iteration=2", "--set", "exit.games_in_flight=2", "--set", "exit.simulations=4",
     "--set", "exit.gate_games=2", "--set", "exit.eval_simulations=2", "--set", "exit.actors=1",
