@@ -19,3 +19,17 @@ def test_a_candidate_that_fits_no_config_is_an_error_naming_why(capsys):
     err = capsys.readouterr().err
     assert "'az:no_such_network:4' fits no config here" in err
     assert "neither a .pt checkpoint nor a shipped network" in err
+
+
+def test_torch_timing_runs_the_network_by_torch_on_the_same_games(capsys):
+    # A tiny search of the shipped default network of the default game: the torch run plays the
+    # same moves (the frozen copy computes what torch computes), so the row shows 100% of them.
+    network = f"az:{DEFAULT_GAME.key}_2p_exit:2:memo=0"
+    argv = ["--games", "1", "--only", DEFAULT_GAME.key, "--spec", network, "random", "--torch"]
+    assert run_benchmark("bench_pretrained", argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("| torch ms | torch / frozen | same moves |")
+    searched = [line.split("|") for line in lines if f"`{network}`" in line]
+    assert searched and all(float(cells[6]) > 0 and cells[8].strip() == "100.0%" for cells in searched)
+    bots = [line.split("|") for line in lines if "`random`" in line]  # no network: nothing to time by torch
+    assert bots and all(cells[6].strip() == "" for cells in bots)

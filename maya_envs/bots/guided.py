@@ -77,7 +77,14 @@ deterministic evaluator the results depend only on ``rng``'s seed, the roots and
   simulations) but loses strength (65.0% [55.3, 73.6] against the heuristic, 100 games, against
   86.8% [83.1, 89.7] without), so it is off by default;
 * a **clock** (:attr:`GuidedConfig.time_limit`, ``az:...:time=SECONDS``): search until the time
-  per move is spent, the Gumbel schedule planned for the simulations that fit.
+  per move is spent, the Gumbel schedule planned for the simulations that fit. Every decision
+  gets the same time, so one with many legal actions gets fewer simulations than one with few
+  (Maya (2012) 2p at 20 ms: about 16 simulations with 20 or more legal actions, 37 with 2-4;
+  a timed search plays as a fixed count of the simulations it ran, 304 of 305 positions);
+* the **frozen network** (:class:`maya_envs.nn.frozen.FrozenNet`): the ``az:`` and ``policy:``
+  bots run their network as a numpy copy of its weights, about 3x faster than torch a
+  position at the search's batch of one, the same moves (``benchmarks/bench_pretrained.py
+  --torch``); the selection keeps each node's prior logits instead of recomputing them.
 
 Bot names: ``az:<model>[:SIMULATIONS][:KEY=VALUE...]`` (:data:`AZ_SYNTAX`; the network part is
 in :mod:`maya_envs.nn.agent`).
@@ -373,9 +380,11 @@ class _Node:
     also its ``state``, the seat to move there (``mover``) and ``after[i]``, the state action
     ``i`` leads to (``None`` until first applied); else these are ``None``. ``cheap``: the
     prior is the uniform one of a node at or below :attr:`GuidedConfig.prior_depth`, not the
-    evaluator's (tree reuse asks the evaluator once such a node is kept above that depth)."""
+    evaluator's (tree reuse asks the evaluator once such a node is kept above that depth).
+    ``logits``: :func:`_logits` of the whole prior, kept with it (selection reads it at every
+    visit)."""
 
-    __slots__ = ("actions", "index", "prior", "n", "w", "children", "raw", "state", "mover", "after", "cheap")
+    __slots__ = ("actions", "index", "prior", "logits", "n", "w", "children", "raw", "state", "mover", "after", "cheap")
 
     def __init__(
         self,
@@ -402,6 +411,7 @@ class _Node:
         p = np.maximum(np.asarray(prior, np.float64).reshape(len(self.actions)), 0.0)
         total = p.sum()
         self.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
+        self.logits = _logits(self.prior)
 
     def edges(self, legal: list[int]) -> np.ndarray:
         """Indices of ``legal`` (the current sample's legal actions) among this node's actions,
@@ -416,6 +426,7 @@ class _Node:
                 self.children.append(None)
             k = len(new)
             self.prior = np.concatenate([self.prior, np.full(k, 1.0 / len(legal))])
+            self.logits = _logits(self.prior)
             self.n = np.concatenate([self.n, np.zeros(k)])
             self.w = np.concatenate([self.w, np.zeros((k, self.w.shape[1]))])
         return np.array([self.index[a] for a in legal])
@@ -425,33 +436,40 @@ class _Node:
         return (self.raw + self.w.sum(axis=0)) / (1.0 + self.n.sum())
 
 
-def _completed_q(node: _Node, idx: np.ndarray, seat: int) -> np.ndarray:
-    """``mctx``'s completed Q-values of ``seat`` over ``idx``: the mean value of a visited action,
-    the node's mixed value (its evaluated value averaged with the prior-weighted mean Q of the
-    visited actions, weighted by their visits) for an unvisited one."""
-    n = node.n[idx]
+def _completed_q(node: _Node, idx: np.ndarray | None, seat: int) -> np.ndarray:
+    """``mctx``'s completed Q-values of ``seat`` over ``idx`` (``None``: all the node's actions,
+    in order): the mean value of a visited action, the node's mixed value (its evaluated value
+    averaged with the prior-weighted mean Q of the visited actions, weighted by their visits)
+    for an unvisited one."""
+    if idx is None:
+        n, w, prior = node.n, node.w[:, seat], node.prior
+    else:
+        n, w, prior = node.n[idx], node.w[idx, seat], node.prior[idx]
     visited = n > 0
-    q = np.where(visited, node.w[idx, seat] / np.maximum(n, 1), 0.0)
+    q = np.where(visited, w / np.maximum(n, 1), 0.0)
     total = n.sum()
     if total == 0:
-        return np.full(len(idx), node.raw[seat])
-    prior = np.maximum(node.prior[idx], np.finfo(np.float64).tiny)
+        return np.full(len(n), node.raw[seat])
+    prior = np.maximum(prior, _TINY)
     weighted = (prior * q)[visited].sum() / prior[visited].sum()
     mixed = (node.raw[seat] + total * weighted) / (total + 1)
     return np.where(visited, q, mixed)
 
 
-def _sigma(config: GuidedConfig, node: _Node, idx: np.ndarray, seat: int) -> np.ndarray:
-    """``sigma(completed q)`` over ``idx``: the completed Q-values rescaled to [0, 1] over the
-    node's actions, times ``(c_visit + max n) * c_scale``."""
+def _sigma(config: GuidedConfig, node: _Node, idx: np.ndarray | None, seat: int) -> np.ndarray:
+    """``sigma(completed q)`` over ``idx`` (``None``: all): the completed Q-values rescaled to
+    [0, 1] over the node's actions, times ``(c_visit + max n) * c_scale``."""
     q = _completed_q(node, idx, seat)
     low, high = q.min(), q.max()
     q = (q - low) / max(high - low, 1e-8)
-    return (config.c_visit + node.n[idx].max()) * config.c_scale * q
+    return (config.c_visit + (node.n if idx is None else node.n[idx]).max()) * config.c_scale * q
+
+
+_TINY = np.finfo(np.float64).tiny
 
 
 def _logits(prior: np.ndarray) -> np.ndarray:
-    p = np.maximum(prior, np.finfo(np.float64).tiny)
+    p = np.maximum(prior, _TINY)
     logits = np.log(p / p.sum())
     return logits - logits.max()
 
@@ -540,10 +558,13 @@ class _Search:
     def forced(self) -> bool:
         return len(self.legal) == 1
 
-    def select(self, node: _Node, idx: np.ndarray, mover: int) -> int:
-        """The index (into ``node.actions``) of the edge a simulation follows from ``node``."""
+    def select(self, node: _Node, idx: np.ndarray | None, mover: int) -> int:
+        """The index (into ``node.actions``) of the edge a simulation follows from ``node``, among
+        ``idx`` (``None``: all its actions; the node cache's walk, where they are the state's)."""
         cfg = self.config
-        n = node.n[idx]
+        if idx is None and (cfg.selection == "puct" or node is self.root):
+            idx = np.arange(len(node.actions))
+        n = node.n if idx is None else node.n[idx]
         if cfg.selection == "puct":
             q = np.where(n > 0, node.w[idx, mover] / np.maximum(n, 1), node.raw[mover])
             prior = node.prior[idx] / node.prior[idx].sum()
@@ -552,13 +573,16 @@ class _Search:
                 score = score + self.tiebreak
         elif node is self.root:
             target = self.schedule[self.count]
-            score = self.gumbel + _logits(node.prior) + _sigma(cfg, node, idx, mover)
+            score = self.gumbel + node.logits + _sigma(cfg, node, idx, mover)
             score = np.where(n - self.base[idx] == target, score, -np.inf)
             if not np.isfinite(score).any():  # not reached with the mctx schedule; stay safe
                 score = -n
         else:
-            improved = _softmax(_logits(node.prior[idx]) + _sigma(cfg, node, idx, mover))
+            logits = node.logits if idx is None else _logits(node.prior[idx])
+            improved = _softmax(logits + _sigma(cfg, node, idx, mover))
             score = improved - n / (1.0 + n.sum())
+            if idx is None:
+                return int(np.argmax(score))
         return int(idx[int(np.argmax(score))])
 
     def descend(self) -> tuple[list[tuple[_Node, int]], Any, np.ndarray | None]:
@@ -578,7 +602,7 @@ class _Search:
         path: list[tuple[_Node, int]] = []
         while True:
             if cached:
-                i = self.select(node, np.arange(len(node.actions)), node.mover)
+                i = self.select(node, None, node.mover)
                 state = node.after[i]
                 if state is None:
                     state = node.after[i] = rules.apply_action(node.state, node.actions[i], self.rng)
@@ -611,9 +635,9 @@ class _Search:
             mover = self.seat
             sigma = _sigma(cfg, root, idx, mover)
             n = root.n[idx] - self.base[idx]
-            score = np.where(n == n.max(), self.gumbel + _logits(root.prior) + sigma, -np.inf)
+            score = np.where(n == n.max(), self.gumbel + root.logits + sigma, -np.inf)
             action = self.legal[int(np.argmax(score))]
-            policy[self.legal] = _softmax(_logits(root.prior) + sigma)
+            policy[self.legal] = _softmax(root.logits + sigma)
         else:
             n = root.n[idx]
             best = np.flatnonzero(n == n.max())

@@ -152,3 +152,12 @@ def to_absolute(values: Sequence[float] | np.ndarray, seat: int) -> np.ndarray:
     absolute seat order."""
     values = np.asarray(values)
     return np.roll(values, int(seat), axis=-1)
+
+
+def to_absolute_rows(values: np.ndarray, seats: Sequence[int]) -> np.ndarray:
+    """:func:`to_absolute` of each row: ``values (B, n)`` seat-relative, row ``i`` for observer
+    ``seats[i]`` -> ``(B, n)`` in absolute seat order (one gather for the batch)."""
+    values = np.asarray(values)
+    n = values.shape[-1]
+    order = (np.arange(n) - np.asarray(seats, np.intp)[:, None]) % n
+    return values[np.arange(len(order))[:, None], order]
