@@ -474,6 +474,48 @@ def _logits(prior: np.ndarray) -> np.ndarray:
     return logits - logits.max()
 
 
+def _interior_choice(
+    config: GuidedConfig, n: np.ndarray, w: np.ndarray, prior: np.ndarray, logits: np.ndarray, raw: float
+) -> int:
+    """Gumbel selection below the root (``mctx``'s interior action selection): the position of
+    the largest ``softmax(logits + sigma(completed q)) - n / (1 + sum n)``, the first on a tie.
+    The arithmetic of :func:`_completed_q`, :func:`_sigma` and :func:`_softmax` on one node's few
+    actions, in plain floats: numpy's per-call cost on arrays this small was most of the tree
+    walk's time (``n``, ``w``: the actions' visits and the mover's value sums; ``raw``: the
+    node's evaluated value for the mover)."""
+    visits = n.tolist()
+    total = sum(visits)
+    if total == 0:
+        q = [float(raw)] * len(visits)
+    else:
+        weighted = weights = 0.0
+        means: list[float | None] = []
+        for visit, value, p in zip(visits, w.tolist(), prior.tolist(), strict=True):
+            if visit > 0:
+                mean = value / visit
+                p = max(p, _TINY)
+                weighted += p * mean
+                weights += p
+                means.append(mean)
+            else:
+                means.append(None)
+        mixed = (raw + total * (weighted / weights)) / (total + 1)
+        q = [mixed if mean is None else mean for mean in means]
+    low = min(q)
+    span = max(max(q) - low, 1e-8)
+    scale = (config.c_visit + max(visits)) * config.c_scale
+    x = [logit + scale * ((value - low) / span) for logit, value in zip(logits.tolist(), q, strict=True)]
+    top = max(x)
+    e = [math.exp(v - top) for v in x]
+    z = sum(e)
+    best, choice = -math.inf, 0
+    for i, (ei, visit) in enumerate(zip(e, visits, strict=True)):
+        score = ei / z - visit / (1.0 + total)
+        if score > best:
+            best, choice = score, i
+    return choice
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max())
     return e / e.sum()
@@ -578,11 +620,11 @@ class _Search:
             if not np.isfinite(score).any():  # not reached with the mctx schedule; stay safe
                 score = -n
         else:
-            logits = node.logits if idx is None else _logits(node.prior[idx])
-            improved = _softmax(logits + _sigma(cfg, node, idx, mover))
-            score = improved - n / (1.0 + n.sum())
             if idx is None:
-                return int(np.argmax(score))
+                return _interior_choice(cfg, node.n, node.w[:, mover], node.prior, node.logits, node.raw[mover])
+            prior = node.prior[idx]
+            choice = _interior_choice(cfg, n, node.w[idx, mover], prior, _logits(prior), node.raw[mover])
+            return int(idx[choice])
         return int(idx[int(np.argmax(score))])
 
     def descend(self) -> tuple[list[tuple[_Node, int]], Any, np.ndarray | None]:
@@ -608,7 +650,9 @@ class _Search:
                     state = node.after[i] = rules.apply_action(node.state, node.actions[i], self.rng)
             else:
                 legal = self.legal if node is self.root else list(rules.legal_actions(state))
-                i = self.select(node, node.edges(legal), rules.current_player(state))
+                idx = node.edges(legal)
+                # this sample's legal actions are the node's, in order (the common case): all of them
+                i = self.select(node, None if legal == node.actions else idx, rules.current_player(state))
                 state = rules.apply_action(state, node.actions[i], self.rng)
             path.append((node, i))
             if rules.current_player(state) < 0:

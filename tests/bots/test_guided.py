@@ -355,3 +355,31 @@ def test_exact_ties_at_the_root_are_broken_at_random_not_towards_low_ids(selecti
     config = GuidedConfig(simulations=3, selection=selection, gumbel_scale=0.0)
     chosen = {search_many(rules, [(20, 0)], [0], _uniform(rules), config, rng=seed)[0].action for seed in range(12)}
     assert chosen == {0, 1, 2}
+
+
+def _interior_reference(config, node, mover):
+    """The interior (non-root) Gumbel choice as mctx writes it, on numpy arrays."""
+    idx = np.arange(len(node.actions))
+    improved = guided._softmax(guided._logits(node.prior) + guided._sigma(config, node, idx, mover))
+    return int(np.argmax(improved - node.n / (1.0 + node.n.sum())))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_interior_choice_is_mctx_interior_selection(seed):
+    # Plain-float arithmetic over one node's actions picks what the numpy formula picks: random
+    # priors (some zero), visits (none, some, all), values, c_scale; both seats as the mover.
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(1, 14))
+    prior = rng.random(size) * (rng.random(size) > 0.2)
+    node = guided._Node(list(range(size)), prior, rng.uniform(-1, 1, 2))
+    visited = rng.random() < 0.8
+    node.n[:] = rng.integers(0, 6, size) * visited
+    node.w[:] = rng.uniform(-1, 1, (size, 2)) * node.n[:, None]
+    config = GuidedConfig(c_scale=float(rng.choice([0.1, 0.3, 1.0])))
+    for mover in (0, 1):
+        choice = guided._interior_choice(config, node.n, node.w[:, mover], node.prior, node.logits, node.raw[mover])
+        assert choice == _interior_reference(config, node, mover)
+        search = guided._Search.__new__(guided._Search)  # select() below the root: the same choice
+        search.config, search.root = config, None
+        assert search.select(node, None, mover) == choice
+        assert search.select(node, np.arange(size), mover) == choice
