@@ -242,3 +242,43 @@ def test_one_pass_reply_terms_match_the_rule_read_per_exchange():
         assert best_reply(state, rules.config.ladder_spaces) == (max(joins, default=0), swing)
         checked += 1
     assert checked > 200
+
+
+def test_reply_table_gives_best_reply_after_every_action():
+    """:class:`ReplyTable` (each reply's value read once on the board before the action) equals
+    :func:`best_reply` of the state each action leads to, in every 2p phase with a reply to come
+    (the Raven placement included), over every ladder-space config of :data:`CONFIGS`."""
+    from maya_envs.maya2012.features import ReplyTable, best_reply
+    from maya_envs.maya2012.rules import EXCHANGE
+
+    checked = set()
+    for rules, state in positions(2, 12, seed=9):
+        seat, spaces = rules.current_player(state), rules.config.ladder_spaces
+        table = ReplyTable(state, 1 - seat, spaces)
+        for action in rules.legal_actions(state):
+            after = rules.apply_action(state, action, np.random.default_rng(0))
+            if after.phase == EXCHANGE and after.to_move != seat:
+                assert table.best(after, action) == best_reply(after, spaces)
+                checked.add(state.phase)
+    assert len(checked) >= 2  # exchanges and the Raven placement
+
+
+def test_victory_points_after_an_action_are_counted_on_its_towers_only():
+    """The features' VP difference (now, with the action's two towers recounted) equals the
+    rules' count on the whole board after each action."""
+    from maya_envs.maya2012.rules import victory_points
+
+    features_seen = 0
+    for rules, state in positions(2, 8, seed=11):
+        seat = rules.current_player(state)
+        legal = rules.legal_actions(state)
+        rows = ActionFeatures(rules)(state, seat, legal)
+        column = ActionFeatures(rules).names.index("vp_diff")
+        scale = ActionFeatures(rules)._scales_2p[0]
+        for row, action in zip(rows, legal, strict=True):
+            if action >= A.DRAFT_BASE:
+                continue
+            vp = victory_points(rules.apply_action(state, action, np.random.default_rng(0)))
+            assert row[column] == np.float32((vp[seat] - vp[1 - seat]) / scale)
+            features_seen += 1
+    assert features_seen > 500

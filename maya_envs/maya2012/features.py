@@ -99,8 +99,10 @@ from maya_envs.maya2012.rules import (
     joins_formed,
     last_exchange_completed_centre,
     legal_exchanges,
+    points_by_tower,
     state_exchanges,
     swap,
+    tower_points,
     unknown_colours,
     victory_points,
     winner,
@@ -167,6 +169,51 @@ def best_reply(state: Maya2012State, ladder_spaces: tuple[int, ...]) -> tuple[in
     return joins, swing
 
 
+class ReplyTable:
+    """Two players: :func:`best_reply` of every state one action after ``state``, from one table
+    of what each exchange of ``mover`` (the seat that replies) forms and swings on ``state``'s
+    board.
+
+    An exchange changes its own two towers only (their blocks, ladders and priest), and the
+    seat that replies keeps its ladders and priests in hand; so a reply that leaves those two
+    towers alone forms and swings on the board after the action what it would on ``state``'s.
+    The Monolith, moved to the exchanged pair, bars every reply that touches it (rules section
+    4), so every legal reply reads the table; one that touches a changed tower would be
+    computed on the board after the action. Cost: each reply's value once per ``state``
+    instead of once per action (the features of a position with ten actions did ten passes).
+    """
+
+    def __init__(self, state: Maya2012State, mover: int, ladder_spaces: tuple[int, ...]) -> None:
+        self.state, self.mover, self.ladder_spaces = state, mover, ladder_spaces
+        self._values: dict[int, tuple[int, int]] = {}
+
+    def _on_board(self, board: Maya2012State, move: int) -> tuple[int, int]:
+        formed = joins_formed(board.towers, move)
+        return formed, exchange_consequences(board, move, self.mover, self.ladder_spaces)[2] if formed else 0
+
+    def best(self, after: Maya2012State, action: int) -> tuple[int, int]:
+        """:func:`best_reply` ``(after, ladder_spaces)`` for ``after``, the state ``action`` led to
+        from ``state`` (``mover`` to move there)."""
+        if after.to_move != self.mover:
+            return best_reply(after, self.ladder_spaces)
+        changed = A.PAIRS[action // 4] if action < A.NUM_EXCHANGES else ()
+        values = self._values
+        joins = swing = 0
+        for move in state_exchanges(after):
+            a, b = A.PAIRS[move // 4]
+            if a in changed or b in changed:
+                formed, gain = self._on_board(after, move)
+            else:
+                found = values.get(move)
+                if found is None:
+                    found = values[move] = self._on_board(self.state, move)
+                formed, gain = found
+            if formed:
+                joins = max(joins, formed)
+                swing = max(swing, gain)
+        return joins, swing
+
+
 def best_reply_joins(state: Maya2012State) -> int:
     """Most joins any legal exchange of the player to move would form (0-2; 0 without one)."""
     moves = state_exchanges(state)
@@ -189,18 +236,22 @@ def white_setup_joins(state: Maya2012State, pair: int) -> int:
     )
 
 
-def result_terms(state: Maya2012State, seat: int, reply: int | None = None) -> tuple[int, int, int, int, int, int]:
+def result_terms(
+    state: Maya2012State, seat: int, reply: int | None = None, vp: Sequence[int] | None = None
+) -> tuple[int, int, int, int, int, int]:
     """Two players: ``(ends, result, vp_diff, priest_diff, ladder_diff, reply_joins)`` of
     ``state`` from ``seat``'s point of view: ``ends`` 1 for a finished game, ``result`` +1 win,
     -1 loss, 0 draw or running; the differences are mine minus the other seat's;
     ``reply_joins`` is :func:`best_reply_joins` when the other seat makes the next exchange,
-    else 0 (``reply``: that value when the caller has it already)."""
+    else 0 (``reply``: that value when the caller has it already; ``vp``: ``state``'s
+    :func:`victory_points`, likewise)."""
     opp = 1 - seat
     ends, result = int(state.phase == OVER), 0
     if ends:
         win = winner(state)
         result = 0 if win is None else (1 if win == seat else -1)
-    vp = victory_points(state)
+    if vp is None:
+        vp = victory_points(state)
     priests = state.priests.count(seat) - state.priests.count(opp)
     ladders = sum(state.ladders[seat]) - sum(state.ladders[opp])
     if state.phase != EXCHANGE or state.to_move != opp:
@@ -298,6 +349,11 @@ class ActionFeatures:
         col = self._col
         vp_scale, priest_scale, ladder_scale = self._scales_2p
         spaces = self.rules.config.ladder_spaces
+        replies = ReplyTable(state, 1 - seat, spaces)
+        # An action changes the pieces on its own two towers at most (a setup placement none):
+        # the victory points after it are the ones now, those two towers' recounted.
+        points = points_by_tower(state)
+        vp_now = [sum(p[0] for p in points), sum(p[1] for p in points)]
         for row, action in enumerate(actions):
             if action >= A.DRAFT_BASE:
                 out[row, col["is_draft"]] = 1.0
@@ -308,16 +364,21 @@ class ActionFeatures:
             else:
                 out[row, col["is_exchange" if action < A.NUM_EXCHANGES else "is_raven"]] = 1.0
             after = self.rules.apply_action(state, action)
-            replies = after.phase == EXCHANGE and after.to_move != seat
-            reply_joins, reply_swing = best_reply(after, spaces) if replies else (0, 0)
-            ends, result, vp, priests, ladders, reply = result_terms(after, seat, reply_joins)
+            replied = after.phase == EXCHANGE and after.to_move != seat
+            reply_joins, reply_swing = replies.best(after, action) if replied else (0, 0)
+            vp_after = list(vp_now)
+            for tower in A.PAIRS[action // 4] if action < A.NUM_EXCHANGES else ():
+                (w0, b0), (w1, b1) = points[tower], tower_points(after, tower)
+                vp_after[0] += w1 - w0
+                vp_after[1] += b1 - b0
+            ends, result, vp, priests, ladders, reply = result_terms(after, seat, reply_joins, vp_after)
             out[row, col["ends_game"]] = ends
             out[row, col["win"]] = float(result > 0)
             out[row, col["loss"]] = float(result < 0)
             out[row, col["vp_diff"]] = vp / vp_scale
             out[row, col["priest_diff"]] = priests / priest_scale
             out[row, col["ladder_diff"]] = ladders / ladder_scale
-            if replies:
+            if replied:
                 out[row, col["reply_joins"]] = reply / MAX_JOINS
                 out[row, col["reply_vp_swing"]] = reply_swing / MAX_SWING
 

@@ -305,14 +305,14 @@ def exchange_joins(
 def points_by_tower(state: Maya2012State) -> list[tuple[int, int]]:
     """``(white, black)`` victory points earned at each tower (rules section 6): 1 for the
     priest on it, 1 for a strict ladder majority (a tie, 0-0 included, scores nothing)."""
+    return [tower_points(state, tower) for tower in range(9)]
+
+
+def tower_points(state: Maya2012State, tower: int) -> tuple[int, int]:
+    """``(white, black)`` victory points earned at ``tower`` (:func:`points_by_tower`'s entry)."""
     l0, l1 = state.ladders
-    points = []
-    for tower in range(9):
-        priest = state.priests[tower]
-        points.append(
-            (int(priest == WHITE) + int(l0[tower] > l1[tower]), int(priest == BLACK) + int(l1[tower] > l0[tower]))
-        )
-    return points
+    priest = state.priests[tower]
+    return int(priest == WHITE) + int(l0[tower] > l1[tower]), int(priest == BLACK) + int(l1[tower] > l0[tower])
 
 
 def victory_points(state: Maya2012State) -> list[int]:
