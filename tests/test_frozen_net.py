@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from maya_envs.bots import make_bot  # noqa: E402
-from maya_envs.games import GAMES  # noqa: E402
+from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.nn.agent import NetworkBot, NetworkEvaluator  # noqa: E402
 from maya_envs.nn.frozen import FrozenNet  # noqa: E402
 from maya_envs.nn.inputs import NetworkInputs, collate  # noqa: E402
@@ -18,6 +18,8 @@ from maya_envs.nn.model import PolicyValueNet  # noqa: E402
 
 #: Every game at each of its player counts.
 CASES = [(key, n) for key, game in GAMES.items() for n in game.player_counts]
+#: The default game at its smallest player count: the single-game checks' rules.
+SMALLEST_DEFAULT = {"num_players": DEFAULT_GAME.player_counts[0]}
 #: float32 arithmetic in another order (numpy's and torch's kernels): equal to rounding.
 ATOL = 2e-5
 
@@ -67,11 +69,11 @@ def test_frozen_forward_equals_torch(key, n, kwargs):
 
 
 def test_an_estimate_needs_the_residual_head():
-    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    rules = DEFAULT_GAME.make_rules(SMALLEST_DEFAULT)
     inputs = NetworkInputs(rules)
     arrays = collate([inputs.encode(s, rules.current_player(s)) for s in _states(rules, 2, 0)])
     with pytest.raises(ValueError, match="no residual value head"):
-        FrozenNet(_net(inputs, 0, hidden=8))(*arrays, np.zeros((2, 2), np.float32))
+        FrozenNet(_net(inputs, 0, hidden=8))(*arrays, np.zeros((2, inputs.num_players), np.float32))
 
 
 @pytest.mark.parametrize(("key", "n"), [(key, game.player_counts[0]) for key, game in GAMES.items()])
@@ -93,7 +95,7 @@ def test_frozen_evaluator_answers_as_the_torch_one(key, n):
 
 
 def test_frozen_is_a_snapshot_of_the_weights():
-    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    rules = DEFAULT_GAME.make_rules(SMALLEST_DEFAULT)
     inputs = NetworkInputs(rules)
     net = _net(inputs, seed=2, hidden=16)
     states = _states(rules, 3, seed=2)
@@ -108,7 +110,7 @@ def test_frozen_is_a_snapshot_of_the_weights():
 
 
 def test_frozen_computes_on_the_cpu_only():
-    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    rules = DEFAULT_GAME.make_rules(SMALLEST_DEFAULT)
     inputs = NetworkInputs(rules)
     with pytest.raises(ValueError, match="frozen=True computes on the CPU; device='meta'"):
         NetworkEvaluator(_net(inputs, 0, hidden=8), inputs, device="meta", frozen=True)
@@ -117,10 +119,10 @@ def test_frozen_computes_on_the_cpu_only():
 def test_play_bots_use_the_frozen_network_and_the_torch_one_by_default(tmp_path):
     from maya_envs.nn.model import save_network
 
-    rules = GAMES["maya2012"].make_rules({"num_players": 2})
+    rules = DEFAULT_GAME.make_rules(SMALLEST_DEFAULT)
     inputs = NetworkInputs(rules)
     net = _net(inputs, seed=3, hidden=16)
-    path = save_network(net, tmp_path / "net.pt", inputs.meta({"num_players": 2}))
+    path = save_network(net, tmp_path / "net.pt", inputs.meta(SMALLEST_DEFAULT))
     assert make_bot(f"policy:{path}", rules, seed=0).evaluator.frozen is not None
     assert make_bot(f"az:{path}:4:memo=0", rules, seed=0).evaluator.frozen is not None
     assert NetworkBot(rules, net).evaluator.frozen is None  # a caller's network may still learn
