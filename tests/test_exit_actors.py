@@ -280,3 +280,43 @@ def test_a_signal_to_the_process_group_ends_the_run_and_its_idle_actors(tmp_path
         assert rc == code, stderr
     else:  # Ctrl-C: the run's KeyboardInterrupt, and no traceback from an actor process
         assert rc != 0 and "KeyboardInterrupt" in stderr and "multiprocessing" not in stderr, stderr
+
+
+def test_matches_play_on_the_frozen_network_and_self_play_on_torch(monkeypatch):
+    """In an actor, the match agents (``az:``, ``policy:``) compute with the frozen numpy copy,
+    as the ``az:``/``policy:`` bots do (the same moves, cheaper), and self-play (``learner``)
+    with torch, so the training data is what it was."""
+    import numpy as np
+
+    from maya_envs.nn.frozen import FrozenNet
+    from maya_envs.nn.inputs import NetworkInputs
+    from maya_envs.nn.model import PolicyValueNet
+    from training.exit.actors import Games, _Actor
+
+    inputs = NetworkInputs(DEFAULT_GAME.make_rules(SETTINGS.game_options))
+    kwargs = {"board_dim": inputs.board_dim, "feature_dim": inputs.feature_dim, "num_actions": inputs.num_actions,
+              "num_values": inputs.num_players, "hidden": 8}  # fmt: skip
+    torch.manual_seed(0)
+    weights = {k: v.numpy() for k, v in PolicyValueNet(**kwargs).state_dict().items()}
+    calls = {"frozen": 0, "torch": 0}
+    frozen_call, torch_forward = FrozenNet.__call__, PolicyValueNet.forward
+
+    def count(kind, call):
+        def counted(self, *args, **kw):
+            calls[kind] += 1
+            return call(self, *args, **kw)
+
+        return counted
+
+    monkeypatch.setattr(FrozenNet, "__call__", count("frozen", frozen_call))
+    monkeypatch.setattr(PolicyValueNet, "forward", count("torch", torch_forward))
+    actor = _Actor(ActorSettings(**{**vars(SETTINGS), "net_kwargs": kwargs}))
+    seen = {}
+    for lineup in (["az:best", "bot:random"], ["policy:best", "bot:random"], ["learner", "learner"]):
+        calls.update(frozen=0, torch=0)
+        played = actor.play(Games([lineup], [1], {"best": weights}), seed=0)
+        assert np.isfinite(played.values).all()
+        seen[lineup[0]] = dict(calls)
+    assert seen["az:best"]["frozen"] > 0 and seen["az:best"]["torch"] == 0
+    assert seen["policy:best"]["frozen"] > 0 and seen["policy:best"]["torch"] == 0
+    assert seen["learner"]["torch"] > 0 and seen["learner"]["frozen"] == 0

@@ -95,12 +95,15 @@ class _Actor:
         if games.leaf is not None:
             search, eval_search = replace(search, leaf=games.leaf), replace(eval_search, leaf=games.leaf)
         rng = np.random.default_rng(seed)
-        evaluators = {}
+        evaluators, frozen = {}, {}
         for name, weights in games.weights.items():
             net = PolicyValueNet(**s.net_kwargs)
             net.load_state_dict({k: torch.from_numpy(np.asarray(v)) for k, v in weights.items()})
             net.eval()
             evaluators[name] = NetworkEvaluator(net, self.inputs)
+            # Matches (az:, policy:) play as the az:/policy: bots do, on the frozen numpy copy: the
+            # same moves, cheaper. Self-play keeps torch, so the training data is as it was.
+            frozen[name] = NetworkEvaluator(net, self.inputs, frozen=True)
         agents: dict[str, Any] = {}
 
         def agent(spec: str):
@@ -112,9 +115,9 @@ class _Actor:
             elif kind == "search":
                 made = SearchAgent(rules, evaluators[rest], search, rng=rng)
             elif kind == "az":  # a match: no root noise, as the az: bot spec plays
-                made = SearchAgent(rules, evaluators[rest], eval_search, rng=rng)
+                made = SearchAgent(rules, frozen[rest], eval_search, rng=rng)
             elif kind == "policy":
-                made = PolicyAgent(rules, evaluators[rest], deterministic=True, rng=rng)
+                made = PolicyAgent(rules, frozen[rest], deterministic=True, rng=rng)
             elif kind == "teacher":
                 made = BotAgent(rules, resolve_player(rest, rules, rng), True, s.imitation_epsilon, rng)
             elif kind == "bot":
