@@ -4,11 +4,13 @@ A guided search (:mod:`maya_envs.bots.guided`) asks its network about one positi
 (the root, then one leaf per simulation); at that size torch's per-call cost (module dispatch,
 tensor wrapping) is most of the time: Maya (2012) 2p's 256-wide network takes about 0.33 ms a
 position through torch and about 0.11 ms through the same arithmetic in numpy on one CPU core
-(``benchmarks/bench_frozen_forward.py``). :class:`FrozenNet` copies the weights of a
-:class:`~maya_envs.nn.model.PolicyValueNet` once and computes what its ``forward`` computes
-(float32; equal to torch's output to float32 rounding, pinned by ``tests/test_frozen_net.py``).
-It is a snapshot: later changes to the torch network's weights (a trainer's) do not reach it,
-so only networks read from a file for play use it (:func:`maya_envs.nn.agent.make_network_bot`).
+(whole decisions: ``benchmarks/bench_pretrained.py --torch``). :class:`FrozenNet` copies the
+weights of a :class:`~maya_envs.nn.model.PolicyValueNet` once and computes what its ``forward``
+computes (float32; equal to torch's output to float32 rounding, pinned by
+``tests/test_frozen_net.py``). It is a snapshot: later changes to the torch network's weights (a
+trainer's) do not reach it, so only networks that no longer learn use it: those read from a file
+for play (:func:`maya_envs.nn.agent.make_network_bot`) and the trainer's match agents, built
+from one iteration's weights (:mod:`training.exit.actors`).
 """
 
 from __future__ import annotations

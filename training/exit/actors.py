@@ -95,15 +95,22 @@ class _Actor:
         if games.leaf is not None:
             search, eval_search = replace(search, leaf=games.leaf), replace(eval_search, leaf=games.leaf)
         rng = np.random.default_rng(seed)
-        evaluators, frozen = {}, {}
+        evaluators = {}
         for name, weights in games.weights.items():
             net = PolicyValueNet(**s.net_kwargs)
             net.load_state_dict({k: torch.from_numpy(np.asarray(v)) for k, v in weights.items()})
             net.eval()
             evaluators[name] = NetworkEvaluator(net, self.inputs)
+        frozen: dict[str, Any] = {}
+
+        def match_evaluator(name: str):
             # Matches (az:, policy:) play as the az:/policy: bots do, on the frozen numpy copy: the
-            # same moves, cheaper. Self-play keeps torch, so the training data is as it was.
-            frozen[name] = NetworkEvaluator(net, self.inputs, frozen=True)
+            # same moves, cheaper. Self-play keeps torch, so the training data is as it was. The
+            # copy is made only for a network that plays a match in these games.
+            if name not in frozen:
+                frozen[name] = NetworkEvaluator(evaluators[name].net, self.inputs, frozen=True)
+            return frozen[name]
+
         agents: dict[str, Any] = {}
 
         def agent(spec: str):
@@ -115,9 +122,9 @@ class _Actor:
             elif kind == "search":
                 made = SearchAgent(rules, evaluators[rest], search, rng=rng)
             elif kind == "az":  # a match: no root noise, as the az: bot spec plays
-                made = SearchAgent(rules, frozen[rest], eval_search, rng=rng)
+                made = SearchAgent(rules, match_evaluator(rest), eval_search, rng=rng)
             elif kind == "policy":
-                made = PolicyAgent(rules, frozen[rest], deterministic=True, rng=rng)
+                made = PolicyAgent(rules, match_evaluator(rest), deterministic=True, rng=rng)
             elif kind == "teacher":
                 made = BotAgent(rules, resolve_player(rest, rules, rng), True, s.imitation_epsilon, rng)
             elif kind == "bot":
