@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
-bash scripts/setup_env.sh train,test,openspiel,browser,jax
+bash scripts/setup_env.sh train,test,openspiel,browser,jax,docs
 echo "test.sh: .venv ready at $((SECONDS - start)) s"
 # worksteal: a worker that runs out of tests takes some of the other's, so one long sweep near the
 # end does not leave a core idle

@@ -56,8 +56,14 @@ slice          size   meaning
                       with probability 1/3), mapped and clipped as the previous slice
 =============  =====  ==============================================================
 
-Drafted setup (``setup="draft"``, any player count): 10 more entries at the end: [0, 9)
-the drawn block's colour one-hot, [9] 1 while the draft is running.
+Drafted setup (``setup="draft"``, any player count): 10 more entries at the end:
+
+===============  =====  ==============================================================
+slice name       size   meaning
+===============  =====  ==============================================================
+``draft_block``  9      the drawn block's colour one-hot
+``drafting``     1      1 while the draft is running
+===============  =====  ==============================================================
 
 The action-feature slices are the one-step consequences of each legal exchange for the
 observer, computed from the rules (exactly what a one-ply lookahead would see).
