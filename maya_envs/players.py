@@ -16,8 +16,12 @@ which adds a page's checks first), the trainer's actors and the training configs
 * ``"<prefix>:<text>"`` for a registered prefix (:func:`register_resolver`, or the
   ``maya_envs.opponents`` entry-point group of an installed package: this project's
   ``training`` package registers ``rllib``): whatever that prefix's resolver returns;
-* a MaskablePPO checkpoint path (``.zip``, or any existing file), where the caller reads files
-  (``files=True``: command lines, never a page);
+* an explicit model file, where the caller reads files (``files=True``: command lines, never a
+  page): ``checkpoint:PATH``, or a spec with a path separator or a model suffix (``.zip``,
+  ``.pt``) whose first part is no bot kind nor registered prefix (:func:`names_checkpoint`): a
+  ``.pt`` plays as the network bot ``policy:PATH``, anything else as a MaskablePPO checkpoint
+  read without unpickling (:func:`load_checkpoint`). A bare word never names a file: a file
+  called ``heuristic`` or ``random`` in the working directory changes nothing;
 * a bot spec, ``kind[:model][:N...][:KEY=VALUE...]``: a row of the bot-kind table
   :data:`maya_envs.bot_kinds.BOT_KINDS` (:func:`maya_envs.bot_kinds.make_bot`).
 
@@ -104,25 +108,62 @@ def _pretrained(spec: str, rules: Any, observation_shape: tuple[int, ...] | None
 register_resolver(PREFIX, _pretrained)
 
 
-def names_checkpoint(spec: str) -> bool:
-    """Whether ``spec`` names a MaskablePPO checkpoint file (a ``.zip``, or any existing file)."""
-    return spec.endswith(".zip") or Path(spec).is_file()
+CHECKPOINT_PREFIX = "checkpoint:"
+"""``checkpoint:PATH``: a model file, whatever ``PATH`` looks like (``checkpoint:model``)."""
+MODEL_SUFFIXES = (".zip", ".pt")
+"""The suffixes that mark a spec as a model file (:func:`names_checkpoint`)."""
+
+
+def names_checkpoint(spec: Any) -> bool:
+    """Whether ``spec`` names a model file explicitly: ``checkpoint:PATH``, a path object, or a
+    string with a path separator (``/``, or the system's) or a :data:`MODEL_SUFFIXES` suffix
+    whose first part is no bot kind and no registered prefix (``policy:runs/x.pt`` is a bot).
+
+    Decided from the text alone, never from the file system: a bare word (``heuristic``,
+    ``random``, ``model``) is never a file, whatever files the working directory holds.
+    """
+    if isinstance(spec, os.PathLike):
+        return True
+    if not isinstance(spec, str) or is_bot_spec(spec) or resolver_for(spec) is not None:
+        return False
+    if spec.startswith(CHECKPOINT_PREFIX):
+        return True
+    return "/" in spec or os.sep in spec or spec.lower().endswith(MODEL_SUFFIXES)
+
+
+def checkpoint_path(spec: Any) -> Path:
+    """The file a :func:`names_checkpoint` spec names (``checkpoint:`` removed)."""
+    return Path(spec.removeprefix(CHECKPOINT_PREFIX) if isinstance(spec, str) else spec)
 
 
 def load_checkpoint(spec: str, what: str = "checkpoint") -> Any:
-    """The MaskablePPO model saved at ``spec``, on the CPU (needs the ``train`` extra).
+    """The MaskablePPO model saved at ``spec`` (a path, or ``checkpoint:PATH``), on the CPU
+    (needs the ``train`` extra).
 
     Raises:
         ValueError: no such file (``"<what> 'x.zip' does not exist"``), or the train extra
             missing.
     """
-    if not Path(spec).is_file():
-        raise ValueError(f"{what} {spec!r} does not exist")
+    path = checkpoint_path(spec)
+    if not path.is_file():
+        raise ValueError(f"{what} {str(path)!r} does not exist")
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as error:
         raise ValueError(f"a checkpoint needs the train extra: {TRAIN_EXTRA}") from error
-    return MaskablePPO.load(spec, device="cpu")
+    return MaskablePPO.load(path, device="cpu")
+
+
+def load_model_file(spec: Any) -> Any:
+    """The player a :func:`names_checkpoint` spec names: the network bot spec ``"policy:PATH"``
+    for a ``.pt`` (built by :func:`maya_envs.bot_kinds.make_bot`), else the MaskablePPO model
+    of :func:`load_checkpoint`.
+
+    Raises:
+        ValueError: as :func:`load_checkpoint`.
+    """
+    path = checkpoint_path(spec)
+    return f"policy:{path}" if path.suffix == ".pt" else load_checkpoint(spec)
 
 
 def expand_spec(spec: Any, rules: Any, observation_shape: tuple[int, ...] | None = None, *, files: bool = False) -> Any:
@@ -134,6 +175,8 @@ def expand_spec(spec: Any, rules: Any, observation_shape: tuple[int, ...] | None
         ValueError: an unknown or unfitting shipped agent, a missing checkpoint.
         ImportError: the train extra missing for a shipped agent.
     """
+    if files and names_checkpoint(spec):
+        return load_model_file(spec)
     if not isinstance(spec, str):
         return spec
     if is_pretrained_spec(spec):  # built in: the baseline must fit the shape this seat observes
@@ -141,8 +184,6 @@ def expand_spec(spec: Any, rules: Any, observation_shape: tuple[int, ...] | None
     resolver = resolver_for(spec)
     if resolver is not None:
         return resolver(spec, rules)
-    if files and names_checkpoint(spec):
-        return load_checkpoint(spec)
     return spec
 
 
@@ -166,7 +207,8 @@ def resolve_player(
         observation_shape: the observations the seat gets (a shipped model must fit them;
             default: the game's default observer).
         humans: ``"human"`` means a person (else it is an unknown bot).
-        files: a path names a checkpoint (command lines; never a page).
+        files: an explicit file names a model (:func:`names_checkpoint`; command lines,
+            never a page).
 
     Raises:
         ValueError: an unknown bot (the closest names suggested), a malformed spec, an unknown
@@ -212,13 +254,17 @@ def player_syntax(*, shipped: bool = True, models: bool = True, model: str = "<m
 
 
 __all__ = [
+    "CHECKPOINT_PREFIX",
     "ENTRY_POINT_GROUP",
     "HUMAN",
     "bot_syntax",
     "check_player_spec",
+    "checkpoint_path",
     "default_observation_shape",
     "expand_spec",
     "load_checkpoint",
+    "load_model_file",
+    "names_checkpoint",
     "player_syntax",
     "register_resolver",
     "resolve_player",

@@ -11,8 +11,9 @@ Examples::
 Seats (``--seats``, comma-separated in seat order, missing ones are ``heuristic``):
 ``human``; a bot name (``random``, ``heuristic``, ``mcts:N``, ``policy:<model>``,
 ``az:<model>[:N]`` ..., see :func:`maya_envs.bots.make_bot`; the network bots need the ``train``
-extra); a MaskablePPO checkpoint path (``.zip``, needs the ``train``
-extra); ``pretrained`` (the game's shipped baseline) or ``pretrained:<name>`` (one of
+extra); a model file (``checkpoint:PATH``, or a path with a ``/`` or a ``.zip``/``.pt`` suffix;
+a bare word is never a file; needs the ``train`` extra); ``pretrained`` (the game's shipped
+baseline) or ``pretrained:<name>`` (one of
 :func:`maya_envs.pretrained.list_pretrained`, needs the ``train`` extra).
 
 A human sees a legend of the text board once, then at each turn the board from their own seat
@@ -37,7 +38,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from maya_envs.cli import description
@@ -46,7 +46,7 @@ from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
 from maya_envs.notation import describe_action, describe_end, read_move, why_illegal
-from maya_envs.players import HUMAN, bot_syntax, one_torch_thread
+from maya_envs.players import HUMAN, bot_syntax, names_checkpoint, one_torch_thread
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.records import game_name, record_env
 from maya_envs.wrappers.opponents import make_opponent
@@ -83,7 +83,7 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
     if spec == HUMAN:
         return None
     near = "" if is_pretrained_spec(spec) else did_you_mean(spec, (HUMAN, "pretrained"))
-    if near and ":" not in spec and not Path(spec).exists():
+    if near and ":" not in spec and not names_checkpoint(spec):
         raise ValueError(f"unknown seat {spec!r}{near}; a seat is {SEAT_KINDS}")
     try:  # the one resolver: a shipped agent, a checkpoint path, a registered prefix or a bot spec
         return make_opponent(spec, rules, seed, observation_shape, files=True)

@@ -18,7 +18,7 @@ from typing import Any
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.core.rng import make_rng, spawn_seed
 from maya_envs.evaluation.stats import wilson_interval
-from maya_envs.players import load_checkpoint, player_syntax
+from maya_envs.players import checkpoint_path, load_model_file, names_checkpoint, player_syntax
 from maya_envs.wrappers.opponents import make_opponent
 
 
@@ -326,14 +326,16 @@ def _exp_name(config: Path) -> str | None:
 def resolve_agent(spec: str) -> tuple[str, Any]:
     """Turn a command-line agent spec into ``(name, agent)``.
 
-    Specs: the bot specs (:data:`maya_envs.bot_kinds.BOT_KINDS`), a path to a
-    MaskablePPO ``.zip`` checkpoint (loaded on the CPU; needs the ``train`` extra),
+    Specs: the bot specs (:data:`maya_envs.bot_kinds.BOT_KINDS`), an explicit model file
+    (:func:`maya_envs.players.names_checkpoint`: ``checkpoint:PATH``, a path with a separator,
+    a ``.zip`` MaskablePPO checkpoint loaded on the CPU without unpickling, a ``.pt`` network
+    played as ``policy:PATH``; needs the ``train`` extra; a bare word is never a file),
     ``rllib:<path>``, each optionally prefixed by a label ``name=`` (``ppo=runs/x/model.zip``);
     an unlabelled checkpoint is named by :func:`checkpoint_name`.
     Bot names are checked when the arena builds them for the game.
 
     Raises:
-        ValueError: an empty spec or a ``.zip`` that does not exist.
+        ValueError: an empty spec or a model file that does not exist.
     """
     name, sep, rest = spec.partition("=")
     if sep and name and all(ch.isalnum() or ch in "_-." for ch in name):
@@ -342,13 +344,13 @@ def resolve_agent(spec: str) -> tuple[str, Any]:
         name = spec
     if not spec:
         raise ValueError(f"an empty agent spec; allowed: {player_syntax()}, a checkpoint .zip, rllib:<path>")
-    if spec.endswith(".zip"):
-        path = Path(spec)
+    if names_checkpoint(spec):
+        path = checkpoint_path(spec)
         if not path.is_file():
             raise ValueError(f"agent {spec!r}: checkpoint file does not exist")
         if name == spec:
             name = checkpoint_name(path)
-        return name, load_checkpoint(spec)
+        return name, load_model_file(spec)
     return name, spec
 
 
