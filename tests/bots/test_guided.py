@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from maya_envs.bots import guided
 from maya_envs.bots.guided import (
     AZBot,
     GuidedConfig,
@@ -18,6 +17,10 @@ from maya_envs.bots.guided import (
     parse_az_spec,
     search_many,
 )
+from maya_envs.bots.guided import search as guided_search
+from maya_envs.bots.guided.root import RootSearch
+from maya_envs.bots.guided.selection import interior_choice, logits_of, sigma, softmax
+from maya_envs.bots.guided.tree import Node
 from maya_envs.bots.search_common import terminal_values
 from maya_envs.games import GAMES
 from maya_envs.pretrained import list_pretrained
@@ -242,7 +245,7 @@ def test_every_simulation_starts_from_a_determinization_for_the_acting_seat(case
         calls.append((state, observer))
         return hook(rules_, state, observer, rng)
 
-    monkeypatch.setattr(guided, "determinizer", lambda rules_, wanted: recording)
+    monkeypatch.setattr(guided_search, "determinizer", lambda rules_, wanted: recording)
     roots = _positions(rules, 2, seed=6)
     seats = [rules.current_player(s) for s in roots]
     search_many(rules, roots, seats, _uniform(rules), GuidedConfig(simulations=5), rng=0)
@@ -360,7 +363,7 @@ def test_exact_ties_at_the_root_are_broken_at_random_not_towards_low_ids(selecti
 def _interior_reference(config, node, mover):
     """The interior (non-root) Gumbel choice as mctx writes it, on numpy arrays."""
     idx = np.arange(len(node.actions))
-    improved = guided._softmax(guided._logits(node.prior) + guided._sigma(config, node, idx, mover))
+    improved = softmax(logits_of(node.prior) + sigma(config, node, idx, mover))
     return int(np.argmax(improved - node.n / (1.0 + node.n.sum())))
 
 
@@ -371,15 +374,15 @@ def test_interior_choice_is_mctx_interior_selection(seed):
     rng = np.random.default_rng(seed)
     size = int(rng.integers(1, 14))
     prior = rng.random(size) * (rng.random(size) > 0.2)
-    node = guided._Node(list(range(size)), prior, rng.uniform(-1, 1, 2))
+    node = Node(list(range(size)), prior, rng.uniform(-1, 1, 2))
     visited = rng.random() < 0.8
     node.n[:] = rng.integers(0, 6, size) * visited
     node.w[:] = rng.uniform(-1, 1, (size, 2)) * node.n[:, None]
     config = GuidedConfig(c_scale=float(rng.choice([0.1, 0.3, 1.0])))
     for mover in (0, 1):
-        choice = guided._interior_choice(config, node.n, node.w[:, mover], node.prior, node.logits, node.raw[mover])
+        choice = interior_choice(config, node.n, node.w[:, mover], node.prior, node.logits, node.raw[mover])
         assert choice == _interior_reference(config, node, mover)
-        search = guided._Search.__new__(guided._Search)  # select() below the root: the same choice
+        search = RootSearch.__new__(RootSearch)  # select() below the root: the same choice
         search.config, search.root = config, None
         assert search.select(node, None, mover) == choice
         assert search.select(node, np.arange(size), mover) == choice

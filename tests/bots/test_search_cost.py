@@ -12,16 +12,17 @@ import itertools
 import numpy as np
 import pytest
 
-from maya_envs.bots import guided
 from maya_envs.bots.guided import (
     TIMED_SIMULATIONS,
     AZBot,
+    EvaluationMemo,
     GuidedConfig,
     TreeKeeper,
     considered_visits,
     parse_az_spec,
     search_many,
 )
+from maya_envs.bots.guided import search as guided_search
 from maya_envs.games import GAMES
 
 from .test_guided import _positions, _random_oracle, _uniform
@@ -343,7 +344,7 @@ def test_a_spent_clock_stops_the_search_after_one_simulation(monkeypatch):
     rules = _maya2p()
     state = _positions(rules, 1, seed=9)[0]
     ticks = itertools.count(0.0, 1.0)  # every clock reading is a second later
-    monkeypatch.setattr(guided.time, "perf_counter", lambda: next(ticks))
+    monkeypatch.setattr(guided_search.time, "perf_counter", lambda: next(ticks))
     config = GuidedConfig(32, time_limit=0.5)
     result = search_many(rules, [state], [rules.current_player(state)], _oracle(rules), config)[0]
     assert result.simulations == 1 and result.action in rules.legal_actions(state)
@@ -356,7 +357,7 @@ def test_a_timed_gumbel_search_plans_its_schedule_for_the_simulations_that_fit(m
     state = _positions(rules, 1, seed=10, steps=(4, 0))[0]
     m = min(4, len(rules.legal_actions(state)))
     ticks = itertools.count(0.0, 1.0)
-    monkeypatch.setattr(guided.time, "perf_counter", lambda: next(ticks))
+    monkeypatch.setattr(guided_search.time, "perf_counter", lambda: next(ticks))
     config = GuidedConfig(500, max_considered=m, time_limit=60.0, gumbel_scale=0.0)
     result = search_many(rules, [state], [rules.current_player(state)], _oracle(rules), config)[0]
     assert m < result.simulations < 60  # stopped by the clock, well under the cap
@@ -433,7 +434,7 @@ def test_the_evaluation_memo_answers_like_its_base_and_asks_each_state_once():
         asked.extend(batch)
         return base(batch, batch_seats)
 
-    memo = guided.EvaluationMemo(counting, entries=3)
+    memo = EvaluationMemo(counting, entries=3)
     batch, batch_seats = states + states[:2], seats + seats[:2]  # repeats inside one call
     priors, values = memo(batch, batch_seats)
     want_priors, want_values = base(batch, batch_seats)
@@ -445,7 +446,7 @@ def test_the_evaluation_memo_answers_like_its_base_and_asks_each_state_once():
     memo(states[:2], seats[:2])  # still kept (used last); states[2] went first
     assert len(asked) == 4 and memo.hits == 2
     with pytest.raises(ValueError, match="entries"):
-        guided.EvaluationMemo(base, 0)
+        EvaluationMemo(base, 0)
 
 
 def test_az_bot_with_a_memo_plays_the_same_game_with_fewer_evaluations():
