@@ -1,9 +1,11 @@
 """The documentation's code, read from the Markdown at test time (never copied here).
 
-* Every ```` ```python ```` block of README.md, the game READMEs (``maya_envs/*/README.md``) and
-  ``training/*.md`` runs as written, in a fresh namespace with a temporary working directory. A
-  block that imports a module of an optional extra that is not installed (``pyspiel``, ``ray``)
-  skips and names it; a block that names a file a command makes (``runs/<run>``) skips and says so.
+* Every ```` ```python ```` block of README.md, the game READMEs (``maya_envs/*/README.md``),
+  ``training/*.md`` and the documentation site's hand-written pages (``docs/``, not the generated
+  ``docs/games/``, which repeat the game READMEs) runs as written, in a fresh namespace with a
+  temporary working directory. A block that imports a module of an optional extra that is not
+  installed (``pyspiel``, ``ray``) skips and names it; a block that names a file a command makes
+  (``runs/<run>``) skips and says so.
 * Every shell command of those files' fenced ```` ```bash ```` blocks that calls one of the
   project's commands (``maya-*``, ``python -m training...``/``maya_envs...``) has its arguments
   parsed by that command's own parser (its ``main``, stopped right after ``parse_args``), and
@@ -27,7 +29,12 @@ import pytest
 from maya_envs.games import DEFAULT_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted(ROOT.glob("maya_envs/*/README.md")), *sorted(ROOT.glob("training/*.md"))]
+DOCS = [
+    ROOT / "README.md",
+    *sorted(ROOT.glob("maya_envs/*/README.md")),
+    *sorted(ROOT.glob("training/*.md")),
+    *sorted(p for p in ROOT.glob("docs/**/*.md") if "games" not in p.relative_to(ROOT / "docs").parts),
+]
 PLACEHOLDER = re.compile(r"<[A-Za-z_][\w.-]*>")
 EXTRAS = {"pyspiel": "openspiel", "open_spiel": "openspiel", "ray": "rllib", "flask": "web", "PIL": "render"}
 
@@ -221,7 +228,9 @@ INLINE_MAKE = re.compile(r"`((?:pettingzoo|gym|gymnasium)\.make\([^`]*\))`")
 
 def inline_make_calls(path: Path) -> list[tuple[str, str]]:
     """``(label, call)`` of every inline ``pettingzoo.make(...)`` / ``gym.make(...)`` in the text,
-    outside the "Versions" section (which names retired ids on purpose)."""
+    outside the "Versions" section and page (which name retired ids on purpose)."""
+    if path.name == "versions.md":
+        return []
     text = path.read_text(encoding="utf-8")
     calls = []
     for section in re.split(r"^(?=## )", text, flags=re.MULTILINE):

@@ -1,4 +1,4 @@
-"""The README's game-statistics tables are the output of ``maya-stats --readme`` and still
+"""The game-statistics tables of docs/results/game_stats.md are the output of ``maya-stats --readme`` and still
 describe the current rules and bots."""
 
 from __future__ import annotations
@@ -22,11 +22,13 @@ from maya_envs.stats.readme import (
     stale,
 )
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "results" / "game_stats.md"
 
 
 def test_readme_tables_are_current():
-    assert stale(README) == "", "regenerate with `maya-stats --readme README.md --games 1000 --workers 2`"
+    assert stale(README) == "", (
+        "regenerate with `maya-stats --readme docs/results/game_stats.md --games 1000 --workers 2`"
+    )
 
 
 def test_every_config_of_the_game_table_has_a_row_with_at_least_1000_games():
@@ -53,7 +55,7 @@ def test_replaying_a_rows_unprobed_sample_game_gives_its_stored_digest(stored):
     record = Table(config).play(stored["seed"], index)
     assert record.digest() == stored["sample_games"][str(index)], (
         f"{stored['label']}: game {index} plays differently now (rules or bots changed); "
-        "rerun `maya-stats --readme README.md --games 1000 --workers 2`"
+        "rerun `maya-stats --readme docs/results/game_stats.md --games 1000 --workers 2`"
     )
 
 

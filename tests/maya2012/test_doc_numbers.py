@@ -1,4 +1,4 @@
-"""The numbers Maya (2012)'s spec card and the README's Maya (2012) section print come from the
+"""The numbers Maya (2012)'s spec card and its game README's two-player section print come from the
 code (issue 17 item 9; the helpers and every game's card name: tests/test_doc_numbers.py)."""
 
 from __future__ import annotations
@@ -35,7 +35,10 @@ def readme_maya2012_expected() -> list[str]:
 
 test_numbers_in_the_docs_come_from_the_code = docs_test(
     {
-        "README Maya (2012) section": (lambda: (ROOT / "README.md").read_text(), readme_maya2012_expected),
+        "the game README's two-player section": (
+            lambda: (ROOT / "maya_envs" / "maya2012" / "README.md").read_text(),
+            readme_maya2012_expected,
+        ),
         "maya2012 spec card": (lambda: card("maya2012"), maya2012_expected),
     }
 )
