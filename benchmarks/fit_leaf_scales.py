@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from maya_envs.bots.search_common import terminal_values
+from maya_envs.core.values import terminal_values
 from maya_envs.games import GAMES
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import maya_envs
+from maya_envs.games import GAMES
 
 ROOT = Path(maya_envs.__file__).parent
 
@@ -177,6 +178,18 @@ def test_no_arrow_runs_back_up_from_bots_to_nn_or_from_web_to_cli(lower, upper):
         name: sorted(m for m in found if m == f"maya_envs.{upper}" or m.startswith(f"maya_envs.{upper}."))
         for name, found in imports.items()
     }
+    assert {name: found for name, found in offenders.items() if found} == {}
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_game_stands_on_core_not_on_the_bots(key):
+    """Issue 48 item 4: a game's search hooks take their value arithmetic from maya_envs.core
+    (core.values), so no module of a game's package imports the bots, networks or the layers
+    above them."""
+    above = ("bots", "nn", "evaluation", "wrappers", "web", "cli", "stats", "jax", "openspiel")
+    imports = _package_imports(key)
+    assert len(imports) > 5
+    offenders = {name: sorted(m for m in found if m.split(".")[1] in above) for name, found in imports.items()}
     assert {name: found for name, found in offenders.items() if found} == {}
 
 

@@ -47,18 +47,12 @@ from typing import Any
 import numpy as np
 
 from maya_envs.bots.heuristic import heuristic_bot
-from maya_envs.bots.search_common import (  # noqa: F401  (relative_values: the old import path)
-    determinizer,
-    game_hook,
-    is_int,
-    is_number,
-    relative_values,
-    terminal_values,
-    with_overrides,
-)
+from maya_envs.bots.search_common import determinizer, game_hook, with_overrides
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.core.specs import Grammar, number, one_of, parse_parts, positive_count
+from maya_envs.core.values import relative_values, terminal_values  # noqa: F401  (relative_values: the old import path)
 
 ROLLOUTS = ("random", "heuristic")
 SEARCH_NAMES = ("mcts", "ismcts")

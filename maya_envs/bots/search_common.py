@@ -1,9 +1,9 @@
 """The search toolkit both searches share (the rollout search :mod:`maya_envs.bots.mcts` and
-the guided search :mod:`maya_envs.bots.guided`), the games' search hooks
-(``<game>/determinize.py``) and the trainer (:mod:`training.exit`) use: the value scale of a
-finished game, the leaf estimate from per-seat scores, the game's search hooks and the
-settings helpers. It imports no search algorithm, so a game's hooks and the trainer do not
-depend on one (issue 31, item 5).
+the guided search :mod:`maya_envs.bots.guided`) and the trainer (:mod:`training.exit`) uses:
+the game's search hooks, a finished game's score margins and the settings helpers. It imports
+no search algorithm, so the trainer does not depend on one (issue 31, item 5). The value
+arithmetic (a finished game's value scale, leads from scores) is in :mod:`maya_envs.core.values`,
+where the games' own hooks (``<game>/determinize.py``) take it without standing on ``bots``.
 """
 
 from __future__ import annotations
@@ -16,16 +16,6 @@ import numpy as np
 
 from maya_envs.core.protocol import Rules
 from maya_envs.games import game_of_rules
-
-
-def is_int(value: Any) -> bool:
-    """An int (numpy ints too), not a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def is_number(value: Any) -> bool:
-    """An int or float (numpy ones too), not a bool."""
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
 def game_hook(rules: Rules, name: str) -> Callable | None:
@@ -88,18 +78,10 @@ def seat_to_act(rules: Rules, state: Any, bot: str) -> int:
     return seat
 
 
-def terminal_values(rules: Rules, state: Any) -> np.ndarray:
-    """``float64 (num_players,)``: a finished game's ``rules.returns(state)`` divided by the
-    largest absolute reward of ``rules.spec.reward_range``, so in [-1, 1] in every game (zeros
-    after a truncation). The value scale of both searches and of the network's value head."""
-    low, high = rules.spec.reward_range
-    return np.asarray(rules.returns(state), np.float64) * (1.0 / max(abs(low), abs(high), 1e-12))
-
-
 def terminal_margins(rules: Rules, state: Any) -> np.ndarray | None:
     """``float64 (num_players,)``: a finished game's score margins (the game's ``score_margins``
     hook: each seat's score lead over a per-game scale), zeros after a truncation (no outcome,
-    as :func:`terminal_values`); ``None`` when the game has no such hook. The target of the
+    as :func:`maya_envs.core.values.terminal_values`); ``None`` when the game has no such hook. The target of the
     network's score-margin head."""
     margins = game_hook(rules, "score_margins")
     if margins is None:
@@ -107,18 +89,3 @@ def terminal_margins(rules: Rules, state: Any) -> np.ndarray | None:
     if rules.is_truncated(state):
         return np.zeros(rules.spec.num_players)
     return np.asarray(margins(rules, state), np.float64)
-
-
-def relative_leads(scores: list[float] | np.ndarray) -> np.ndarray:
-    """``float64 (n,)``: each seat's score minus the mean of the others' (n >= 2)."""
-    scores = np.asarray(scores, np.float64)
-    n = len(scores)
-    return scores - (scores.sum() - scores) / (n - 1)
-
-
-def relative_values(scores: list[float] | np.ndarray, scale: float) -> np.ndarray:
-    """Leaf values in (-1, 1) from per-seat scores: ``tanh((own - mean of the others) / scale)``.
-
-    A smooth stand-in for a win/loss outcome, for the games' ``leaf_values`` hooks.
-    """
-    return np.tanh(relative_leads(scores) / scale)

@@ -28,7 +28,7 @@ import dataclasses
 
 import numpy as np
 
-from maya_envs.bots.search_common import relative_leads
+from maya_envs.core.values import relative_leads
 from maya_envs.maya2012.rules import (
     CENTRE,
     DECLARE,

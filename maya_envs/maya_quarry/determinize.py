@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.bots.search_common import relative_leads
+from maya_envs.core.values import relative_leads
 from maya_envs.maya_quarry.actions import CARD_IS_LOW, MAX_BID, NUM_CARD_TYPES
 from maya_envs.maya_quarry.features import scored_now
 from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState

@@ -25,7 +25,7 @@ import dataclasses
 
 import numpy as np
 
-from maya_envs.bots.search_common import relative_leads
+from maya_envs.core.values import relative_leads
 from maya_envs.yaxha.rules import BUILD, SELECT, YaxhaRules, YaxhaState
 
 #: Score lead (:func:`leaf_leads`) worth tanh(1) in the leaf value, per player count. Fitted by

@@ -21,7 +21,7 @@ from maya_envs.bots.guided import search as guided_search
 from maya_envs.bots.guided.root import RootSearch
 from maya_envs.bots.guided.selection import interior_choice, logits_of, sigma, softmax
 from maya_envs.bots.guided.tree import Node
-from maya_envs.bots.search_common import terminal_values
+from maya_envs.core.values import terminal_values
 from maya_envs.games import GAMES
 from maya_envs.pretrained import list_pretrained
 from tests.conformance import FIRST_HIDDEN_CASES, case_id, first_game

@@ -18,9 +18,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from maya_envs.bots.search_common import terminal_margins, terminal_values
+from maya_envs.bots.search_common import terminal_margins
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
+from maya_envs.core.values import terminal_values
 from training.exit.data import Positions, Recorder
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from maya_envs.bots.search_common import is_int, is_number
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.protocol import Rules
 
 Evaluator = Callable[[Sequence[Any], Sequence[int]], tuple[Sequence[np.ndarray], np.ndarray]]

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from maya_envs.bots.guided.config import LEAVES, MIX_WEIGHT, Evaluator, GuidedConfig
-from maya_envs.bots.search_common import game_hook, is_int
+from maya_envs.bots.search_common import game_hook
+from maya_envs.core.checks import is_int
 from maya_envs.core.protocol import Rules
 
 

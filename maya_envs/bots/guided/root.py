@@ -14,8 +14,8 @@ import numpy as np
 from maya_envs.bots.guided.config import TIEBREAK, GuidedConfig
 from maya_envs.bots.guided.selection import considered_visits, interior_choice, logits_of, sigma, softmax
 from maya_envs.bots.guided.tree import Node
-from maya_envs.bots.search_common import terminal_values
 from maya_envs.core.protocol import Rules
+from maya_envs.core.values import terminal_values
 
 
 @dataclass(frozen=True)
