@@ -25,7 +25,11 @@ Termination            as the rules: no legal exchange, a 3-4p declaration, ``ma
                        Pgx conventions: at the end the mask is all ``True`` and a step on a
                        finished state changes nothing (zero rewards)
 Illegal actions        the PettingZoo default ``illegal_action="terminate"``: the game
-                       ends, the offender's team gets -1 (4p: both partners), others 0
+                       ends on the position before the move (a valid state), the
+                       offender's team gets -1 (4p: both partners), others 0; ids
+                       outside 0-74 likewise. A non-integer id raises ``TypeError``
+                       (also when traced); ``observe`` refuses a static seat outside
+                       the game (``ValueError``) and gives NaN for a traced one
 Options                the :class:`~maya_envs.maya2012.rules.Maya2012Config` fields, every
                        value: ``num_players``, ``setup`` (2p ``choose``/``random``/``draft``,
                        3-4p ``random``/``draft``), ``max_turns``, ``at_max_turns``,
@@ -252,11 +256,31 @@ class Maya2012(pgx.core.Env):
 
     def observe(self, state: State, player_id: jax.Array | int | None = None) -> jax.Array:
         """``player_id``'s observation (default: the current player's), ``(obs size,) float32``;
-        reads only what that seat may see."""
-        if player_id is None and not self.observe_on_step:  # Pgx's init and step ask this way
-            return jnp.zeros(self._size, jnp.float32)
-        seat = state.current_player if player_id is None else jnp.asarray(player_id, jnp.int32)
-        return jax.lax.stop_gradient(self._observe(state, seat))
+        reads only what that seat may see.
+
+        Args:
+            state: a state of this env (``jax.vmap`` over both arguments for a batch).
+            player_id: a seat ``0..num_players-1``: a Python or NumPy int (checked), or an
+                integer array, e.g. traced under ``jit``/``vmap``: its value is unknown when
+                traced, so a seat outside the range gives a vector of NaN (never another
+                seat's view).
+
+        Raises:
+            ValueError: a Python or NumPy int outside ``0..num_players-1``.
+            TypeError: ``player_id`` is not of an integer dtype.
+        """
+        if player_id is None:
+            if not self.observe_on_step:  # Pgx's init and step ask this way
+                return jnp.zeros(self._size, jnp.float32)
+            return jax.lax.stop_gradient(self._observe(state, state.current_player))
+        if isinstance(player_id, (int, np.integer)) and not isinstance(player_id, bool):
+            if not 0 <= player_id < self._n:
+                raise ValueError(f"player_id={int(player_id)} is not a seat: allowed 0..{self._n - 1}")
+            return jax.lax.stop_gradient(self._observe(state, jnp.int32(player_id)))
+        seat = jnp.asarray(_integer(player_id, "player_id"), jnp.int32)
+        vector = self._observe(state, seat)
+        valid = (seat >= 0) & (seat < self._n)
+        return jax.lax.stop_gradient(jnp.where(valid, vector, jnp.nan))
 
     def _init(self, key: jax.Array) -> State:
         k_board, k_setup = jax.random.split(key)
@@ -282,25 +306,38 @@ class Maya2012(pgx.core.Env):
         state (under ``vmap`` each ``cond`` is a select of every field, the observation's 610
         floats included) and with the observation built only when ``observe_on_step``.
 
+        An illegal id, or one outside 0-74, ends the game as the PettingZoo env's default
+        ``illegal_action="terminate"`` does: the game stays as it was before the move (a valid
+        position: :func:`state_to_rules` and :meth:`State.to_svg` work), ``terminated`` is set
+        and the offender's team gets -1 (:meth:`_illegal_rewards`).
+
         Args:
             state: a state of this env (batch it with ``jax.vmap``).
-            action: ``int32`` action id 0-74.
+            action: action id 0-74 of an integer dtype (a Python ``int``, a NumPy or JAX integer
+                array, traced or not).
             key: PRNG key; needed with ``setup="draft"`` (its blocks and deal), else unused.
+
+        Raises:
+            TypeError: ``action`` is not of an integer dtype (e.g. ``48.7``, a float32 array or
+                ``True``), checked on its dtype when ``step`` is called or traced, so under
+                ``jax.jit`` too: JAX would truncate a float id silently.
         """
-        action = jnp.asarray(action, jnp.int32)
+        action = jnp.asarray(_integer(action, "action"), jnp.int32)
         done = state.terminated | state.truncated
         in_range = (action >= 0) & (action < A.NUM_ACTIONS)
         # one gather per game (a one-hot over the 75 ids cost three passes over the mask)
         illegal = ~done & ~(in_range & state.legal_action_mask[jnp.clip(action, 0, A.NUM_ACTIONS - 1)])
         x = state._x
         stepped = self._transition(x, action, key)
-        new = jax.tree_util.tree_map(lambda old, nxt: jnp.where(done, old, nxt), x, stepped)
+        # a finished game and an illegal id keep the game as it was (the rules engine's state:
+        # an illegal transition would leave impossible values, e.g. the Monolith on pair 18)
+        new = jax.tree_util.tree_map(lambda old, nxt: jnp.where(done | illegal, old, nxt), x, stepped)
         # The legal exchanges of the new game, computed once for the end check and the mask
         # (the barriers keep XLA from recomputing the swap and the 48 exchanges in each output).
         new = jax.lax.optimization_barrier(new)
         legal = jax.lax.optimization_barrier(_legal_exchanges(new.towers, new.monolith, new.raven))
         new = self._end_check(new, legal)  # a finished game's phase is not EXCHANGE: unchanged
-        # the illegal action's transition stays applied, as Pgx's step does, and the game ends
+        # an illegal id ends the game on the position before it (the PettingZoo env's state)
         new = new._replace(phase=jnp.where(illegal, S.OVER, new.phase).astype(jnp.int32))
         terminated = new.phase == S.OVER
         truncated = new.phase == S.TRUNCATED
@@ -726,6 +763,18 @@ class Maya2012(pgx.core.Env):
 
 
 # -- board functions ---------------------------------------------------------------------------
+
+
+def _integer(value: Any, name: str) -> Any:
+    """``value`` unchanged if its dtype is an integer one (a Python ``int``, NumPy or JAX
+    integer arrays, tracers); else ``TypeError`` naming the value (shortened) or its dtype."""
+    dtype = jnp.result_type(value)
+    if not jnp.issubdtype(dtype, jnp.integer):
+        concrete = np.ndim(value) == 0 and not isinstance(value, jax.core.Tracer)
+        shown = f"{name}={repr(value)[:40]}" if concrete else f"{name} (shape {np.shape(value)})"
+        raise TypeError(f"{shown} has dtype {dtype}: an integer dtype is required")
+    return value
+
 
 
 def _fraction(count: jax.Array, total: int) -> jax.Array:
