@@ -14,6 +14,11 @@ and, once the game is over, an optional last line with the outcome::
 
     {"end": {"rewards": {"player_0": 1.0, ...}, "terminated": true, "truncated": false}}
 
+A game ended by an illegal action (the env's ``illegal_action="terminate"``) names it there:
+``"illegal": {"agent": "player_1", "action": 17}`` (the action is no move line: it was not
+played). The replay checks the end line whole, always: the rewards, both flags and the
+illegal action (out of range, legal, or out of turn is refused).
+
 ``config`` holds every field of the game's config dataclass (the env's ``rules.config``), so
 ``<game>_v<N>.env(**config)`` rebuilds the same rules; ``seed`` is the ``reset`` seed, and the
 env draws every chance event (setup, shuffles, bag draws) from the generator of that seed, so
@@ -39,6 +44,7 @@ import dataclasses
 import inspect
 import json
 import secrets
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,8 +153,10 @@ class RecordingWrapper(BaseWrapper):
 
     ``reset()`` without a seed draws a fresh one (and passes it on), so that every record names
     the seed it needs; ``reset(seed=s)`` behaves as the env's. Written as played, each action is
-    appended to the file as it is taken (a crashed game leaves a valid partial record); an
-    illegal action is not written, the end line then carries the env's ``info``.
+    appended to the file as it is taken (a crashed game leaves a valid partial record). An
+    illegal action that ends the game (the env's ``illegal_action="terminate"``) is no move:
+    the end line names it (``"illegal": {"agent", "action"}``) and the replay ends the game
+    with it again, the offender's recorded reward as the penalty.
     ``self.record`` is the current game's :class:`Record`.
     """
 
@@ -215,8 +223,8 @@ class RecordingWrapper(BaseWrapper):
                 "terminated": bool(any(env.terminations.values())),
                 "truncated": bool(any(env.truncations.values())),
             }
-            if not legal:
-                self.record.end["info"] = {k: str(v) for k, v in env.infos[agent].items()}
+            if not legal:  # the id that ended the game, so that a replay ends it the same way
+                self.record.end["illegal"] = {"agent": agent, "action": action}
             self._append({"end": self.record.end})
 
     def _append(self, line: dict[str, Any]) -> None:
@@ -252,8 +260,11 @@ HEADER_KEYS = {
 """The header's keys (every one required, no other allowed) and their JSON types."""
 MOVE_KEYS = {"agent": str, "action": int, "notation": str}
 """A move line's keys (every one required, no other allowed) and their JSON types."""
-END_KEYS = {"rewards": dict, "terminated": bool, "truncated": bool, "info": dict}
-"""The end line's keys and types: all but ``info`` (an illegal action's reason) required."""
+END_KEYS = {"rewards": dict, "terminated": bool, "truncated": bool, "illegal": dict}
+"""The end line's keys and types: all but ``illegal`` (the illegal action that ended the game)
+required."""
+ILLEGAL_KEYS = {"agent": str, "action": int}
+"""The keys of an end line's ``illegal`` object (both required, no other) and their types."""
 ENV_KEYWORDS = tuple(
     name for name in inspect.signature(GameAECEnv.__init__).parameters if name not in ("self", "game_options")
 )
@@ -369,11 +380,27 @@ def check_header(header: Any, config_check: Callable[[Any], Any] | None = None) 
 def _check_end(number: int, end: Any) -> dict[str, Any]:
     if not isinstance(end, dict):
         raise RecordError(f"line {number}: the end line is {{\"end\": {{...}}}}", line=number, key="end")
-    _check_keys(number, "end", end, END_KEYS, optional=("info",))
+    _check_keys(number, "end", end, END_KEYS, optional=("illegal",))
     rewards = end["rewards"]
     if not all(isinstance(r, (int, float)) and not isinstance(r, bool) for r in rewards.values()):
         raise RecordError(f"line {number}: end field 'rewards' must map agents to numbers", line=number, key="rewards")
+    if "illegal" in end:
+        _check_keys(number, "illegal", end["illegal"], ILLEGAL_KEYS)
+        if end["illegal"]["agent"] not in rewards:
+            raise RecordError(
+                f"line {number}: the illegal action's agent {_short(end['illegal']['agent'])!r} has no reward; "
+                f"rewards name {sorted(rewards)[:8]}",
+                line=number,
+                key="illegal",
+            )
     return end
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``value`` as text (a string as it is, anything else as its ``repr``), cut to ``limit``
+    characters: a message quotes its input bounded."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_record(lines: list[str], config_check: Callable[[Any], Any] | None = None) -> Record:
@@ -449,7 +476,9 @@ def iter_replay(record: Record, **env_kwargs: Any) -> Iterator[Any]:
         RecordError: a header :func:`check_header` refuses, another version or player count,
             more moves than the game's ``max_game_length``, a move that is out of turn,
             illegal, or whose notation does not match its id (the line number is named), or
-            an end line that the replay does not reach or whose rewards differ.
+            an end line that the replay does not reach, whose rewards or ``terminated`` /
+            ``truncated`` flags differ from the replay's, or whose illegal action is out of
+            turn, out of range or legal.
     """
     header = record.header
     rules = check_header(header)
@@ -473,47 +502,110 @@ def iter_replay(record: Record, **env_kwargs: Any) -> Iterator[Any]:
             f"config lasts at most {spec.max_game_length} moves",
             line=number,
         )
+    last = len(record.moves) + 2
+    ends_illegally = record.end is not None and "illegal" in _check_end(last, record.end)
     env = record.make_env(**env_kwargs)
     env.reset(seed=header["seed"])
-    yield env
     raw = env.unwrapped
+    if not record.moves and ends_illegally:
+        _end_by_illegal_action(env, record.end, last)
+    yield env
     for number, move in enumerate(record.moves, start=2):
-        if not raw.agents or all(raw.terminations[a] or raw.truncations[a] for a in raw.agents):
-            raise RecordError(f"line {number}: a move after the end of the game", line=number)
-        action, agent = move["action"], move["agent"]
-        if agent != raw.agent_selection:
-            raise RecordError(
-                f"line {number}: {agent} moves out of turn; {raw.agent_selection} is to act", line=number, key="agent"
-            )
-        legal = raw.rules.legal_actions(raw.game_state)
-        if action not in legal:
-            raise RecordError(
-                f"line {number}: illegal action {action} ({move['notation']}) for {agent}; legal ids: {legal}",
-                line=number,
-                key="action",
-            )
-        notation = raw.rules.action_to_string(action)
-        if notation != move["notation"]:
-            raise RecordError(
-                f"line {number}: action {action} is {notation!r} here, the record says {move['notation']!r}",
-                line=number,
-                key="notation",
-            )
-        env.step(action)
+        _check_move(raw, move, number)
+        env.step(move["action"])
+        if number == last - 1 and ends_illegally:  # the final position is the ended game
+            _end_by_illegal_action(env, record.end, last)
         yield env
     if record.end is not None:
-        number = len(record.moves) + 2
-        over = bool(raw.agents) and all(raw.terminations[a] or raw.truncations[a] for a in raw.agents)
-        if not over:
+        _check_end_reached(raw, record.end, last)
+
+
+def _over(raw) -> bool:
+    return bool(raw.agents) and all(raw.terminations[a] or raw.truncations[a] for a in raw.agents)
+
+
+def _check_move(raw, move: dict[str, Any], number: int) -> None:
+    """Move line ``number`` may be played in the env ``raw`` now: in turn, legal, as named."""
+    if not raw.agents or _over(raw):
+        raise RecordError(f"line {number}: a move after the end of the game", line=number)
+    action, agent = move["action"], move["agent"]
+    if agent != raw.agent_selection:
+        raise RecordError(
+            f"line {number}: {_short(agent)} moves out of turn; {raw.agent_selection} is to act",
+            line=number,
+            key="agent",
+        )
+    legal = raw.rules.legal_actions(raw.game_state)
+    if action not in legal:
+        raise RecordError(
+            f"line {number}: illegal action {action} ({_short(move['notation'])}) for {agent}; legal ids: {legal}",
+            line=number,
+            key="action",
+        )
+    notation = raw.rules.action_to_string(action)
+    if notation != move["notation"]:
+        raise RecordError(
+            f"line {number}: action {action} is {notation!r} here, the record says {_short(move['notation'])!r}",
+            line=number,
+            key="notation",
+        )
+
+
+def _end_by_illegal_action(env, end: dict[str, Any], number: int) -> None:
+    """End the game in ``env`` with the end line's illegal action, as the recording env did;
+    refused unless the game runs, the agent is to act and the id is in range and illegal."""
+    raw, agent, action = env.unwrapped, end["illegal"]["agent"], end["illegal"]["action"]
+    if not raw.agents or _over(raw):
+        raise RecordError(f"line {number}: an illegal action after the end of the game", line=number, key="illegal")
+    if agent != raw.agent_selection:
+        raise RecordError(
+            f"line {number}: the illegal action's agent {_short(agent)} is out of turn; "
+            f"{raw.agent_selection} is to act",
+            line=number,
+            key="illegal",
+        )
+    num_actions = raw.rules.spec.num_actions
+    if not 0 <= action < num_actions:
+        raise RecordError(
+            f"line {number}: illegal action {_short(action)} is no action id; allowed: 0..{num_actions - 1}",
+            line=number,
+            key="illegal",
+        )
+    if action in raw.rules.legal_actions(raw.game_state):
+        raise RecordError(
+            f"line {number}: the end line's illegal action {action} ({raw.rules.action_to_string(action)}) is legal "
+            "here; a legal action is a move line",
+            line=number,
+            key="illegal",
+        )
+    # the penalty is the recording env's (an env setting, not a game option): the offender's reward
+    raw.illegal_action, raw.illegal_reward = "terminate", float(end["rewards"][agent])
+    with warnings.catch_warnings():  # the env warns of the penalty; a replay only shows it
+        warnings.simplefilter("ignore")
+        env.step(action)
+
+
+def _check_end_reached(raw, end: dict[str, Any], number: int) -> None:
+    """The replayed game in ``raw`` is over with the end line's rewards and flags."""
+    if not _over(raw):
+        raise RecordError(
+            f"line {number}: the end line says the game is over, the replayed game is still running", line=number
+        )
+    rewards = {a: float(raw.rewards[a]) for a in raw.agents}
+    if end["rewards"] != rewards:
+        raise RecordError(
+            f"line {number}: end rewards {_short(end['rewards'], 200)} recorded, the replay gives {rewards}",
+            line=number,
+            key="rewards",
+        )
+    for flag, values in (("terminated", raw.terminations), ("truncated", raw.truncations)):
+        replayed = bool(any(values.values()))
+        if end[flag] != replayed:
             raise RecordError(
-                f"line {number}: the end line says the game is over, the replayed game is still running", line=number
-            )
-        rewards = {a: float(raw.rewards[a]) for a in raw.agents}
-        if "info" not in record.end and record.end.get("rewards") != rewards:
-            raise RecordError(
-                f"line {number}: end rewards {record.end.get('rewards')} recorded, the replay gives {rewards}",
+                f"line {number}: end {flag}={str(end[flag]).lower()} recorded, the replay gives "
+                f"{flag}={str(replayed).lower()}",
                 line=number,
-                key="rewards",
+                key=flag,
             )
 
 

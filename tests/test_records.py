@@ -280,6 +280,32 @@ def _nan_reward(end_line: str) -> str:
     return json.dumps(data)
 
 
+def _end_edit(**changes):
+    """An edit of the end line: each value, a function of the old value, or ``_REMOVE``."""
+
+    def apply(lines):
+        data = json.loads(lines[-1])
+        for key, value in changes.items():
+            if value is _REMOVE:
+                data["end"].pop(key)
+            else:
+                data["end"][key] = value(data["end"][key]) if callable(value) else value
+        return [*lines[:-1], json.dumps(data)]
+
+    return apply
+
+
+def _rotated(rewards: dict) -> dict:
+    """The same rewards, each moved to the next agent (different when not all equal)."""
+    agents, values = list(rewards), list(rewards.values())
+    assert len(set(values)) > 1, "the good record's rewards are all equal; rotating them changes nothing"
+    return dict(zip(agents, values[1:] + values[:1], strict=True))
+
+
+def _flipped(flag: bool) -> bool:
+    return not flag
+
+
 _REMOVE = object()
 MALFORMED = {
     # name: (edit of the good lines, or bytes of a whole file; the line named; a message part)
@@ -312,6 +338,16 @@ MALFORMED = {
         r"unknown end field(s) ['x']",
     ),
     "too many moves": (lambda lines: [lines[0], *lines[1:-1] * 40], "max", "lasts at most"),
+    # issue 44: the end line is checked whole, always (rewards, both flags, the illegal action)
+    "swapped rewards": (_end_edit(rewards=_rotated), -1, "end rewards"),
+    "rewards beside an info": (_end_edit(rewards=_rotated, info={"end": "x"}), -1, "unknown end field(s) ['info']"),
+    "flipped terminated": (_end_edit(terminated=_flipped), -1, "end terminated=false recorded, the replay gives"),
+    "flipped truncated": (_end_edit(truncated=_flipped), -1, "end truncated=true recorded, the replay gives"),
+    "illegal action of no agent": (
+        _end_edit(illegal={"agent": "player_9", "action": 0}), -1, "agent 'player_9' has no reward"
+    ),
+    "illegal action field": (_end_edit(illegal={"agent": "player_0", "action": 0, "x": 1}), -1, "unknown illegal"),
+    "illegal action after the end": (_end_edit(illegal={"agent": "player_0", "action": 0}), -1, "after the end"),
     "too big": (lambda lines: b"\n" * (MAX_RECORD_BYTES + 1), None, "larger than"),
 }
 
@@ -363,3 +399,77 @@ def web_client():
     app.testing = True
     return app.test_client()
 
+
+
+# -- issue 44: a game ended by an illegal action records, loads and replays -------------------
+
+
+def play_to_an_illegal_action(env, seed: int, moves: int) -> tuple[str, int]:
+    """Play ``moves`` random legal moves on a recording env, then an illegal in-range id (the
+    env's ``illegal_action="terminate"`` ends the game); the offender and the id."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    raw = env.unwrapped
+    for _ in range(moves):
+        env.step(int(rng.choice(raw.rules.legal_actions(raw.game_state))))
+    legal = raw.rules.legal_actions(raw.game_state)
+    action = next(a for a in range(raw.rules.spec.num_actions) if a not in legal)
+    agent = raw.agent_selection
+    with pytest.warns(UserWarning, match="illegal-action penalty"):
+        env.step(action)
+    return agent, action
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("moves", [0, 5])
+def test_a_game_ended_by_an_illegal_action_loads_and_replays(tmp_path, game, moves, capsys):
+    """Every game of the table: the record names the illegal action on its end line, loads,
+    replays to the ended game (the last position is the one before the illegal id) and shows
+    in maya-replay; the penalty is the env's (here not the default)."""
+    path = tmp_path / "illegal.jsonl"
+    env = record_env(game, path)
+    env.unwrapped.illegal_reward = -3.0
+    agent, action = play_to_an_illegal_action(env, seed=moves, moves=moves)
+    record = load_record(path)
+    assert record.end["illegal"] == {"agent": agent, "action": action}
+    assert record.end["rewards"][agent] == -3.0 and record.end["terminated"] and not record.end["truncated"]
+    states = replay(record)
+    assert len(states) == moves + 1 and states[-1] == env.unwrapped.game_state
+    out = io.StringIO()
+    assert replay_cli.main([str(path), "--no-pause"], stdin=io.StringIO(), out=out) == 0, capsys.readouterr().err
+    assert "illegal" in out.getvalue()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_crafted_illegal_ending_is_refused(tmp_path, game):
+    """The illegal-ending record of every game with one thing changed: swapped rewards, a
+    flipped flag, a legal id, an id out of range, another agent: each a RecordError naming
+    the end line."""
+    path = tmp_path / "illegal.jsonl"
+    agent, action = play_to_an_illegal_action(record_env(game, path), seed=1, moves=3)
+    lines = path.read_text().splitlines()
+    raw = make_env(game)
+    raw.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        raw.step(int(rng.choice(raw.rules.legal_actions(raw.game_state))))
+    legal = raw.rules.legal_actions(raw.game_state)[0]
+    other = next(a for a in raw.possible_agents if a != agent)
+    crafted = {
+        "swapped rewards": (_end_edit(rewards=_rotated), "end rewards"),
+        "flipped terminated": (_end_edit(terminated=_flipped), "end terminated=false"),
+        "flipped truncated": (_end_edit(truncated=_flipped), "end truncated=true"),
+        "a legal id": (_end_edit(illegal={"agent": agent, "action": legal}), "is legal here"),
+        "an id out of range": (_end_edit(illegal={"agent": agent, "action": 10**6}), "is no action id"),
+        "another agent": (_end_edit(illegal={"agent": other, "action": action}), "out of turn"),
+        "no illegal action": (_end_edit(illegal=_REMOVE), "still running"),
+    }
+    for name, (change, part) in crafted.items():
+        edited = change(lines)
+        if name == "another agent":  # the other agent's reward is the penalty, else the reward check speaks
+            data = json.loads(edited[-1])
+            data["end"]["rewards"] = {a: (-1.0 if a == other else 0.0) for a in data["end"]["rewards"]}
+            edited[-1] = json.dumps(data)
+        with pytest.raises(RecordError, match=f"line {len(lines)}: .*{part}") as caught:
+            check(tmp_path, edited)
+        assert caught.value.line == len(lines), name

@@ -8,7 +8,8 @@ duplicated or swapped with the next; the file cut at a random byte; a random byt
 (often not UTF-8); one field of one line changed (header, config, move or end fields: the value
 mutations of the state fuzz, a field removed, an unknown field added). An accepted record is
 replayed by the rules alone (``initial_state`` from the seed's generator, each recorded action
-legal for the seat named, its notation the rules' text, the end line's rewards the returns)
+legal for the seat named, its notation the rules' text, the end line's rewards the returns
+and its flags the rules' end)
 and must give the states :func:`~maya_envs.records.replay` gives.
 
 The default cases run in well under a minute on one core; ``-m extended`` runs more.
@@ -78,7 +79,10 @@ def rules_replay(record) -> list[Any]:
         state = rules.apply_action(state, move["action"], rng)
         states.append(state)
     if record.end is not None:
-        assert rules.is_terminal(state) or rules.is_truncated(state)
+        terminated = rules.is_terminal(state)
+        truncated = not terminated and rules.is_truncated(state)
+        assert (terminated or truncated) and "illegal" not in record.end  # random play is legal
+        assert (record.end["terminated"], record.end["truncated"]) == (terminated, truncated)
         returns = rules.returns(state)
         assert record.end["rewards"] == {f"player_{s}": float(r) for s, r in enumerate(returns)}
     return states
