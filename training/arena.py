@@ -34,6 +34,7 @@ import yaml
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
+from maya_envs.cli.args import output_folder
 from maya_envs.core.errors import ConfigError
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
@@ -87,7 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-round", action="store_true", help="play exactly --games (maybe unbalanced)")
     parser.add_argument("--design", choices=["latin", "permutations"], default="latin")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, help="output directory (default: runs/arena__<env>__<time>)")
+    parser.add_argument(
+        "--out", type=Path, help="output folder (default: runs/arena__<env>__<time>); its arena.* files are replaced"
+    )
     parser.add_argument("--no-plot", action="store_true", help="skip ratings.png")
     return parser
 
@@ -98,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games <= 0:
         parser.error(f"--games must be > 0, got {args.games}")
+    if args.out is not None:  # before the games: a result that cannot be written wastes them
+        try:
+            output_folder(args.out)
+        except ValueError as error:
+            parser.error(str(error))
 
     config_path = args.config
     if config_path is None and args.env is None:

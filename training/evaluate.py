@@ -25,6 +25,7 @@ from typing import Any
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
+from maya_envs.cli.args import output_folder
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.evaluation import MatchResult, checkpoint_name, play_match
@@ -145,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponents", nargs="+", help="bots to play against (default: the config's)")
     parser.add_argument("--out", type=Path, help="output directory (default: the checkpoint's directory)")
     args = parser.parse_args(argv)
+    if args.out is not None:  # before the games: a result that cannot be written wastes them
+        try:
+            output_folder(args.out)
+        except ValueError as error:
+            parser.error(str(error))
 
     agent, name = args.agent, args.agent
     if args.checkpoint is not None:

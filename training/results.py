@@ -27,6 +27,7 @@ from pathlib import Path
 import yaml
 
 from maya_envs.cli import description
+from maya_envs.cli.args import output_file
 from maya_envs.games import find_game
 from training import arena
 
@@ -109,8 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.results", description=description(__doc__))
     parser.add_argument("runs", nargs="+", metavar="CONFIG_NAME=RUN_DIR")
     parser.add_argument("--arena-games", type=int, default=200, help="arena games per run (when none is saved)")
-    parser.add_argument("--out", type=Path, help="also write the table to this file")
+    parser.add_argument("--out", type=Path, help="also write the table to this file (replaced if it exists)")
     args = parser.parse_args(argv)
+    if args.out is not None:  # before the arena games a run may need
+        try:
+            output_file(args.out)
+        except ValueError as error:
+            parser.error(str(error))
     rows = []
     for item in args.runs:
         name, sep, run_dir = item.partition("=")

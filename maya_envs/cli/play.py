@@ -41,6 +41,7 @@ import sys
 from typing import Any, TextIO
 
 from maya_envs.cli import description
+from maya_envs.cli.args import output_file
 from maya_envs.core.errors import did_you_mean
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.core.rng import draw_seed, seed_hides_draws
@@ -180,6 +181,8 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
     if seed < 0:
         raise ValueError(f"--seed {seed}; allowed: a non-negative int")
     stamp = f"{game}-{timestamp()}"
+    if args.record:  # before the game: a hidden-information record is written only at its end
+        output_file(Path(args.record), "--record")
     path = args.record or f"maya-records/{stamp}.jsonl"
     env = record_env(game, path, render_mode="ansi", **options)
     raw = env.unwrapped
@@ -246,7 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
         "heuristic)",
     )
     parser.add_argument("--seed", type=int, help="the game's seed (default: drawn in secret, shown at the end; it is recorded)")
-    parser.add_argument("--record", help="record file (default: maya-records/<game>-<time>.jsonl)")
+    parser.add_argument(
+        "--record", help="record file, replaced if it exists (default: a new maya-records/<game>-<time>.jsonl)"
+    )
     parser.add_argument(
         "--option",
         type=parse_option,

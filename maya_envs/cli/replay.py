@@ -26,6 +26,7 @@ from typing import TextIO
 
 from maya_envs.captions import move_caption, result_line
 from maya_envs.cli import description
+from maya_envs.cli.args import output_file, output_folder
 from maya_envs.cli.progress import iterate
 from maya_envs.records import RecordError, iter_replay, load_record
 
@@ -165,6 +166,13 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, out: TextIO
     out = sys.stdout if out is None else out
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:  # before the pictures are drawn: outputs that cannot be written waste them
+        if args.frames is not None:
+            output_folder(args.frames, "--frames")
+        if args.gif is not None:
+            output_file(args.gif, "--gif")
+    except ValueError as error:
+        parser.error(str(error))
     try:
         record = load_record(args.record)
         n = record.header["num_players"]

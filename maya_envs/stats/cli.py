@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.cli import description
+from maya_envs.cli.args import capped_workers, output_file, output_folder
 from maya_envs.cli.play import parse_option
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
 from maya_envs.players import player_syntax
@@ -123,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rotate", action="store_true", help="game i shifts the lineup by i seats")
     parser.add_argument("--games", type=_positive, default=None, help="games per run (default 200; --readme: 1000)")
     parser.add_argument("--seed", type=_non_negative, default=0)
-    parser.add_argument("--workers", type=_positive, default=1, help="worker processes (same figures as 1)")
+    parser.add_argument("--workers", type=_positive, default=1,
+                        help="worker processes (same figures as 1; at most the games and the cores)")  # fmt: skip
     parser.add_argument("--compare", type=parse_option, action="append", default=[], metavar="KEY=VALUE",
                         help="also run with these options over the others and report both side by side")  # fmt: skip
     parser.add_argument("--hidden-games", type=_non_negative, default=10,
@@ -132,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="determinizations per probed decision (default 32)")  # fmt: skip
     parser.add_argument("--probe-every", type=_positive, default=4,
                         help="probe every K-th decision of a probed game (default 4)")  # fmt: skip
-    parser.add_argument("--out", type=Path, default=Path("maya-stats"), help="report folder (default maya-stats/)")
+    parser.add_argument("--out", type=Path, default=Path("maya-stats"),
+                        help="report folder (default maya-stats/); its report files are replaced")  # fmt: skip
     parser.add_argument("--no-plots", action="store_true", help="write no PNG (no matplotlib needed)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--readme", type=Path, metavar="README",
@@ -143,13 +146,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_arguments(args: argparse.Namespace, readme_games: int) -> None:
+    """Check the paths of ``args`` and cap ``args.workers`` at the games and the cores (the
+    note printed on stderr), before any work: ``--readme`` / ``--check-readme`` an existing
+    file (``--readme`` one that may be rewritten), ``--out`` a folder that can be written
+    (:func:`maya_envs.cli.args.output_folder`; its report files are replaced).
+
+    Raises:
+        ValueError: a path that cannot serve, named with what is allowed.
+    """
+    for option, path in (("--readme", args.readme), ("--check-readme", args.check_readme)):
+        if path is not None and not path.is_file():
+            raise ValueError(f"{option} {str(path)[:120]!r}: no such file; allowed: an existing README to read")
+    if args.readme is not None:
+        output_file(args.readme, "--readme")
+    elif args.check_readme is None:
+        output_folder(args.out)
+    games = args.games or (readme_games if args.readme else 200)
+    args.workers, note = capped_workers(args.workers, games)
+    if note:
+        print(f"maya-stats: {note}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from maya_envs.stats import readme
 
+    try:  # every argument checked before any game is played
+        check_arguments(args, readme.README_GAMES)
+    except ValueError as error:
+        parser.error(str(error))
     if args.check_readme:
-        stale = readme.stale(args.check_readme)
+        try:
+            stale = readme.stale(args.check_readme)
+        except (OSError, UnicodeDecodeError, ValueError) as error:  # unreadable, or no game-statistics block
+            parser.error(f"--check-readme {str(args.check_readme)[:120]!r}: {error}")
         if stale:
             print(f"{args.check_readme}: {stale}")
             return 1

@@ -37,6 +37,7 @@ import numpy as np
 
 from maya_envs.bot_kinds import bot_syntax
 from maya_envs.bots.guided import LEAVES
+from maya_envs.cli.args import capped_workers, output_file
 from training.exit.gating import fair_share, match_lineups, score_match
 
 
@@ -198,7 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--simulations", type=int, nargs="+", default=[0], help="0 = raw network; N = N guided simulations per move"
     )
-    parser.add_argument("--actors", type=int, default=1, help="actors (default 1)")
+    parser.add_argument(
+        "--actors", type=int, default=1, help="actors (default 1; process actors: at most the games and the cores)"
+    )
     parser.add_argument(
         "--actor-backend", choices=tuple(BACKENDS), default="process", help="where the actors run (default process)"
     )
@@ -215,8 +218,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--pair", action="store_true", help="team games: the network plays a whole team")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, help="write the rows as JSON here")
+    parser.add_argument("--out", type=Path, help="write the rows as JSON here (replaced if it exists)")
     args = parser.parse_args(argv)
+    try:  # before the games: a result that cannot be written wastes them
+        if args.out:
+            output_file(args.out)
+        if args.games < 1:
+            raise ValueError(f"--games {args.games}; allowed: a positive int")
+    except ValueError as error:
+        parser.error(str(error))
+    if args.actor_backend == "process":  # a cluster's actors (ray) are not this machine's cores
+        args.actors, note = capped_workers(args.actors, args.games, "--actors")
+        if note:
+            print(f"{parser.prog}: {note}", file=sys.stderr)
     import signal
 
     from training.exit.loop import exit_on_signal
