@@ -231,3 +231,63 @@ def test_readme_openspiel_example_runs():
     exec(compile(code, "docs/guides/openspiel.md", "exec"), {})
 
 
+
+
+# -- issue 44: games and states pickle, as OpenSpiel's own Python games do -------------------
+
+PICKLE_CONFIGS = RETURN_CONFIGS + [c for c in SIM_CONFIGS if c[1].get("simultaneous")][:1]
+"""Every game's returns sets (non-default parameters included) and one simultaneous-move game."""
+
+
+def _random_step(state, rng) -> list[int]:
+    """The actions of one random step at ``state``: a chance outcome, one seat's action, or
+    every seat's at a simultaneous node (not applied)."""
+    if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        return [int(rng.choice(outcomes, p=probs))]
+    if state.is_simultaneous_node():
+        return [int(rng.choice(state.legal_actions(p))) for p in range(state.num_players())]
+    return [int(rng.choice(state.legal_actions()))]
+
+
+def _apply(state, actions: list[int]) -> None:
+    if state.is_simultaneous_node():
+        state.apply_actions(actions)
+    else:
+        state.apply_action(actions[0])
+
+
+def _seen(state) -> tuple:
+    """What a state shows: its rules state, history, returns and every seat's information."""
+    seats = range(state.num_players())
+    views = () if state.is_chance_node() or state.is_terminal() else (
+        [state.information_state_string(p) for p in seats],
+        [list(state.observation_tensor(p)) for p in seats],
+    )
+    return state.rules_state(), state.history(), state.returns(), views
+
+
+@pytest.mark.parametrize("config", PICKLE_CONFIGS, ids=[_id(c) for c in PICKLE_CONFIGS])
+def test_games_and_states_pickle_and_play_on_equal(config):
+    """``pickle`` round trips of a game (the same class, parameters and first state) and of a
+    state in mid-game (the same rules state, history and information), and the unpickled state
+    plays on to the same end as the original under the same actions."""
+    import pickle
+
+    name, params = config
+    game = pyspiel.load_game(name, params)
+    copy = pickle.loads(pickle.dumps(game))
+    assert type(copy) is type(game) and str(copy) == str(game)
+    assert copy.new_initial_state().rules_state() == game.new_initial_state().rules_state()
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    for _ in range(25):
+        _apply(state, _random_step(state, rng))
+    restored = pickle.loads(pickle.dumps(state))
+    assert type(restored) is type(state) and _seen(restored) == _seen(state)
+    while not state.is_terminal():
+        actions = _random_step(state, rng)
+        _apply(state, actions)
+        _apply(restored, actions)
+        assert _seen(restored) == _seen(state)
+    assert restored.is_terminal() and restored.returns() == state.returns()

@@ -33,10 +33,13 @@ def _game_class(entry: OpenSpielEntry) -> type:
         MayaGame.__init__(self, entry, params)
 
     name = "".join(part.title() for part in entry.short_name.split("_")) + "Game"
-    return type(name, (MayaGame,), {"__init__": __init__, "__module__": __name__})
+    return type(name, (MayaGame,), {"__init__": __init__, "__module__": __name__, "__qualname__": name})
 
 
 GAME_CLASSES = {entry.short_name: _game_class(entry) for entry in entries()}
+# Each class is also a name of this module, as OpenSpiel's own Python games are of theirs: pickle
+# finds a class by module and name, so games and states pickle (distributed OpenSpiel code does).
+globals().update({cls.__name__: cls for cls in GAME_CLASSES.values()})
 
 
 def _register() -> None:

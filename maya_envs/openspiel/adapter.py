@@ -86,6 +86,12 @@ def _game_type(entry: OpenSpielEntry, chance: bool, perfect: bool, simultaneous:
     )
 
 
+def _load_game(short_name: str, params: dict[str, Any]) -> pyspiel.Game:
+    """``pyspiel.load_game(short_name, params)``: how a pickled game is loaded again (importing
+    this module registers the games first)."""
+    return pyspiel.load_game(short_name, params)
+
+
 class MayaGame(pyspiel.Game):
     """One maya-envs game at one config as an OpenSpiel game.
 
@@ -120,6 +126,13 @@ class MayaGame(pyspiel.Game):
         full = {**entry.parameter_specification(), **params}
         game_type = _game_type(entry, self.has_chance, self.perfect, self.simultaneous)
         super().__init__(game_type, info, full)
+        self._params = params
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its name and parameters, loaded again through ``pyspiel.load_game`` (the
+        rules, observer and hooks are rebuilt from them; OpenSpiel's default pickling restores
+        the C++ game only, without this game's Python attributes)."""
+        return (_load_game, (self.entry.short_name, self._params))
 
     def new_initial_state(self) -> MayaState:
         """The state before the first chance outcome (or the first decision)."""
