@@ -44,7 +44,7 @@ def _check_parents(path: Path, option: str) -> None:
         return
 
 
-def output_folder(path: Path, option: str = "--out") -> Path:
+def output_folder(path: str | Path, option: str = "--out") -> Path:
     """Check ``path`` as a folder a command will create (if missing) and write its files into.
 
     Returns:
@@ -67,7 +67,7 @@ def output_folder(path: Path, option: str = "--out") -> Path:
     return path
 
 
-def output_file(path: Path, option: str = "--out") -> Path:
+def output_file(path: str | Path, option: str = "--out") -> Path:
     """Check ``path`` as a file a command will write (its folders created if missing; an
     existing file is replaced).
 

@@ -182,7 +182,7 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
         raise ValueError(f"--seed {seed}; allowed: a non-negative int")
     stamp = f"{game}-{timestamp()}"
     if args.record:  # before the game: a hidden-information record is written only at its end
-        output_file(Path(args.record), "--record")
+        output_file(args.record, "--record")
     path = args.record or f"maya-records/{stamp}.jsonl"
     env = record_env(game, path, render_mode="ansi", **options)
     raw = env.unwrapped
