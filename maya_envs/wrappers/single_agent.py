@@ -5,7 +5,11 @@ played by opponents inside ``step``.
   returned by :meth:`SingleAgentEnv.action_masks` (what sb3-contrib's ``MaskablePPO``
   calls) and in ``info["action_mask"]``, both ``int8`` (1 = legal), the one mask dtype of
   every surface, which ``env.action_space.sample(mask=env.unwrapped.action_masks())`` and
-  sb3-contrib accept.
+  sb3-contrib accept. Once the game is over (the step that returns ``terminated`` or
+  ``truncated``, and until ``reset``) the mask marks every id, as Pgx does at a terminal
+  state: no masked sampler meets an empty mask, and under ``gym.make_vec``'s default
+  ``NEXT_STEP`` autoreset the next step only resets the game, its action ignored. A live
+  state's mask, the ids and the observations are not changed by this.
 * Episodes: ``reset()`` always returns a game in which the learner is to move. A game that
   ends before the learner's first decision (an opponent's move or illegal id ends it, the
   turn cap, a board with no first move) is not an episode: the env plays on into a new game
@@ -161,12 +165,15 @@ class SingleAgentEnv(gym.Env):
         return observation, float(reward), bool(terminated), bool(truncated), info
 
     def action_masks(self) -> np.ndarray:
-        """``int8`` array ``(num_actions,)``: the learner's legal actions now (1 = legal).
+        """``int8`` array ``(num_actions,)``: the learner's legal actions now (1 = legal);
+        every id once the game is over.
 
         Raises:
             ResetNeededError: before the first :meth:`reset`.
         """
         self._check_started("action_masks")
+        if self._over():  # every id: nothing is played with it (see the module docstring)
+            return np.ones(self.action_space.n, np.int8)
         return self.aec_env.action_mask(self.learner)
 
     def render(self):
@@ -206,7 +213,7 @@ class SingleAgentEnv(gym.Env):
     def _observation_and_info(self) -> tuple[np.ndarray, dict[str, Any]]:
         observed = self.aec_env.observe(self.learner)  # encoded once per reset/step
         info = copy.deepcopy(self.aec_env.infos[self.learner])
-        info["action_mask"] = observed["action_mask"]
+        info["action_mask"] = np.ones_like(observed["action_mask"]) if self._over() else observed["action_mask"]
         info["learner"] = self.learner
         return observed["observation"], info
 
