@@ -301,7 +301,9 @@ def find_game(name: str) -> Game:
     """
     game = _BY_NAME.get(name) if isinstance(name, str) else None
     if game is None:
-        raise ValueError(f"unknown game {name!r}{renamed_note(name)}; known: {game_names()}")
+        from maya_envs.core.errors import shorten  # here: the table itself imports nothing of the package
+
+        raise ValueError(f"unknown game {shorten(name)}{renamed_note(name)}; known: {game_names()}")
     return game
 
 

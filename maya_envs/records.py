@@ -53,7 +53,7 @@ from typing import Any
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from maya_envs.aec_base import GameAECEnv, check_action_id
-from maya_envs.core.errors import plain_words
+from maya_envs.core.errors import listed, plain_words
 from maya_envs.core.rng import seed_hides_draws
 from maya_envs.games import GAMES, find_game, renamed_note
 
@@ -312,7 +312,9 @@ def _check_keys(number: int, what: str, row: dict[str, Any], kinds: dict[str, ty
     unknown = sorted(set(row) - set(kinds))
     if unknown:
         raise RecordError(
-            f"line {number}: unknown {what} field(s) {unknown}; allowed: {list(kinds)}", line=number, key=unknown[0]
+            f"line {number}: unknown {what} field(s) {listed(unknown)}; allowed: {list(kinds)}",
+            line=number,
+            key=unknown[0],
         )
     for key, kind in kinds.items():
         if key not in row and key in optional:

@@ -132,7 +132,8 @@ def test_illegal_and_malformed_moves_are_refused_and_change_nothing(client):
     refused(client.post(f"/api/games/{gid}/move", json={"action": "swap"}), 400, "must be an action id")
     refused(client.post(f"/api/games/{gid}/move", json={"action": 9999}), 400, "out of range")
     refused(client.post(f"/api/games/{gid}/move", json={"action": True}), 400, "must be an action id")
-    refused(client.post(f"/api/games/{gid}/move", data="not json"), 400, "JSON object")
+    refused(client.post(f"/api/games/{gid}/move", data="not json", content_type="application/json"), 400, "JSON object")
+    refused(client.post(f"/api/games/{gid}/move", data="not json"), 415, "Content-Type must be application/json")
     refused(client.post(f"/api/games/{gid}/move", json={"action": min(legal), "seat": 1}), 400, "turn")
     assert ok(client.get(f"/api/games/{gid}")) == before
     ok(client.post(f"/api/games/{gid}/move", json={"action": min(legal)}))  # a legal one still plays

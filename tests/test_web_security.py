@@ -288,6 +288,12 @@ def _file_requests(where):
         yield f"seat {seat}", {"game": DEFAULT_GAME.key, "seats": ["human", seat, *others]}
 
 
+def _uncounted(message: str) -> str:
+    """``message`` with each shortened value (``'/tmp/py...one.json' (83 chars)``, cut where its
+    length puts the cut) as ``<value>``."""
+    return re.sub(r"'[^']*\.\.\.[^']*' \([0-9,]+ chars\)", "<value>", message)
+
+
 @pytest.mark.parametrize("where", ["", "./", "ABS/"], ids=["relative", "dotted", "absolute"])
 def test_no_option_seat_or_record_from_a_page_reaches_a_file(client, files, where):
     tmp_path, _table, opened = files
@@ -299,14 +305,14 @@ def test_no_option_seat_or_record_from_a_page_reaches_a_file(client, files, wher
             assert str(tmp_path) not in message, label
         # the same words for a file that does not exist: nothing says which files are there
         missing = json.loads(json.dumps(body).replace("table.json", "none.json").replace("model.", "none."))
-        assert refused(client.post("/api/games", json=missing), 400) == message.replace("table.json", "none.json").replace(
-            "model.", "none."
-        ), label
+        answer = refused(client.post("/api/games", json=missing), 400)
+        expected = message.replace("table.json", "none.json").replace("model.", "none.")
+        assert _uncounted(answer) == _uncounted(expected), label  # a shortened value's length differs by name
     record = _component_game_record(client)
     header = json.loads(record[0])
     header["config"]["components"] = f"{where}table.json"
     message = refused(client.post("/api/replays", json={"text": "\n".join([json.dumps(header), *record[1:]])}), 400)
-    assert "components" in message and str(tmp_path) not in message
+    assert "components" in message and str(tmp_path) not in message.replace(f"{where}table.json", "")  # only as sent
     assert opened == [], opened
     assert len(client.application.extensions["maya_store"]) == 1  # only the game the record came from
 

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from maya_envs.bot_kinds import BOT_KINDS, BOT_NAMES
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, listed, shorten
 from maya_envs.games import DEFAULT_GAME
 from maya_envs.players import PRETRAINED_SPECS, check_player_spec
 from maya_envs.pretrained import is_pretrained_spec
@@ -270,10 +270,10 @@ def _block_keys(name: str, cls: type, block: Any) -> dict[str, Any]:
         ConfigError: not a mapping, or an unknown key (the message lists the known ones).
     """
     if not isinstance(block, dict):
-        raise ConfigError(f"{name}={block!r}; allowed: a mapping with keys {_field_names(cls)}")
+        raise ConfigError(f"{name}={shorten(block)}; allowed: a mapping with keys {_field_names(cls)}")
     unknown = sorted(set(block) - set(_field_names(cls)))
     if unknown:
-        raise ConfigError(f"unknown {name} key(s) {unknown}; known keys: {_field_names(cls)}")
+        raise ConfigError(f"unknown {name} key(s) {listed(unknown)}; known keys: {_field_names(cls)}")
     return dict(block)
 
 
@@ -358,7 +358,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
             f"`python -m training.rllib_train --config {path_name(path)}` (rllib extra, training/RLLIB.md)"
         )
     if unknown:
-        raise ConfigError(f"unknown config key(s) {unknown}; known keys: {sorted(known)}")
+        raise ConfigError(f"unknown config key(s) {listed(unknown)}; known keys: {sorted(known)}")
     whole_floats_to_ints(data, ("total_timesteps", "eval_games", "checkpoint_every", "eval_every"))
     if "self_play" in data:
         data["self_play"] = _self_play(data["self_play"])

@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, listed, shorten
 
 
 def check_choice(name: str, value: Any, allowed: tuple) -> None:
     """Raise unless ``value`` is one of ``allowed`` and of its type: a bool never counts as an
     int choice, nor a float such as ``2.0`` (numpy integers count as ints)."""
     if not any(_same_kind(value, choice) and value == choice for choice in allowed):
-        raise ConfigError(f"{name}={value!r} is not allowed; allowed: {list(allowed)}")
+        raise ConfigError(f"{name}={shorten(value)} is not allowed; allowed: {list(allowed)}")
 
 
 def _same_kind(value: Any, choice: Any) -> bool:
@@ -30,7 +30,7 @@ def _same_kind(value: Any, choice: Any) -> bool:
 def check_int(name: str, value: Any, low: int, high: int) -> None:
     """Raise unless ``value`` is an int (not a bool) in ``low..high``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ConfigError(f"{name}={value!r} is not allowed; allowed: an int in {low}..{high}")
+        raise ConfigError(f"{name}={shorten(value)} is not allowed; allowed: an int in {low}..{high}")
 
 
 def config_from_mapping(cls: type, options: Mapping[str, Any] | None, game_title: str):
@@ -44,7 +44,7 @@ def config_from_mapping(cls: type, options: Mapping[str, Any] | None, game_title
     known = [f.name for f in fields(cls)]
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise ConfigError(f"unknown {game_title} option(s) {unknown}; known options: {known}")
+        raise ConfigError(f"unknown {game_title} option(s) {listed(unknown)}; known options: {known}")
     return cls(**options)
 
 
@@ -67,11 +67,15 @@ def resolve_config(cls: type, config: Any, options: Mapping[str, Any]):
     if config is None:
         config = {}
     if not isinstance(config, Mapping):
-        raise ConfigError(f"config={config!r} is not allowed; allowed: a {cls.__name__}, a mapping of options or None")
+        raise ConfigError(
+            f"config={shorten(config)} is not allowed; allowed: a {cls.__name__}, a mapping of options or None"
+        )
     bad_keys = [key for key in config if not isinstance(key, str)]
     if bad_keys:
-        raise ConfigError(f"option names {bad_keys!r} are not allowed; allowed: strings (the {cls.__name__} fields)")
+        raise ConfigError(
+            f"option names {listed(bad_keys)} are not allowed; allowed: strings (the {cls.__name__} fields)"
+        )
     twice = sorted(set(config) & set(options))
     if twice:
-        raise ConfigError(f"option(s) {twice} given both in the mapping and as keywords; give each once")
+        raise ConfigError(f"option(s) {listed(twice)} given both in the mapping and as keywords; give each once")
     return cls.from_mapping({**config, **options})

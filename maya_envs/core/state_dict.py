@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from maya_envs.core.errors import StateError
+from maya_envs.core.errors import StateError, shorten
 
 
 def header(game: str, version: int) -> dict[str, Any]:
@@ -35,9 +35,9 @@ def read_header(data: Any, game: str, versions: Iterable[int]) -> int:
         raise StateError("", f"must be a dict, got {type(data).__name__}")
     versions = tuple(versions)
     if data.get("schema") != f"{game}.state":
-        raise StateError("schema", f"must be {game + '.state'!r}, got {data.get('schema')!r}")
+        raise StateError("schema", f"must be {game + '.state'!r}, got {shorten(data.get('schema'))}")
     if data.get("version") not in versions:
-        raise StateError("version", f"must be one of {list(versions)}, got {data.get('version')!r}")
+        raise StateError("version", f"must be one of {list(versions)}, got {shorten(data.get('version'))}")
     return data["version"]
 
 
@@ -66,7 +66,7 @@ def int_field(field: str, value: Any, low: int, high: int) -> int:
         StateError: anything else.
     """
     if not is_int(value) or not low <= value <= high:
-        raise StateError(field, f"must be an int in {low}..{high}, got {value!r}")
+        raise StateError(field, f"must be an int in {low}..{high}, got {shorten(value)}")
     return value
 
 
@@ -78,7 +78,7 @@ def int_list(field: str, value: Any, length: int | None, low: int, high: int) ->
     """
     if not isinstance(value, list) or (length is not None and len(value) != length):
         size = f"{length} " if length is not None else ""
-        raise StateError(field, f"must be a list of {size}ints in {low}..{high}, got {value!r}")
+        raise StateError(field, f"must be a list of {size}ints in {low}..{high}, got {shorten(value)}")
     for index, item in enumerate(value):
         int_field(f"{field}[{index}]", item, low, high)
     return list(value)
@@ -91,7 +91,7 @@ def int_grid(field: str, value: Any, rows: int, cols: int, low: int, high: int) 
         StateError: the wrong shape (names the grid or the row) or a bad item (names it).
     """
     if not isinstance(value, list) or len(value) != rows:
-        raise StateError(field, f"must be a list of {rows} lists of {cols} ints in {low}..{high}, got {value!r}")
+        raise StateError(field, f"must be a list of {rows} lists of {cols} ints in {low}..{high}, got {shorten(value)}")
     return tuple(tuple(int_list(f"{field}[{r}]", row, cols, low, high)) for r, row in enumerate(value))
 
 
@@ -102,7 +102,7 @@ def bool_list(field: str, value: Any, length: int) -> list[bool]:
         StateError: anything else.
     """
     if not isinstance(value, list) or len(value) != length or not all(isinstance(v, bool) for v in value):
-        raise StateError(field, f"must be a list of {length} bools, got {value!r}")
+        raise StateError(field, f"must be a list of {length} bools, got {shorten(value)}")
     return list(value)
 
 
@@ -114,5 +114,5 @@ def choice(field: str, value: Any, allowed: Iterable[Any]) -> Any:
     """
     allowed = list(allowed)
     if isinstance(value, bool) != any(isinstance(a, bool) for a in allowed) or value not in allowed:
-        raise StateError(field, f"must be one of {allowed}, got {value!r}")
+        raise StateError(field, f"must be one of {allowed}, got {shorten(value)}")
     return value

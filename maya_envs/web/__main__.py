@@ -8,7 +8,10 @@ Examples::
     maya-web --components big=tables/big.json  # a quarry table the page may ask for as components=big
 
 Binds to 127.0.0.1 (this machine only) unless ``--host`` says otherwise; another host prints a
-warning, since anyone who can reach the port can then start games. Files are named only here,
+warning, since anyone who can reach the port can then start games. The server answers requests
+whose ``Host`` names a loopback address or the bound one at its port, and the names given with
+``--allow-host NAME[:PORT]`` (a LAN name, a proxy): a DNS-rebinding page's requests are refused
+(:mod:`maya_envs.web.policy`). Files are named only here,
 on the command line (checkpoints, component tables): a page names them by ``NAME``, never by
 path, and no file is ever read from a path a page sends.
 """
@@ -21,7 +24,8 @@ import sys
 import warnings
 from pathlib import Path
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+from maya_envs.web.policy import LOOPBACK_HOSTS as LOOPBACK
+from maya_envs.web.policy import host_entry
 
 
 def _checkpoint(text: str) -> tuple[str, str]:
@@ -52,12 +56,29 @@ def _components(text: str) -> tuple[str, dict]:
     return name, table
 
 
+def _allowed_host(text: str) -> str:
+    try:
+        host_entry(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"--allow-host: {error}") from None
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="maya-web",
         description="Serve the local web app: play any game against any agent mix, watch agents, replay records.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument(
+        "--allow-host",
+        type=_allowed_host,
+        action="append",
+        default=[],
+        metavar="NAME[:PORT]",
+        help="a name requests may give in their Host header besides the loopback names and --host "
+        "(repeatable; without PORT, at the port served): the name this machine has on a LAN, or a proxy's",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     parser.add_argument(
         "--checkpoint",
@@ -102,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             f"maya-web binds to {args.host}: anyone who can reach port {args.port} can start games here",
             stacklevel=1,
         )
-    app = create_app(dict(args.checkpoint), args.max_games, args.idle_minutes, dict(args.components))
+    hosts = (args.host, *args.allow_host)
+    app = create_app(dict(args.checkpoint), args.max_games, args.idle_minutes, dict(args.components), hosts)
     server = make_server(args.host, args.port, app, threaded=True)
     print(f"maya-web: open http://{args.host}:{server.server_port}/ (Ctrl-C stops)", flush=True)
     try:

@@ -32,15 +32,16 @@ body is a JSON object of the route's fields only, nested at most :data:`MAX_NEST
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
-from maya_envs.core.errors import plain_words
+from maya_envs.core.errors import MAX_SHOWN_CHARS, listed, plain_words, shorten
 from maya_envs.games import GAMES
 from maya_envs.records import RecordError
+from maya_envs.web.policy import CrossSiteError, ForeignHostError, MediaTypeError, RequestPolicy, check_json
 from maya_envs.web.session import (
     AGENT_SPECS,
     MAX_NESTING,
@@ -56,11 +57,30 @@ from maya_envs.web.session import (
 )
 
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+MAX_MESSAGE_CHARS = 600
+"""The longest error message a page gets: every message shortens what it echoes
+(:func:`~maya_envs.core.errors.shorten`); one still longer is cut here, saying so."""
+
+
+def bounded(message: str) -> str:
+    """``message``, or its start with the length it had when over :data:`MAX_MESSAGE_CHARS`."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    return f"{message[: MAX_MESSAGE_CHARS - 40]}... (message of {len(message):,} chars shortened)"
+
+
+def where() -> str:
+    """The request's path for a message (shortened when long: a path holds what a page sent)."""
+    path = request.path
+    return path if len(path) <= MAX_SHOWN_CHARS else shorten(path)
+
+
 def create_app(
     checkpoints: Mapping[str, str] | None = None,
     max_games: int = 16,
     idle_minutes: float = 30.0,
     components: Mapping[str, Any] | None = None,
+    allowed_hosts: Iterable[str] = (),
 ) -> Flask:
     """The application.
 
@@ -71,10 +91,14 @@ def create_app(
             closed.
         components: ``name -> quarry component table`` (the JSON object, read at start) the
             page may give as the option ``components=<name>``.
+        allowed_hosts: names (``NAME`` or ``NAME:PORT``) a request's ``Host`` may give besides
+            the loopback ones (:class:`~maya_envs.web.policy.RequestPolicy`); raises
+            ``ValueError`` for one that is not a host name.
     """
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
     store = Store(max_games, idle_minutes * 60.0)
+    policy = RequestPolicy.serving(allowed_hosts)
     checkpoints = dict(checkpoints or {})
     components = dict(components or {})
     app.extensions["maya_store"] = store
@@ -82,6 +106,7 @@ def create_app(
 
     def body(*fields: str) -> dict[str, Any]:
         """The request's JSON object, holding only ``fields``."""
+        check_json(request.mimetype, request.method, where())
         raw = request.get_data(cache=True)
         try:
             data = json.loads(raw) if raw.strip() else None
@@ -97,14 +122,17 @@ def create_app(
             raise ValueError(f"the request body nests deeper than {MAX_NESTING} levels")
         unknown = sorted(set(data) - set(fields))
         if unknown:
-            raise ValueError(f"unknown field(s) {unknown} for {request.path}; allowed: {', '.join(fields)}")
+            raise ValueError(f"unknown field(s) {listed(unknown)} for {where()}; allowed: {', '.join(fields)}")
         return data
 
     def error(message: str, status: int):
-        return jsonify(error=message), status
+        return jsonify(error=bounded(message)), status
 
     # ConfigError, IllegalActionError and RecordError are ValueErrors: their messages are the project's
-    statuses = {ValueError: 400, HiddenViewError: 403, NotFoundError: 404, BusyError: 409, FullError: 503}
+    statuses = {
+        ValueError: 400, ForeignHostError: 400, HiddenViewError: 403, CrossSiteError: 403,
+        NotFoundError: 404, BusyError: 409, MediaTypeError: 415, FullError: 503,
+    }  # fmt: skip
     for kind, status in statuses.items():
         app.register_error_handler(kind, lambda exc, status=status: error(str(exc), status))
 
@@ -121,16 +149,24 @@ def create_app(
         if isinstance(exc, RequestEntityTooLarge):
             return error(f"upload too large: at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MiB", 413)
         if isinstance(exc, NotFound):
-            return error(f"no such page: {request.path}", 404)
+            return error(f"no such page: {where()}", 404)
         if isinstance(exc, MethodNotAllowed):
             allowed = ", ".join(sorted(set(exc.valid_methods or ()) - {"HEAD", "OPTIONS"}))
-            return error(f"{request.method} is not allowed on {request.path}; allowed: {allowed}", 405)
-        return error(f"{exc.name.lower()}: {request.method} {request.path}", exc.code or 400)
+            return error(f"{request.method} is not allowed on {where()}; allowed: {allowed}", 405)
+        return error(f"{exc.name.lower()}: {request.method} {where()}", exc.code or 400)
 
     @app.errorhandler(Exception)
     def internal(exc):  # a fault of the server: logged, the page gets no Python text
         app.logger.exception("maya-web: %s %s failed", request.method, request.path)
-        return error(f"the server failed on {request.method} {request.path}; the fault is logged", 500)
+        return error(f"the server failed on {request.method} {where()}; the fault is logged", 500)
+
+    @app.before_request
+    def own_page_only():
+        headers = request.headers
+        policy.check(
+            request.method, request.scheme, headers.get("Host") or request.host, request.environ.get("SERVER_PORT"),
+            headers.get("Origin"), headers.get("Sec-Fetch-Site"),
+        )  # fmt: skip
 
     @app.get("/")
     def index():
@@ -161,8 +197,8 @@ def create_app(
     @app.post("/api/games")
     def new_game():
         data = body("game", "options", "seats", "seed")
-        game = LiveGame(data.get("game"), data.get("seats"), data.get("options"), data.get("seed"), checkpoints, components)
-        store.add(game)
+        fields = (data.get("game"), data.get("seats"), data.get("options"), data.get("seed"))
+        game = store.open(lambda: LiveGame(*fields, checkpoints, components))  # the slot first, then the seats
         with game.lock:
             return jsonify(game.view())
 
@@ -206,11 +242,7 @@ def create_app(
     @app.post("/api/replays")
     def new_replay():
         data = body("text")
-        try:
-            replay = Replay(data.get("text"), components)
-        except RecordError as exc:
-            raise ValueError(f"record rejected: {exc}") from None
-        store.add(replay)
+        replay = store.open(lambda: _replay(data.get("text"), components))
         with replay.lock:
             return jsonify(replay.view(0))
 
@@ -226,3 +258,10 @@ def create_app(
         return jsonify(closed=key)
 
     return app
+
+
+def _replay(text: Any, components: Mapping[str, Any]) -> Replay:
+    try:
+        return Replay(text, components)
+    except RecordError as exc:
+        raise ValueError(f"record rejected: {exc}") from None

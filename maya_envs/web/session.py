@@ -43,13 +43,13 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS
 from maya_envs.captions import move_caption, result_line
-from maya_envs.core.errors import IllegalActionError, plain_words
+from maya_envs.core.errors import IllegalActionError, plain_words, shorten
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import game_names, game_of_rules
 from maya_envs.notation import describe_action
@@ -105,6 +105,9 @@ MAX_NESTING = 32
 """Deepest nesting of objects and lists in a request body or a record's header
 (a component table needs 7)."""
 MAX_SPEC_CHARS = 200
+MAX_OPTIONS = 32
+"""The most game options a page or a record may give (every game has fewer): more is refused
+before any is read."""
 MAX_PLAYERS_SEEN = 5
 MAX_RECORD_MOVES = 20_000
 _FILE_SIGNS = ("/", "\\", "..", "~")
@@ -129,12 +132,6 @@ class BusyError(RuntimeError):
 
 class MoveCancelled(Exception):
     """Raised inside an agent's search when its game was closed (:func:`cancellable`)."""
-
-
-def short(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters (error messages echo what a page sent)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def small_int(value: Any, digits: int = 9) -> int | None:
@@ -175,7 +172,7 @@ def page_seed(value: Any) -> int | None:
     seed = small_int(value, MAX_SEED_DIGITS)
     if seed is None or not 0 <= seed < 10**MAX_SEED_DIGITS:
         raise ValueError(
-            f"seed {short(value)}; allowed: a non-negative integer of at most {MAX_SEED_DIGITS} digits "
+            f"seed {shorten(value)}; allowed: a non-negative integer of at most {MAX_SEED_DIGITS} digits "
             "(a number or a string of digits)"
         )
     return seed
@@ -193,13 +190,16 @@ def page_options(options: Any, components: Mapping[str, Any], where: str = "opti
             inline table is what a record written by maya-web holds).
 
     Raises:
-        ValueError: not an object, an env keyword, a ``components`` value that is not a known
-            name (nor, in a record, a table); the message names the option.
+        ValueError: not an object, more than :data:`MAX_OPTIONS` options, an env keyword, a
+            ``components`` value that is not a known name (nor, in a record, a table); the
+            message names the option.
     """
     if options is None:
         return {}
     if not isinstance(options, Mapping):
-        raise ValueError(f"{where} must be an object of game options, got {short(options)}")
+        raise ValueError(f"{where} must be an object of game options, got {shorten(options)}")
+    if len(options) > MAX_OPTIONS:
+        raise ValueError(f"{where}: {len(options):,} game options; at most {MAX_OPTIONS} (a game has fewer)")
     out = dict(options)
     keywords = sorted(set(out) & set(ENV_KEYWORDS))
     if keywords:
@@ -211,7 +211,7 @@ def page_options(options: Any, components: Mapping[str, Any], where: str = "opti
         elif not (where == "config" and isinstance(table, Mapping)):
             known = ", ".join(sorted(components)) or "none were given at start (maya-web --components NAME=FILE)"
             raise ValueError(
-                f"{where} components={short(table)}: a page names no file; give the name of a component "
+                f"{where} components={shorten(table)}: a page names no file; give the name of a component "
                 f"table given at start; known: {known}"
             )
     return out
@@ -234,7 +234,7 @@ def check_budget(spec: str) -> None:
     for field, (written, most) in limits.items():
         value = getattr(config, field)
         if value is not None and value > most:
-            raise ValueError(f"seat {short(spec)}: {written} {value:g} is over the page limit for {kind}, {most:g}")
+            raise ValueError(f"seat {shorten(spec)}: {written} {value:g} is over the page limit for {kind}, {most:g}")
 
 
 def _names_a_file(spec: str) -> bool:
@@ -250,64 +250,96 @@ def _hide_path(text: str, path: str, name: str) -> str:
     return text
 
 
-def resolve_seat(
-    spec: Any,
-    rules,
-    seed: int,
-    checkpoints: Mapping[str, str],
-    observation_shape: tuple[int, ...] | None = None,
-):
-    """The player of one seat: ``None`` for ``human``, else an opponent with ``choose(env, agent)``.
+def check_seat(spec: Any, checkpoints: Mapping[str, str]) -> str:
+    """A seat spec from a page, checked without building anything (no network, no file read):
+    the spec stripped.
 
-    Allowed (:data:`PAGE_KINDS`): ``random``, ``heuristic``, ``mcts...``/``ismcts...``/``az...``
-    within :data:`PAGE_LIMITS`, ``policy:<name>``/``az:<name>`` with a shipped network's name,
-    ``pretrained[:<name>]``, and ``checkpoint:<name>`` for the checkpoint path registered under
-    ``name`` at start (``maya-web --checkpoint name=path``). Anything that names a file is
-    refused before any file is looked at, and no message shows a registered path.
+    Allowed (:data:`PAGE_KINDS`): ``human``, ``random``, ``heuristic``,
+    ``mcts...``/``ismcts...``/``az...`` within :data:`PAGE_LIMITS`, ``policy:<name>``/``az:<name>``
+    with a shipped network's name, ``pretrained[:<name>]`` with a shipped baseline's name, and
+    ``checkpoint:<name>`` for a checkpoint registered under ``name`` at start (``maya-web
+    --checkpoint name=path``). Anything that names a file is refused before any file is looked
+    at, and no message shows a registered path.
 
     Raises:
         ValueError: not a string, a path, an unknown bot or baseline or checkpoint name, a
             budget over its maximum (the message lists what is allowed).
     """
+    from maya_envs.players import check_player_spec
     from maya_envs.pretrained import network_names
-    from maya_envs.wrappers.opponents import make_opponent
 
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC_CHARS:
-        raise ValueError(f"seat {short(spec)}; allowed: {', '.join(AGENT_SPECS)}")
+        raise ValueError(f"seat {shorten(spec)}; allowed: {', '.join(AGENT_SPECS)}")
     spec = spec.strip()
     if spec == HUMAN:
-        return None
+        return spec
     if spec.startswith(CHECKPOINT_PREFIX):
         name = spec[len(CHECKPOINT_PREFIX) :]
         if name not in checkpoints:
             known = ", ".join(sorted(checkpoints)) or "none were given at start (maya-web --checkpoint NAME=PATH)"
-            raise ValueError(f"unknown checkpoint {short(name)}; known: {known}")
-        path = checkpoints[name]
-        try:
-            return make_opponent(path, rules, seed, observation_shape, files=True)
-        except (ValueError, ImportError) as error:
-            raise ValueError(_hide_path(str(error), path, spec)) from None
+            raise ValueError(f"unknown checkpoint {shorten(name)}; known: {known}")
+        return spec
     if _names_a_file(spec):
         raise ValueError(
-            f"seat {short(spec)}: a page cannot name a file; agents come from the registry "
+            f"seat {shorten(spec)}: a page cannot name a file; agents come from the registry "
             f"({', '.join(AGENT_SPECS[1:-1])}) or from checkpoints given at start (checkpoint:<name>)"
         )
     kind = spec.split(":", 1)[0]
     if kind not in PAGE_KINDS:
-        raise ValueError(f"unknown bot {short(spec)}; a page may seat: {', '.join(AGENT_SPECS)}")
+        raise ValueError(f"unknown bot {shorten(spec)}; a page may seat: {', '.join(AGENT_SPECS)}")
     row = BOT_KINDS.get(kind)
     if row is not None and row.model is not None:
         model = row.read(spec)[0]
         if model not in network_names():
             raise ValueError(
-                f"seat {short(spec)}: a page cannot name a file; a network seat takes a shipped network: "
+                f"seat {shorten(spec)}: a page cannot name a file; a network seat takes a shipped network: "
                 f"{', '.join(network_names())}"
             )
     check_budget(spec)
     try:
+        check_player_spec(spec)
+    except ValueError as error:
+        raise ValueError(f"seat {shorten(spec)}: {error}") from None
+    return spec
+
+
+def build_seat(
+    spec: str,
+    rules,
+    seed: int,
+    checkpoints: Mapping[str, str],
+    observation_shape: tuple[int, ...] | None = None,
+):
+    """The player of a seat :func:`check_seat` passed: ``None`` for ``human``, else an opponent
+    with ``choose(env, agent)`` (a network seat costs about a CPU second to build).
+
+    Raises:
+        ValueError: the agent does not fit the game, or its extra is missing (no message shows
+            a registered checkpoint's path).
+    """
+    from maya_envs.wrappers.opponents import make_opponent
+
+    if spec == HUMAN:
+        return None
+    if spec.startswith(CHECKPOINT_PREFIX):
+        path = checkpoints[spec[len(CHECKPOINT_PREFIX) :]]
+        try:
+            return make_opponent(path, rules, seed, observation_shape, files=True)
+        except (ValueError, ImportError) as error:
+            raise ValueError(_hide_path(str(error), path, spec)) from None
+    try:
         return make_opponent(spec, rules, seed, observation_shape)
     except ImportError as error:  # a network or baseline seat without the train extra
-        raise ValueError(f"seat {short(spec)}: {error}") from None
+        raise ValueError(f"seat {shorten(spec)}: {error}") from None
+
+
+def resolve_seat(spec: Any, rules, seed: int, checkpoints: Mapping[str, str], observation_shape=None):
+    """:func:`build_seat` of :func:`check_seat`: one seat's player (``None`` for ``human``).
+
+    Raises:
+        ValueError: as :func:`check_seat` and :func:`build_seat`.
+    """
+    return build_seat(check_seat(spec, checkpoints), rules, seed, checkpoints, observation_shape)
 
 
 def cancellable(rules, closed: threading.Event):
@@ -352,7 +384,7 @@ def _check_viewer(seat: Any, n: int) -> int | None:
         return None
     value = small_int(seat)
     if value is None or not 0 <= value < n:
-        raise ValueError(f"view {short(seat)}; allowed: 'all' or a seat 0..{n - 1}")
+        raise ValueError(f"view {shorten(seat)}; allowed: 'all' or a seat 0..{n - 1}")
     return value
 
 
@@ -391,7 +423,7 @@ class LiveGame(_Item):
     ) -> None:
         super().__init__()
         if not isinstance(game, str):
-            raise ValueError(f"game {short(game)}; allowed: one of {game_names()}")
+            raise ValueError(f"game {shorten(game)}; allowed: one of {game_names()}")
         options = page_options(options, components or {})
         given = page_seed(seed)
         try:
@@ -400,15 +432,16 @@ class LiveGame(_Item):
             raise ValueError(f"options: {plain_words(error)}") from None
         n = env.rules.spec.num_players
         if not isinstance(seats, list) or len(seats) != n:
-            raise ValueError(f"seats {short(seats)}: give one spec per seat, {n} for this game")
+            raise ValueError(f"seats {shorten(seats)}: give one spec per seat, {n} for this game")
         self.seed = draw_seed() if given is None else given
         self.seed_secret = given is None and seed_hides_draws(env.rules.spec)
+        self.seats = [check_seat(spec, checkpoints or {}) for spec in seats]  # all checked before one is built
         agent_rules = cancellable(env.rules, self.closed)
         shape = env.spec_card.observation_shape
         self.players = [
-            resolve_seat(spec, agent_rules, self.seed + 1 + s, checkpoints or {}, shape) for s, spec in enumerate(seats)
+            build_seat(spec, agent_rules, self.seed + 1 + s, checkpoints or {}, shape)
+            for s, spec in enumerate(self.seats)
         ]
-        self.seats = [spec.strip() for spec in seats]
         env.reset(seed=self.seed)
         self.env = env
         self.header = new_header(env, self.seed)
@@ -461,7 +494,7 @@ class LiveGame(_Item):
         if seat is not None and _check_viewer(seat, len(self.seats)) != mover:
             raise ValueError(f"it is player_{mover}'s turn, not player_{seat}'s")
         if isinstance(action, bool) or not isinstance(action, int):
-            raise ValueError(f"a move must be an action id (int), got {short(action)}")
+            raise ValueError(f"a move must be an action id (int), got {shorten(action)}")
         legal = self.rules.legal_actions(self.env.game_state)
         if action not in legal:
             name = self.rules.action_to_string(action) if 0 <= action < self.rules.spec.num_actions else "out of range"
@@ -679,7 +712,7 @@ class Replay(_Item):
         n_moves = len(self.record.moves)
         position = small_int(index)
         if position is None or not 0 <= position <= n_moves:
-            raise ValueError(f"position {short(index)}; allowed: 0..{n_moves}")
+            raise ValueError(f"position {shorten(index)}; allowed: 0..{n_moves}")
         index = position
         env, rules = self.env, self.env.rules
         viewer = _check_viewer(seat, rules.spec.num_players)
@@ -717,6 +750,7 @@ class Store:
             raise ValueError(f"max_items {max_items} and idle_seconds {idle_seconds} must be positive")
         self.max_items, self.idle_seconds = max_items, idle_seconds
         self._items: dict[str, _Item] = {}
+        self._building = 0
         self._lock = threading.Lock()
 
     def _expire(self) -> None:
@@ -724,17 +758,35 @@ class Store:
         for key in [k for k, item in self._items.items() if now - item.last_used > self.idle_seconds]:
             self._items.pop(key).close()
 
-    def add(self, item: _Item) -> _Item:
-        """Keep ``item``. Raises FullError when ``max_items`` are live."""
+    def open(self, make: Callable[[], _Item]) -> _Item:
+        """Keep the item ``make()`` builds, taking its slot first: a full store refuses before
+        anything is built (a game's network seats cost about a CPU second each), and items
+        being built count against ``max_items``.
+
+        Raises:
+            FullError: ``max_items`` are live or being built; whatever ``make`` raises (the slot
+                is given back).
+        """
         with self._lock:
             self._expire()
-            if len(self._items) >= self.max_items:
+            if len(self._items) + self._building >= self.max_items:
                 raise FullError(
                     f"{self.max_items} games and replays are open, the most this server keeps; "
                     f"one left unused for {self.idle_seconds / 60:g} minutes is closed"
                 )
+            self._building += 1
+        try:
+            item = make()
+        finally:
+            with self._lock:
+                self._building -= 1
+        with self._lock:
             self._items[item.id] = item
         return item
+
+    def add(self, item: _Item) -> _Item:
+        """Keep ``item`` (built already). Raises FullError when ``max_items`` are live."""
+        return self.open(lambda: item)
 
     def get(self, key: str, kind: str) -> Any:
         """The live game or replay ``key``. Raises NotFoundError (unknown, expired, other kind)."""
@@ -743,7 +795,7 @@ class Store:
             item = self._items.get(key)
             if item is None or item.kind != kind:
                 raise NotFoundError(
-                    f"no {kind} {short(key)} here (it may have expired after {self.idle_seconds / 60:g} min)"
+                    f"no {kind} {shorten(key)} here (it may have expired after {self.idle_seconds / 60:g} min)"
                 )
             item.touch()
             return item

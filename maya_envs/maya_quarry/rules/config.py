@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, listed
 from maya_envs.core.options import check_choice, config_from_mapping
 from maya_envs.maya_quarry.actions import MAX_LEVELS, MAX_PYRAMIDS, MAX_QUARRIES
 
@@ -156,7 +156,7 @@ def _validate(data: Any, n: int, source: str) -> Components:
         raise ConfigError(f"components: must be a JSON object, got {type(data).__name__}")
     unknown = sorted(set(data) - set(_COMPONENT_KEYS))
     if unknown:
-        raise ConfigError(f"components: unknown field(s) {unknown}; known fields: {list(_COMPONENT_KEYS)}")
+        raise ConfigError(f"components: unknown field(s) {listed(unknown)}; known fields: {list(_COMPONENT_KEYS)}")
     for key in ("schema", "canonical", "blocks_per_color", "starting_blocks", "pyramid_sets", "quarries", "pyramids"):
         if key not in data:
             raise ConfigError(f"components.{key}: missing")
@@ -233,7 +233,7 @@ def _quarry(path: str, row: Any, n: int, blocks: int) -> Quarry:
         raise ConfigError(f"{path}: must be an object {{ranks, max_cards, marker}}")
     unknown = sorted(set(row) - {"ranks", "max_cards", "marker"})
     if unknown:
-        raise ConfigError(f"{path}: unknown field(s) {unknown}; known: ['marker', 'max_cards', 'ranks']")
+        raise ConfigError(f"{path}: unknown field(s) {listed(unknown)}; known: ['marker', 'max_cards', 'ranks']")
     for key in ("ranks", "max_cards", "marker"):
         if key not in row:
             raise ConfigError(f"{path}.{key}: missing")
