@@ -192,13 +192,16 @@ def test_the_name_check_finds_a_name_joined_to_others_by_underscores_slashes_dot
 # -- issue 31, item 3: a game's identity is written once -------------------------------------------
 
 #: Where a current ``<key>_v<N>`` may be written (the decided allow-list): the table, each game's
-#: PettingZoo module shim (``maya_envs/<key>_v<N>.py``), documentation (``*.md``), this test file
+#: PettingZoo module shim (``maya_envs/<key>_v<N>.py``), documentation (``*.md``, the tutorials
+#: ``docs/tutorials/*.py``, which users copy as they are), this test file
 #: and ``tests/test_versions.py`` (they check the names), and the saved data that records which
 #: version a shipped model was trained on (``maya_envs/pretrained/registry.json``: a bump must
 #: re-validate those models, so the bump does not rewrite it).
-VERSIONED_NAME_ALLOWED = {"maya_envs/games.py", "maya_envs/pretrained/registry.json"} | {
-    f"tests/{name}" for name in CHECKS_THE_NAMES
-}
+VERSIONED_NAME_ALLOWED = (
+    {"maya_envs/games.py", "maya_envs/pretrained/registry.json"}
+    | {f"tests/{name}" for name in CHECKS_THE_NAMES}
+    | {str(path.relative_to(ROOT)) for path in (ROOT / "docs").rglob("*.py")}  # the tutorials: documentation
+)
 
 #: Test files that still import or name ``<key>_v<N>`` (to read it from the table instead; the
 #: list may only shrink): none left, every test reads it from the table.
