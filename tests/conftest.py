@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.report_failures import pytest_configure  # noqa: F401  (names each failing test as it fails)
+
 LAYER_LIBRARIES = frozenset({"gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib", "ray"})
 """Top-level packages whose versions differ in the compat stage's venv (.venv-compat)."""
 LAYER_ADAPTERS = ("training.rllib",)
