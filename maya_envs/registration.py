@@ -9,6 +9,8 @@ PettingZoo (1.27 and later) has its own registry: ``pettingzoo.make("aec",
 ...)`` with the same id.
 :data:`PETTINGZOO_IDS` lists one ``("aec" | "parallel", id)`` per game's PettingZoo module
 (``"parallel"`` where it defines ``parallel_env``), found without importing the game modules.
+``pettingzoo.make("parallel", id)`` of a game without one (its seats move one at a time) raises
+:class:`NoParallelApiError` saying so, not PettingZoo's "not found in registry".
 With an older PettingZoo that has no registry nothing is registered there (the modules'
 ``env()`` works as before).
 
@@ -59,6 +61,28 @@ class RenamedEnvIdError(gymnasium.error.DeprecatedEnv):
     """``gym.make`` / ``pettingzoo.make`` of an id an env no longer has; the message names the
     new id and what changed (a :class:`gymnasium.error.DeprecatedEnv`, so code that catches
     Gymnasium's error still does)."""
+
+
+class NoParallelApiError(ValueError):
+    """``pettingzoo.make("parallel", id)`` of a game that has only the AEC API; the message
+    names the id and what is allowed."""
+
+
+AEC_ONLY_IDS: list[str] = [
+    env_id for kind, env_id in PETTINGZOO_ENTRIES if ("parallel", env_id) not in PETTINGZOO_ENTRIES
+]
+"""PettingZoo ids of the games with no Parallel env (registered in PettingZoo's parallel
+registry only to raise :class:`NoParallelApiError`)."""
+
+
+def _refuse_parallel(env_id: str, **_options) -> None:
+    """The Parallel creator of an AEC-only game: raises :class:`NoParallelApiError`."""
+    parallel = [i for kind, i in PETTINGZOO_ENTRIES if kind == "parallel"]
+    raise NoParallelApiError(
+        f"{env_id!r}: this game has no Parallel API (its seats move one at a time, each move deciding who "
+        f"moves next); allowed: pettingzoo.make('aec', {env_id!r}), or pettingzoo.make('parallel', id) "
+        f"with id one of {parallel}"
+    )
 
 
 def _renamed_ids() -> dict[str, tuple[str, str]]:
@@ -144,3 +168,6 @@ def register_envs() -> None:
         for old_id in (old for old, (new, _) in RENAMED_IDS.items() if new == env_id):  # every older version
             if old_id not in registries[kind]:
                 register(kind, old_id, entry_point=functools.partial(_refuse_renamed, old_id))
+    for env_id in AEC_ONLY_IDS:
+        if env_id not in parallel_registry:
+            register("parallel", env_id, entry_point=functools.partial(_refuse_parallel, env_id))
