@@ -16,10 +16,15 @@ from maya_envs.core.errors import ConfigError, did_you_mean
 
 
 def _configs_dir() -> Path:
-    try:
-        import training.configs
-    except ModuleNotFoundError:  # a checkout on sys.path that was not (re)installed: configs/ beside training/
-        return Path(__file__).resolve().parents[1] / "configs"
+    """The configs of the code that runs: ``training/configs/`` of an installed wheel, else
+    ``configs/`` beside the ``training`` package of a checkout (also where an editable install
+    of another checkout would map :mod:`training.configs` to that checkout's files)."""
+    here = Path(__file__).resolve().parent
+    for folder in (here / "configs", here.parent / "configs"):
+        if (folder / "__init__.py").is_file():
+            return folder
+    import training.configs
+
     return Path(training.configs.__file__).resolve().parent
 
 
