@@ -42,3 +42,13 @@ def test_logs_and_maya_stats_default_folder_are_ignored(path):
     checkout (or maya-stats' output) must not count as a change, nor switch the check off."""
     done = subprocess.run(["git", "check-ignore", "-q", "--no-index", path], cwd=ROOT, timeout=60)
     assert done.returncode == 0, f"{path} is not ignored by .gitignore"
+
+
+def test_config_names_read_the_configs_of_the_code_that_runs():
+    """A checkout's ``training`` reads that checkout's ``configs/``, even where an editable install
+    of another checkout maps :mod:`training.configs` elsewhere (a git worktree on PYTHONPATH)."""
+    import training
+    from training.config_names import CONFIGS_DIR
+
+    package = Path(training.__file__).resolve().parent
+    assert CONFIGS_DIR in (package / "configs", package.parent / "configs")
