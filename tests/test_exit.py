@@ -315,33 +315,6 @@ def test_the_exit_block_needs_algo_exit_and_bad_search_settings_fail_before_a_ru
     assert "selection='best'" in capsys.readouterr().err and not any(tmp_path.iterdir())
 
 
-def test_the_main_jobs_config_validates_and_a_tiny_version_of_it_runs(tmp_path):
-    """issue 28 item 7: scripts/main.sh trains the default game's main config
-    (configs/<key>/<n>p_main.yaml) by default; here with a tiny budget (its own settings
-    otherwise: leaf_value hook, no gate, the three evaluation opponents raw and with search)."""
-    script = (ROOT / "scripts" / "main.sh").read_text()
-    main_config = shipped_config(DEFAULT_GAME, "main")
-    assert main_config in script
-    config = load_config(main_config)
-    assert config.algo == "exit" and config.exit.leaf_value == "hook" and config.exit.gate_games == 0
-    assert config.eval_opponents == ["random", "heuristic", "mcts:200:depth=2"] and config.exit.eval_simulations > 0
-    tiny = [
-        "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.games_per_iteration=2",
-        "--set", "exit.games_in_flight=2", "--set", "exit.simulations=2", "--set", "exit.eval_simulations=2",
-        "--set", "exit.actors=1", "--set", "eval_games=2", "--set", "eval_opponents=[random, mcts:4:depth=2]",
-        "--set", "progress_bar=false", "--set", f"output_dir={tmp_path}",
-        *cap_overrides(12),
-    ]  # fmt: skip
-    assert main(["--config", main_config, *tiny]) == 0
-    (run_dir,) = tmp_path.iterdir()
-    results = json.loads((run_dir / "evaluation.json").read_text())["results"]
-    assert [(r["candidate"], r["opponent"]) for r in results] == [
-        ("main (raw)", "random"), ("main (raw)", "mcts:4:depth=2"),
-        ("main (+2 sims, leaf=hook)", "random"), ("main (+2 sims, leaf=hook)", "mcts:4:depth=2"),
-    ]  # fmt: skip
-    assert load_network(run_dir / "model.pt")[1]["leaf_value"] == "hook"
-
-
 def test_selection_picks_the_best_pooled_score_of_given_match_results():
     from training.exit.selection import pooled_score, select_best
 

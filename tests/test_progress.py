@@ -52,6 +52,22 @@ def test_a_slow_loop_writes_a_line_per_minute():
     ]
 
 
+def test_a_note_passed_with_the_count_ends_the_line():
+    stream, clock = io.StringIO(), FakeClock()
+    lines = LineProgress(4, "vs heuristic", "game", stream, clock=clock, extra=lambda: "mean 0.5")
+    lines.update_to(2, "win rate 50.0% [9.5%, 90.5%]")
+    lines.update_to(4, "win rate 75.0% [30.1%, 95.4%]")
+    lines.close()
+    assert stream.getvalue().splitlines() == [
+        "vs heuristic: 50% 2/4 games, 0 s elapsed, mean 0.5, win rate 50.0% [9.5%, 90.5%]",
+        "vs heuristic: 100% 4/4 games, 0 s elapsed, mean 0.5, win rate 75.0% [30.1%, 95.4%]",
+    ]
+    terminal = Terminal()
+    with progress(4, "vs random", "game", stream=terminal) as update:
+        update(4, "win rate 100.0%")
+    assert "win rate 100.0%" in terminal.getvalue()
+
+
 @pytest.mark.parametrize(("stream", "bar"), [(io.StringIO(), False), (Terminal(), True)], ids=["log", "terminal"])
 def test_a_bar_only_on_a_terminal(stream, bar):
     with progress(50, "frames", "frame", stream=stream) as update:

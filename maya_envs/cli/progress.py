@@ -50,6 +50,8 @@ class LineProgress:
         every_seconds: a line when this many seconds passed since the last one.
         clock: seconds, monotonic (tests pass a fake one).
         extra: more to say at the end of each line (e.g. a mean reward), or ``""``.
+
+    :meth:`update_to` may pass a ``note`` too (a running win rate), said after ``extra``.
     """
 
     def __init__(
@@ -67,6 +69,7 @@ class LineProgress:
         self.every_percent, self.every_seconds, self.clock = every_percent, every_seconds, clock
         self.started = self.last_time = clock()
         self.done = 0
+        self.note = ""
         self.last_percent = 0.0
         self.closed = False
 
@@ -76,7 +79,7 @@ class LineProgress:
         units = self.unit if self.total == 1 else f"{self.unit}s"
         share = f"{100 * self.done / self.total:.0f}% " if self.total else ""
         rate = f", {self.done / elapsed:.1f} {self.unit}s/s" if elapsed > 0 and self.done else ""
-        more = self.extra() if self.extra is not None else ""
+        more = ", ".join(x for x in (self.extra() if self.extra is not None else "", self.note) if x)
         more = f", {more}" if more else ""
         return f"{self.desc}: {share}{self.done:,}/{self.total:,} {units}, {_duration(elapsed)} elapsed{rate}{more}"
 
@@ -86,9 +89,10 @@ class LineProgress:
         self.last_time = self.clock()
         self.last_percent = 100 * self.done / self.total if self.total else 100.0
 
-    def update_to(self, done: int) -> None:
-        """``done`` units are finished in all; writes a line when a step is due."""
-        self.done = done
+    def update_to(self, done: int, note: str = "") -> None:
+        """``done`` units are finished in all (``note``: what to say of them now, e.g. a
+        running win rate); writes a line when a step is due."""
+        self.done, self.note = done, note
         if self.done >= self.total:
             return  # the last line is written by close()
         percent = 100 * self.done / self.total
@@ -105,14 +109,15 @@ class LineProgress:
 @contextmanager
 def progress(
     total: int, desc: str, unit: str = "item", enabled: bool = True, stream: IO[str] | None = None
-) -> Iterator[Callable[[int], None]]:
-    """Progress over ``total`` units; yields ``update(done)`` (``done``: finished so far, in all).
+) -> Iterator[Callable[..., None]]:
+    """Progress over ``total`` units; yields ``update(done, note="")`` (``done``: finished so
+    far, in all; ``note``: said after the count, e.g. a running win rate).
 
     A tqdm bar when ``stream`` (default stderr) is a terminal and tqdm is installed, else
     :class:`LineProgress` lines; nothing when ``enabled`` is ``False``.
     """
     if not enabled:
-        yield lambda done: None
+        yield lambda done, note="": None
         return
     if is_terminal(stream):
         try:
@@ -121,7 +126,13 @@ def progress(
             pass
         else:
             with tqdm(total=total, desc=desc, unit=unit, file=stream or sys.stderr, dynamic_ncols=True) as bar:
-                yield lambda done: bar.update(done - bar.n)
+
+                def update(done: int, note: str = "") -> None:
+                    if note:
+                        bar.set_postfix_str(note, refresh=False)
+                    bar.update(done - bar.n)
+
+                yield update
             return
     lines = LineProgress(total, desc, unit, stream)
     try:

@@ -43,8 +43,14 @@ class ExitConfig:
     """Iterations after the imitation start (iteration 0); ``--resume`` counts the
     checkpoint's."""
     max_seconds: float = 0
-    """Stop after the first iteration that ends past this many seconds of training (0: no
-    limit); the final evaluation is not counted."""
+    """Stop after the first iteration that ends past this many seconds of wall time of training
+    (0: no limit; the final evaluation is not counted). Machine-dependent: on a slower or busier
+    machine the run stops after fewer iterations, so the same seed gives another network. The
+    shipped configs bound training by work (``iterations``, games) alone."""
+    checkpoint: bool = True
+    """Write ``checkpoint.pt`` after each iteration: everything ``--resume`` needs, the replay
+    data included (Maya (2012) 2p with 3,000 imitation games: about 420 MB). ``false``: no
+    checkpoint (the run cannot be resumed; ``model.pt`` and ``networks/`` are written as ever)."""
     actors: int = 2
     """Actors that play the self-play and gating games (one core each)."""
     actor_backend: str = "process"
@@ -102,6 +108,10 @@ class ExitConfig:
     eval_simulations: int = 32
     """The final evaluation plays the raw network (``policy:``) and, when > 0, the network
     with this many guided simulations (``az:``) against ``eval_opponents``."""
+    eval_search_opponents: list[str] | None = None
+    """The bots the network with search (``eval_simulations`` > 0) plays in the final
+    evaluation (``null``: ``eval_opponents``), so that an evaluation can leave out its costly,
+    uninformative matches (a search against ``random``) while the raw network meets them all."""
     value_target_hook: float = 0.0
     """Weight ``a`` of the game's ``leaf_values`` estimate in the value target ``(1 - a) z + a
     h`` (design D3; 0: the final result ``z`` alone)."""
@@ -206,6 +216,10 @@ class ExitConfig:
         check_bool("exit.id_bias", self.id_bias)
         self._check_backend()
         check_bool("exit.keep_forced", self.keep_forced)
+        check_bool("exit.checkpoint", self.checkpoint)
+        self._check_bots("exit.gate_opponents", self.gate_opponents, empty=True)
+        if self.eval_search_opponents is not None:
+            self._check_bots("exit.eval_search_opponents", self.eval_search_opponents, empty=False)
         self.playout_cap_settings()
         if self.leaf_value not in LEAF_VALUES:
             raise ConfigError(f"exit.leaf_value={self.leaf_value!r}; allowed: {', '.join(LEAF_VALUES)}")
@@ -242,13 +256,19 @@ class ExitConfig:
             )
         if is_search_spec(self.imitation):
             check_search_spec("exit.imitation", self.imitation)
-        if not isinstance(self.gate_opponents, list):
-            raise ConfigError(f"exit.gate_opponents={self.gate_opponents!r}; allowed: a list of bot names")
-        for name in self.gate_opponents:
+
+    @staticmethod
+    def _check_bots(key: str, names: Any, empty: bool) -> None:
+        """``names`` is a list (non-empty unless ``empty``) of bots of the table that play
+        without a network; else :class:`ConfigError` naming ``key``."""
+        if not isinstance(names, list) or not (empty or names):
+            size = "a" if empty else "a non-empty"
+            raise ConfigError(f"{key}={names!r}; allowed: {size} list of bot names")
+        for name in names:
             try:  # bots of the table that play without a network
                 check_player_spec(name, shipped=False, models=False)
             except ValueError as error:
-                raise ConfigError(f"exit.gate_opponents: {error}") from None
+                raise ConfigError(f"{key}: {error}") from None
 
     def _check_backend(self) -> None:
         from training.exit.actors import BACKENDS, import_ray

@@ -32,10 +32,11 @@ the losses on the iteration's new games before the learner sees them, and
 ``margin_loss``, ``new_games_margin_loss`` and ``holdout_margin_losses``, the score-margin head's
 losses), the learning curve
 (``learning_curve.json``/``.png``: the gate matches against the bots),
-``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt``
-(everything ``--resume`` needs, rewritten each iteration), ``model.pt`` (the last kept
+``networks/iter_NNNN.pt`` (each kept network), ``checkpoint.pt`` (everything ``--resume``
+needs, rewritten each iteration; not with ``exit.checkpoint: false``), ``model.pt`` (the last kept
 network, :func:`maya_envs.nn.model.load_network`; plays as ``policy:<path>`` and
-``az:<path>``) and the evaluation (``evaluation.json``/``.md``).
+``az:<path>``) and the evaluation (``evaluation.jsonl``, a row per match as it ends, then
+``evaluation.json``/``.md``: :mod:`training.exit.evaluation`).
 """
 
 from __future__ import annotations
@@ -336,40 +337,25 @@ class ExitTrainer:
         kept = not against_best or "last kept" not in matches or keep(matches["last kept"], ex.gate_threshold)
         return {name: m.to_dict() for name, m in matches.items()}, kept
 
-    def evaluate(self, actors, label: str) -> list:
-        """The last kept network raw and, when ``exit.eval_simulations`` > 0, with that many
-        guided simulations, against each of ``eval_opponents`` (``eval_games`` seat-rotated
-        games, played in lock step by the actors) as
-        :class:`maya_envs.evaluation.MatchResult` rows."""
-        config, sims = self.config, self.config.exit.eval_simulations
-        if not config.eval_games:  # eval_games: 0 skips the evaluation
-            return []
-        candidates = [(f"{label} (raw)", "policy:best")]
-        if sims:
-            candidates.append((f"{label} (+{sims} sims, leaf={self.leaf})", "az:best"))
-        results = []
-        for name, spec in candidates:
-            for opponent in config.eval_opponents:
-                match, values = self.match(actors, spec, f"bot:{opponent}", config.eval_games, {"best": self.best})
-                results.append(match.match_result(name, values))
-        return results
+    def evaluate(self, actors, label: str, run_dir: Path | None = None) -> list:
+        """The last kept network raw and with ``exit.eval_simulations`` guided simulations
+        against the bots, as :class:`maya_envs.evaluation.MatchResult` rows
+        (:func:`training.exit.evaluation.evaluate`: progress lines, each row written to
+        ``run_dir`` as its match ends)."""
+        from training.exit.evaluation import evaluate
+
+        return evaluate(self, actors, label, run_dir)
 
     # -- the run ------------------------------------------------------------------------------
 
-    def run(self, run_dir: Path) -> dict[str, Any]:
-        """Train until ``exit.iterations`` (or ``exit.max_seconds``), writing into ``run_dir``;
-        return a summary for the results file."""
-        from torch.utils.tensorboard import SummaryWriter
-        from tqdm import tqdm
+    def actor_settings(self):
+        """What the actors of this run need (:class:`training.exit.actors.ActorSettings`)."""
+        from training.exit.actors import ActorSettings
 
-        from training.evaluate import evaluating
-        from training.exit.actors import Actors, ActorSettings
-        from training.progress import is_terminal
-
-        config, ex = self.config, self.config.exit
-        settings = ActorSettings(
+        ex = self.config.exit
+        return ActorSettings(
             game=self.game.key,
-            game_options=dict(config.game_options),
+            game_options=dict(self.config.game_options),
             net_kwargs=self.net_kwargs,
             search=ex.search_config(),
             eval_search=ex.eval_search_config(),
@@ -379,6 +365,19 @@ class ExitTrainer:
             torch_threads=1,
             playout_cap=ex.playout_cap_settings(),
         )
+
+    def run(self, run_dir: Path) -> dict[str, Any]:
+        """Train until ``exit.iterations`` (or, where a config sets it, ``exit.max_seconds``),
+        writing into ``run_dir``; return a summary for the results file."""
+        from torch.utils.tensorboard import SummaryWriter
+        from tqdm import tqdm
+
+        from training.evaluate import evaluating
+        from training.exit.actors import Actors
+        from training.progress import is_terminal
+
+        config, ex = self.config, self.config.exit
+        settings = self.actor_settings()
         (run_dir / "networks").mkdir(exist_ok=True)
         writer = SummaryWriter(str(run_dir / "tb"))
         start_iteration = self.iteration + 1
@@ -413,7 +412,8 @@ class ExitTrainer:
                 }
                 self.history.append(row)
                 self._log(writer, row, run_dir)
-                self._save(run_dir / "checkpoint.pt")
+                if ex.checkpoint:
+                    self._save(run_dir / "checkpoint.pt")
                 bar.update(1)
                 bar.set_postfix_str(_postfix(row))
                 tqdm.write(
@@ -426,11 +426,12 @@ class ExitTrainer:
             self.save_model(run_dir / "model.pt")
             bar.close()
             print(f"trained {self.iteration} iterations in {self.elapsed:.0f} s; " + evaluating(config))
-            started = time.perf_counter()
-            self.results = self.evaluate(actors, config.exp_name)
+            started, self.gate_cpu = time.perf_counter(), 0.0
+            self.results = self.evaluate(actors, config.exp_name, run_dir)
             eval_seconds = time.perf_counter() - started
         return {
             "eval_seconds": eval_seconds,
+            "eval_cpu_seconds": self.gate_cpu,  # the actors' (the games'), as play_cpu_seconds in the history
             "train_seconds": self.elapsed,
             "iterations": self.iteration,
             "positions": int(sum(r["positions"] for r in self.history)),
