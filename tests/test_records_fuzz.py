@@ -12,7 +12,11 @@ legal for the seat named, its notation the rules' text, the end line's rewards t
 and its flags the rules' end)
 and must give the states :func:`~maya_envs.records.replay` gives.
 
-The default cases run in well under a minute on one core; ``-m extended`` runs more.
+Each case also writes one game that an illegal action ends (its end line names the action), and
+every record as written must load and replay before it is mutated.
+
+The default cases run in well under a minute on one core (about 17 CPU s for all four);
+``-m extended`` runs more.
 """
 
 from __future__ import annotations
@@ -50,15 +54,20 @@ CASES = _cases()
 
 
 def recorded_lines(tmp_path, key: str, options: dict[str, Any], games: int) -> list[list[str]]:
-    """The lines of ``games`` seeded random games of ``key`` recorded by ``RecordingWrapper``."""
+    """The lines of ``games`` seeded random games of ``key`` recorded by ``RecordingWrapper``;
+    the last game ends after a few moves by an illegal action (its end line names it)."""
     out = []
     for seed in range(games):
         path = tmp_path / f"{key}_{seed}.jsonl"
         env = record_env(key, path, **options)
         rng = np.random.default_rng(seed)
         env.reset(seed=seed)
-        for _agent in env.agent_iter():
+        for step, _agent in enumerate(env.agent_iter()):
             obs, _reward, terminated, truncated, _info = env.last()
+            if seed == games - 1 and step == 6 and not (terminated or truncated):
+                with pytest.warns(UserWarning, match="illegal-action penalty"):
+                    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+                continue
             env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         out.append(path.read_text(encoding="utf-8").splitlines())
     return out
@@ -78,7 +87,9 @@ def rules_replay(record) -> list[Any]:
         assert move["notation"] == rules.action_to_string(move["action"])
         state = rules.apply_action(state, move["action"], rng)
         states.append(state)
-    if record.end is not None:
+    if record.end is not None and "illegal" in record.end:
+        check_illegal_end(rules, state, record.end)
+    elif record.end is not None:
         terminated = rules.is_terminal(state)
         truncated = not terminated and rules.is_truncated(state)
         assert (terminated or truncated) and "illegal" not in record.end  # random play is legal
@@ -86,6 +97,19 @@ def rules_replay(record) -> list[Any]:
         returns = rules.returns(state)
         assert record.end["rewards"] == {f"player_{s}": float(r) for s, r in enumerate(returns)}
     return states
+
+
+def check_illegal_end(rules, state, end: dict[str, Any]) -> None:
+    """The oracle of an end line that names an illegal action: the seat to act, an id in range
+    that is not legal, the offender's team sharing its reward (the penalty), the others 0."""
+    seat, illegal = rules.current_player(state), end["illegal"]
+    assert seat >= 0 and illegal["agent"] == f"player_{seat}"
+    assert 0 <= illegal["action"] < rules.spec.num_actions
+    assert illegal["action"] not in rules.legal_actions(state)
+    team = {f"player_{s}" for s in rules.team_of(seat)}
+    penalty = end["rewards"][illegal["agent"]]
+    expected = {f"player_{s}": (penalty if f"player_{s}" in team else 0.0) for s in range(rules.spec.num_players)}
+    assert end["rewards"] == expected and end["terminated"] and not end["truncated"]
 
 
 def _line_mutations(lines: list[str], rng: np.random.Generator) -> list[tuple[str, bytes]]:
@@ -149,6 +173,9 @@ def fuzz(tmp_path, case: str, games: int, per_line: int, seed: int = 0) -> dict[
     counts = {"tried": 0, "accepted": 0, "refused": 0}
     path = tmp_path / "mutated.jsonl"
     for lines in recorded_lines(tmp_path, key, options, games):
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        original = load_record(path)  # every record the wrapper writes loads, unmutated
+        assert replay(original) == rules_replay(original)
         for what, data in _line_mutations(lines, rng) + _field_mutations(lines, rng, per_line):
             counts["tried"] += 1
             path.write_bytes(data)
