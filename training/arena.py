@@ -30,14 +30,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
 from maya_envs.cli.args import output_folder
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
+from maya_envs.plain_yaml import load_yaml
 from maya_envs.players import one_torch_thread, player_syntax
 from training.config import load_config
 from training.progress import game_progress
@@ -61,10 +60,7 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
         key, sep, raw = item.partition("=")
         if not sep:
             raise ValueError(f"--option {item!r} must look like key=value")
-        try:
-            options[key.strip()] = yaml.safe_load(raw)
-        except yaml.YAMLError as error:
-            raise ValueError(f"--option {item!r}: the value is not valid YAML ({error})") from error
+        options[key.strip()] = load_yaml(raw, f"--option {shorten(item)}")  # a ConfigError (ValueError) names it
     return options
 
 

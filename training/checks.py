@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 
 
 def is_number(value: Any) -> bool:
@@ -20,7 +20,7 @@ def check_int(key: str, value: Any, minimum: int) -> None:
     """Raise unless ``value`` is an int (not a bool) >= ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         allowed = "a positive int" if minimum == 1 else f"an int >= {minimum}"
-        raise ConfigError(f"{key}={value!r}; allowed: {allowed}")
+        raise ConfigError(f"{key}={shorten(value)}; allowed: {allowed}")
 
 
 def check_number(key: str, value: Any, low: float = 0.0, high: float = math.inf) -> None:
@@ -28,7 +28,7 @@ def check_number(key: str, value: Any, low: float = 0.0, high: float = math.inf)
     are refused whatever the bounds (YAML reads ``.inf`` and ``.nan`` as floats; an infinite
     weight or NaN makes the losses and the draws NaN long after the config was read)."""
     if not is_number(value) or not math.isfinite(value) or not low <= value <= high:
-        raise ConfigError(f"{key}={value!r}; allowed: {_finite_range(low, high)}")
+        raise ConfigError(f"{key}={shorten(value)}; allowed: {_finite_range(low, high)}")
 
 
 def _finite_range(low: float, high: float) -> str:
@@ -41,7 +41,7 @@ def _finite_range(low: float, high: float) -> str:
 def check_bool(key: str, value: Any) -> None:
     """Raise unless ``value`` is a bool."""
     if not isinstance(value, bool):
-        raise ConfigError(f"{key}={value!r}; allowed: true, false")
+        raise ConfigError(f"{key}={shorten(value)}; allowed: true, false")
 
 
 def is_search_spec(name: Any) -> bool:

@@ -13,11 +13,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from maya_envs.bot_kinds import BOT_KINDS, BOT_NAMES
 from maya_envs.core.errors import ConfigError, listed, shorten
 from maya_envs.games import DEFAULT_GAME
+from maya_envs.plain_yaml import load_yaml
 from maya_envs.players import PRETRAINED_SPECS, check_player_spec
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.registration import resolve_env_id
@@ -130,9 +129,9 @@ class TrainConfig:
         """Raise :class:`ConfigError` on a bad value; a versionless ``env_id`` becomes the
         game's current versioned id."""
         if self.algo not in ALGOS:
-            raise ConfigError(f"algo={self.algo!r}; allowed: {', '.join(map(repr, ALGOS))}")
+            raise ConfigError(f"algo={shorten(self.algo)}; allowed: {', '.join(map(repr, ALGOS))}")
         if not isinstance(self.exit, ExitConfig):
-            raise ConfigError(f"exit={self.exit!r}; allowed: a mapping with keys {_field_names(ExitConfig)}")
+            raise ConfigError(f"exit={shorten(self.exit)}; allowed: a mapping with keys {_field_names(ExitConfig)}")
         if self.algo == "exit":
             self.exit.validate()
             for name in self.eval_opponents:
@@ -146,24 +145,24 @@ class TrainConfig:
         for name in positive:
             check_int(name, getattr(self, name), minimum=1)
         if self.policy not in ("mlp", "action_features", "action_scoring"):
-            raise ConfigError(f"policy={self.policy!r}; allowed: 'mlp', 'action_features', 'action_scoring'")
+            raise ConfigError(f"policy={shorten(self.policy)}; allowed: 'mlp', 'action_features', 'action_scoring'")
         if self.vec_env not in ("dummy", "subproc"):
-            raise ConfigError(f"vec_env={self.vec_env!r}; allowed: 'dummy', 'subproc'")
+            raise ConfigError(f"vec_env={shorten(self.vec_env)}; allowed: 'dummy', 'subproc'")
         if self.learner_seat not in ("random", "first", "second"):
-            raise ConfigError(f"learner_seat={self.learner_seat!r}; allowed: 'random', 'first', 'second'")
+            raise ConfigError(f"learner_seat={shorten(self.learner_seat)}; allowed: 'random', 'first', 'second'")
         if not isinstance(self.opponents, dict) or not self.opponents:
-            raise ConfigError(f"opponents={self.opponents!r}; allowed: a non-empty mapping bot name -> weight")
+            raise ConfigError(f"opponents={shorten(self.opponents)}; allowed: a non-empty mapping bot name -> weight")
         if not isinstance(self.eval_opponents, list) or not self.eval_opponents:
-            raise ConfigError(f"eval_opponents={self.eval_opponents!r}; allowed: a non-empty list of bot names")
+            raise ConfigError(f"eval_opponents={shorten(self.eval_opponents)}; allowed: a non-empty list of bot names")
         for name in list(self.opponents) + list(self.eval_opponents):
             check_opponent(name, training=name in self.opponents)
         for name, weight in self.opponents.items():
             check_number(f"opponents.{name}", weight)
         if not sum(self.opponents.values()) > 0:
-            raise ConfigError(f"opponents={self.opponents!r}; allowed: weights >= 0, not all 0")
+            raise ConfigError(f"opponents={shorten(self.opponents)}; allowed: weights >= 0, not all 0")
         gain = self.action_feature_gain
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:
-            raise ConfigError(f"action_feature_gain={gain!r}; allowed: a number in (0, 1000]")
+            raise ConfigError(f"action_feature_gain={shorten(gain)}; allowed: a number in (0, 1000]")
         for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef"):
             check_number(name, getattr(self, name), -math.inf)
         if not (
@@ -171,23 +170,23 @@ class TrainConfig:
             and self.net_arch
             and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)
         ):
-            raise ConfigError(f"net_arch={self.net_arch!r}; allowed: a non-empty list of positive ints")
+            raise ConfigError(f"net_arch={shorten(self.net_arch)}; allowed: a non-empty list of positive ints")
         if not isinstance(self.device, str) or self.device.split(":")[0] not in ("cpu", "cuda", "mps", "auto"):
-            raise ConfigError(f"device={self.device!r}; allowed: 'cpu', 'cuda', 'cuda:N', 'mps', 'auto'")
+            raise ConfigError(f"device={shorten(self.device)}; allowed: 'cpu', 'cuda', 'cuda:N', 'mps', 'auto'")
         if not isinstance(self.game_options, dict):
-            raise ConfigError(f"game_options={self.game_options!r}; allowed: a mapping of game option -> value")
+            raise ConfigError(f"game_options={shorten(self.game_options)}; allowed: a mapping of game option -> value")
         if not 0 < self.learning_rate < 1:
-            raise ConfigError(f"learning_rate={self.learning_rate!r}; allowed: a float in (0, 1)")
+            raise ConfigError(f"learning_rate={shorten(self.learning_rate)}; allowed: a float in (0, 1)")
         for name in ("gamma", "gae_lambda"):
             if not 0 < getattr(self, name) <= 1:
-                raise ConfigError(f"{name}={getattr(self, name)!r}; allowed: a number in (0, 1]")
+                raise ConfigError(f"{name}={shorten(getattr(self, name))}; allowed: a number in (0, 1]")
         check_number("reward_shaping", self.reward_shaping)
         for name in ("seed", "eval_games", "checkpoint_every", "eval_every", "torch_threads"):
             check_int(name, getattr(self, name), minimum=0)
         check_int("eval_curve_games", self.eval_curve_games, minimum=1)
         sp = self.self_play
         if not isinstance(sp, SelfPlayConfig):
-            raise ConfigError(f"self_play={sp!r}; allowed: a mapping with keys {_field_names(SelfPlayConfig)}")
+            raise ConfigError(f"self_play={shorten(sp)}; allowed: a mapping with keys {_field_names(SelfPlayConfig)}")
         check_bool("self_play.enabled", sp.enabled)
         for name in ("snapshot_every", "pool_size"):
             check_int(f"self_play.{name}", getattr(sp, name), minimum=1)
@@ -293,10 +292,7 @@ def _exit_block(block: Any) -> ExitConfig:
 
 
 def _yaml(text: str, where: str) -> Any:
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{where} is not valid YAML: {error}") from error
+    return load_yaml(text, where)  # plain data; no anchors or aliases (an alias bomb)
 
 
 def quoted(names) -> str:
@@ -347,9 +343,10 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
         block_name, dot, entry = key.partition(".")
         if dot and block_name in ("self_play", "game_options", "exit"):  # --set self_play.enabled=true
             block = data.get(block_name)
-            data[block_name] = {**(block if isinstance(block, dict) else {}), entry: _yaml(raw, f"override {item!r}")}
+            value = _yaml(raw, f"override {shorten(item)}")
+            data[block_name] = {**(block if isinstance(block, dict) else {}), entry: value}
             continue
-        data[key] = _yaml(raw, f"override {item!r}")
+        data[key] = _yaml(raw, f"override {shorten(item)}")
     known = {f.name: f for f in fields(TrainConfig)}
     unknown = sorted(set(data) - set(known))
     if "game" in unknown and "env_id" not in data:  # the RLlib configs name a game, not an env id

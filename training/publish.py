@@ -148,10 +148,9 @@ def publish_network(
     """
     import shutil
 
-    import yaml
-
     from maya_envs.games import find_game
     from maya_envs.nn.model import load_network
+    from maya_envs.plain_yaml import load_yaml
 
     if not name.isidentifier():
         raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
@@ -165,7 +164,7 @@ def publish_network(
     size = model.stat().st_size
     if size > MAX_BYTES:
         raise ValueError(f"{name}.pt would be {size} bytes; the limit is {MAX_BYTES}")
-    config = yaml.safe_load((run_dir / "config.yaml").read_text()) or {}
+    config = load_yaml((run_dir / "config.yaml").read_text(), f"{str(run_dir)!r}/config.yaml") or {}
     evaluation = json.loads((run_dir / "evaluation.json").read_text())
     results = _results(evaluation) if matches is None else match_results(name, matches)
     target = package_dir / f"{name}.pt"

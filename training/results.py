@@ -24,11 +24,10 @@ import json
 import sys
 from pathlib import Path
 
-import yaml
-
 from maya_envs.cli import description
 from maya_envs.cli.args import output_file
 from maya_envs.games import find_game
+from maya_envs.plain_yaml import load_yaml
 from training import arena
 
 
@@ -74,7 +73,7 @@ def row(config_name: str, run_dir: Path, arena_games: int) -> str:
     for needed in ("config.yaml", "evaluation.json"):
         if not (run_dir / needed).is_file():
             raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train run?")
-    config = yaml.safe_load((run_dir / "config.yaml").read_text())
+    config = load_yaml((run_dir / "config.yaml").read_text(), f"{str(run_dir)!r}/config.yaml")
     evaluation = json.loads((run_dir / "evaluation.json").read_text())
     by_opponent: dict[str, list[dict]] = {}
     for r in evaluation["results"]:

@@ -28,9 +28,10 @@ from typing import Any
 import yaml
 
 from maya_envs.cli import description
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.core.layout import action_feature_block as layout_feature_block
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
+from maya_envs.plain_yaml import load_yaml
 from training.checks import check_number
 from training.config_names import resolve_config, split_override, whole_floats_to_ints
 from training.run_dirs import new_run_dir
@@ -137,13 +138,13 @@ def load_rllib_config(path: str | Path | None, overrides: list[str] = ()) -> RLl
     data: dict[str, Any] = {}
     if path is not None:
         path = resolve_config(path)  # a file, or a shipped name such as rllib/maya2012_2p
-        loaded = yaml.safe_load(path.read_text())
+        loaded = load_yaml(path.read_text(), f"config {str(path)!r}")
         if not isinstance(loaded, dict):
             raise ConfigError(f"config {str(path)!r} must be a YAML mapping")
         data.update(loaded)
     for item in overrides:
         key, raw = split_override(item)
-        data[key] = yaml.safe_load(raw)
+        data[key] = load_yaml(raw, f"override {shorten(item)}")
     known = sorted(f.name for f in fields(RLlibConfig))
     unknown = sorted(set(data) - set(known))
     if unknown:

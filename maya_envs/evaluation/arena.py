@@ -310,14 +310,13 @@ def checkpoint_name(path: str | Path) -> str:
 
 
 def _exp_name(config: Path) -> str | None:
-    """A run config's ``exp_name``, or ``None`` (no PyYAML, not YAML, no such key)."""
+    """A run config's ``exp_name``, or ``None`` (unreadable, not plain YAML, no such key)."""
+    from maya_envs.core.errors import ConfigError
+    from maya_envs.plain_yaml import load_yaml
+
     try:
-        import yaml
-    except ImportError:
-        return None
-    try:
-        loaded = yaml.safe_load(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        loaded = load_yaml(config.read_text(encoding="utf-8"), str(config))
+    except (OSError, UnicodeDecodeError, ConfigError):
         return None
     name = loaded.get("exp_name") if isinstance(loaded, dict) else None
     return name if isinstance(name, str) and name else None
