@@ -131,3 +131,14 @@ def test_maya_replay_refuses_picture_outputs_it_cannot_write_before_drawing(tmp_
     afile.write_text("x")
     refused(replay_cli.main, ["r.jsonl", "--gif", str(tmp_path)], capsys, "--gif", "is a folder")
     refused(replay_cli.main, ["r.jsonl", "--frames", str(afile)], capsys, "--frames", "is a file")
+
+
+def test_maya_train_refuses_an_output_dir_file_before_training(tmp_path, capsys):
+    """Even ``--dry-run`` (which checks the config) refuses it: the run folder could never be made."""
+    train = pytest.importorskip("training.train")
+    from training.config_names import config_names
+
+    afile = tmp_path / "runs"
+    afile.write_text("x")
+    argv = ["--config", config_names()[0], "--set", f"output_dir={afile}", "--dry-run"]
+    refused(train.main, argv, capsys, "output_dir", "is a file")

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from maya_envs.cli import description
+from maya_envs.cli.args import output_folder
 from maya_envs.core.errors import ConfigError
 from training.config import TrainConfig, check_env, load_config, make_single_agent_env, override_keys
 from training.config_names import config_names
@@ -249,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(config_path, args.set)
         check_env(config)
     except ConfigError as error:
+        parser.error(str(error))
+    try:  # before any training: an output_dir that can never hold the run folder
+        output_folder(config.output_dir, "output_dir")
+    except ValueError as error:
         parser.error(str(error))
     if args.dry_run:
         print(dry_run_summary(config, args.resume))
