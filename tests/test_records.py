@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from maya_envs.cli import replay as replay_cli
-from maya_envs.core.errors import ResetNeededError
+from maya_envs.core.errors import IllegalActionError, ResetNeededError
 from maya_envs.core.rng import seed_hides_draws
 from maya_envs.games import DEFAULT_GAME, GAMES, RENAMED_ENVS
 from maya_envs.parallel_base import RulesParallelEnv
@@ -473,3 +473,28 @@ def test_a_crafted_illegal_ending_is_refused(tmp_path, game):
         with pytest.raises(RecordError, match=f"line {len(lines)}: .*{part}") as caught:
             check(tmp_path, edited)
         assert caught.value.line == len(lines), name
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_under_the_raise_policy_a_refused_illegal_action_leaves_the_record_whole(tmp_path, game):
+    """``illegal_action="raise"``: the id is refused, the game goes on, and the finished record
+    holds the legal moves only and replays to the same end."""
+    path = tmp_path / "raise.jsonl"
+    env = record_env(game, path, illegal_action="raise")
+    raw = env.unwrapped
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    refused = 0
+    for _agent in env.agent_iter():
+        _obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = raw.rules.legal_actions(raw.game_state)
+        if refused < 3:
+            with pytest.raises(IllegalActionError):
+                env.step(next(a for a in range(raw.rules.spec.num_actions) if a not in legal))
+            refused += 1
+        env.step(int(rng.choice(legal)))
+    record = load_record(path)
+    assert "illegal" not in record.end and replay(record)[-1] == raw.game_state
