@@ -414,7 +414,8 @@ def parse_record(lines: list[str], config_check: Callable[[Any], Any] | None = N
             or a line over :data:`MAX_LINE_CHARS`; not JSON (or NaN, Infinity, a key given
             twice); a header :func:`check_header` refuses; a move line without exactly
             ``agent`` (str), ``action`` (int) and ``notation`` (str); an end line other than
-            ``{"end": {"rewards", "terminated", "truncated"[, "info"]}}``, or a line after it.
+            ``{"end": {"rewards", "terminated", "truncated"[, "illegal"]}}`` (``illegal``: exactly
+            ``{"agent", "action"}``, an agent the rewards name), or a line after it.
     """
     if isinstance(lines, (str, bytes)) or not isinstance(lines, (list, tuple)):
         raise RecordError(f"a record is a list of lines, got {type(lines).__name__}")
