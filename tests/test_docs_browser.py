@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
-import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -23,9 +21,9 @@ from urllib.parse import urldefrag
 import pytest
 
 from maya_envs.games import GAMES
+from tests.browser_support import headless_chromium, require_browser
 
 ROOT = Path(__file__).resolve().parents[1]
-REQUIRE = os.environ.get("MAYA_REQUIRE_BROWSER") == "1"
 SCREENSHOTS = os.environ.get("MAYA_SCREENSHOTS")
 #: (page, words its title starts with): the site's main pages.
 PAGES = [
@@ -39,28 +37,8 @@ PAGES = [
 ]
 
 
-def _missing() -> list[str]:
-    missing = [
-        f"{module} (pip install 'maya-envs[{extra}]')"
-        for module, extra in (("mkdocs", "docs"), ("material", "docs"), ("selenium", "browser"))
-        if importlib.util.find_spec(module) is None
-    ]
-    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
-        missing.append("a chromium browser (apt-get install chromium)")
-    if not shutil.which("chromedriver"):
-        missing.append("chromedriver (apt-get install chromium-driver)")
-    return missing
+require_browser((("mkdocs", "docs"), ("material", "docs"), ("selenium", "browser")), "docs browser tests")
 
-
-MISSING = _missing()
-if MISSING:
-    message = "docs browser tests need " + ", ".join(MISSING)
-    if REQUIRE:
-        raise RuntimeError(message + " (MAYA_REQUIRE_BROWSER=1)")
-    pytest.skip(message, allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("docs_browser")
@@ -86,18 +64,7 @@ def site(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,1000",
-    ):
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver = headless_chromium(tmp_path_factory.mktemp("chromium"), "1280,1000")
     yield driver
     driver.quit()
 

@@ -14,40 +14,19 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import shutil
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-REQUIRE = os.environ.get("MAYA_REQUIRE_BROWSER") == "1"
+from tests.browser_support import headless_chromium, require_browser
+
 SCREENSHOTS = os.environ.get("MAYA_SCREENSHOTS")  # a folder for the screenshots (default: a temporary one)
 
 
-def _missing() -> list[str]:
-    missing = []
-    for module, extra in (("flask", "web"), ("selenium", "browser")):
-        try:
-            __import__(module)
-        except ImportError:
-            missing.append(f"{module} (pip install 'maya-envs[{extra}]')")
-    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
-        missing.append("a chromium browser (apt-get install chromium)")
-    if not shutil.which("chromedriver"):
-        missing.append("chromedriver (apt-get install chromium-driver)")
-    return missing
+require_browser((("flask", "web"), ("selenium", "browser")), "browser tests")
 
-
-MISSING = _missing()
-if MISSING:
-    message = "browser tests need " + ", ".join(MISSING)
-    if REQUIRE:
-        raise RuntimeError(message + " (MAYA_REQUIRE_BROWSER=1)")
-    pytest.skip(message, allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -77,18 +56,7 @@ def screenshots(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,1100",
-    ):
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver = headless_chromium(tmp_path_factory.mktemp("chromium"), "1280,1100")
     driver.set_script_timeout(30)
     yield driver
     driver.quit()
