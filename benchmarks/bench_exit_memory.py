@@ -57,10 +57,22 @@ def _kib(value: str | None) -> int:
     return int(value.split()[0]) if value else 0
 
 
-def measure(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """One iteration-0 run of ``checkout``'s trainer; its peaks, wall time and rows."""
+def _read_checkpoint(path: Path) -> dict[str, Any]:
+    """The ``checkpoint.pt`` a run of this benchmark just wrote: read as data (format 2), or,
+    from a checkout before issue 44 (format 1, pickled arrays), unpickled: the file is the
+    benchmark's own, in its temporary folder."""
     import torch
 
+    from training.exit.checkpoint import load_checkpoint
+
+    try:
+        return load_checkpoint(path)
+    except ValueError:
+        return torch.load(path, map_location="cpu", weights_only=False)
+
+
+def measure(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """One iteration-0 run of ``checkout``'s trainer; its peaks, wall time and rows."""
     with tempfile.TemporaryDirectory() as tmp:
         command = [
             args.python, "-m", "training.train", "--config", args.config,
@@ -99,7 +111,7 @@ def measure(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
             raise RuntimeError(f"the run of {checkout} failed ({child.returncode}):\n{log.read_text()[-3000:]}")
         (run_dir,) = [path for path in Path(tmp).iterdir() if path.is_dir()]
         history = json.loads((run_dir / "history.json").read_text())[0]
-        checkpoint = torch.load(run_dir / "checkpoint.pt", map_location="cpu", weights_only=False)
+        checkpoint = _read_checkpoint(run_dir / "checkpoint.pt")
         replay = checkpoint["replay"]  # a list of chunks (the buffer) or the window's state
         chunks = ([replay["data"]] if replay["data"] else []) if isinstance(replay, dict) else replay
         rows_mb = sum(a.nbytes for chunk in chunks for a in chunk.values() if a is not None) / 2**20

@@ -137,21 +137,25 @@ def checkpoint_path(spec: Any) -> Path:
 
 
 def load_checkpoint(spec: str, what: str = "checkpoint") -> Any:
-    """The MaskablePPO model saved at ``spec`` (a path, or ``checkpoint:PATH``), on the CPU
-    (needs the ``train`` extra).
+    """The MaskablePPO model saved at ``spec`` (a path, or ``checkpoint:PATH``), on the CPU,
+    rebuilt without unpickling anything (:func:`maya_envs.sb3_zip.load_maskable_ppo`; needs
+    the ``train`` extra).
 
     Raises:
-        ValueError: no such file (``"<what> 'x.zip' does not exist"``), or the train extra
-            missing.
+        ValueError: no such file (``"<what> 'x.zip' does not exist"``), the train extra missing,
+            or a file that cannot be read as data
+            (:class:`~maya_envs.sb3_zip.UnreadableModel`, naming the conversion command).
     """
     path = checkpoint_path(spec)
     if not path.is_file():
         raise ValueError(f"{what} {str(path)!r} does not exist")
     try:
-        from sb3_contrib import MaskablePPO
+        import sb3_contrib  # noqa: F401  (the train extra)
     except ImportError as error:
         raise ValueError(f"a checkpoint needs the train extra: {TRAIN_EXTRA}") from error
-    return MaskablePPO.load(path, device="cpu")
+    from maya_envs.sb3_zip import load_maskable_ppo
+
+    return load_maskable_ppo(path, device="cpu")
 
 
 def load_model_file(spec: Any) -> Any:

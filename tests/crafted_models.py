@@ -46,7 +46,9 @@ def zip_with_serialized_entry(source: Path, target: Path, marker: Path, key: str
             if item.filename == "data":
                 data = json.loads(content)
                 readable = {k: v for k, v in data.get(key, {}).items() if k != ":serialized:"}
-                data[key] = {**readable, **serialized(marker)} if isinstance(data.get(key), dict) else serialized(marker)
+                data[key] = (
+                    {**readable, **serialized(marker)} if isinstance(data.get(key), dict) else serialized(marker)
+                )
                 content = json.dumps(data).encode()
             new.writestr(item, content)
     return target

@@ -7,6 +7,7 @@ file. A file named like a bot in the working directory never changes what the na
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -82,3 +83,154 @@ def test_a_bare_word_file_is_an_unknown_bot_and_checkpoint_prefix_names_it(craft
     with pytest.raises(ValueError, match="unknown bot 'mymodel'"):
         load_seat("mymodel", _rules(), seed=0)
     assert load_seat("checkpoint:mymodel", _rules(), seed=0)._kind == "model"
+
+
+# -- model files are data: a crafted file per loading path -------------------------------------
+
+CRAFTED_ZIPS = ("extra_entry", "policy_class", "policy.pth")
+
+
+@pytest.fixture(params=CRAFTED_ZIPS)
+def crafted_zip(request, tmp_path):
+    """``(zip, marker)``: the shipped 2p MaskablePPO zip with a payload in its ``data`` JSON (an
+    extra pickled entry, or the pickled policy class replaced) or in its ``policy.pth``; the
+    marker is named after the variant."""
+    from tests.crafted_models import torch_bytes_with_payload, zip_with_member
+
+    marker = tmp_path / request.param
+    target = tmp_path / "crafted.zip"
+    if request.param == "policy.pth":
+        zip_with_member(SHIPPED_ZIP, target, "policy.pth", torch_bytes_with_payload(marker))
+    else:
+        zip_with_serialized_entry(SHIPPED_ZIP, target, marker, key=request.param)
+    return target, marker
+
+
+def test_load_checkpoint_refuses_a_crafted_zip_without_running_it(crafted_zip):
+    from maya_envs.players import load_checkpoint
+
+    path, marker = crafted_zip
+    if marker.name == "policy_class":  # the pickled class is never read: its readable name is
+        assert type(load_checkpoint(str(path)).policy).__name__ == "ActionFeaturePolicy"
+    else:
+        with pytest.raises(ValueError, match=r"crafted\.zip' is not read: .*python -m maya_envs\.sb3_zip"):
+            load_checkpoint(str(path))
+    assert not marker.exists()
+
+
+def test_every_command_refuses_a_crafted_zip_without_running_it(tmp_path, capsys):
+    """maya-eval --checkpoint, maya-arena --agents NAME=x.zip, maya-stats --lineup x.zip and
+    maya-play --seats x.zip (load_seat), maya-web --checkpoint (a files=True opponent),
+    maya-train --resume x.zip (before the budget check), self-play snapshots, publish."""
+    from maya_envs.cli.play import load_seat
+    from maya_envs.evaluation.arena import resolve_agent
+    from maya_envs.wrappers.opponents import make_opponent
+    from training.evaluate import main as maya_eval
+    from training.publish import publish
+    from training.self_play import load_snapshot
+    from training.train import main as maya_train
+
+    marker = tmp_path / "marker"
+    path = zip_with_serialized_entry(SHIPPED_ZIP, tmp_path / "model.zip", marker)
+    for command in (
+        lambda: maya_eval(["--checkpoint", str(path), "--game", "maya2012"]),
+        lambda: maya_train(["--config", "maya2012/2p_quick", "--resume", str(path)]),
+    ):
+        with pytest.raises(SystemExit):
+            command()
+        assert "is not read" in capsys.readouterr().err
+    for load in (
+        lambda: resolve_agent(f"x={path}"),
+        lambda: load_seat(str(path), _rules(), seed=0),
+        lambda: make_opponent(str(path), _rules(), 0, files=True),
+        lambda: load_snapshot(str(path)),
+    ):
+        with pytest.raises(ValueError, match="is not read"):
+            load()
+    (tmp_path / "config.yaml").write_text("{}")
+    (tmp_path / "evaluation.json").write_text("{}")
+    with pytest.raises(ValueError, match="is not read"):
+        publish(tmp_path, "crafted", "maya2012/2p_quick", package_dir=tmp_path)
+    assert not marker.exists()
+
+
+def test_the_safe_loader_plays_every_shipped_zip_as_sb3_itself_loads_it():
+    import numpy as np
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from maya_envs.sb3_zip import load_maskable_ppo
+
+    for name in pretrained.list_pretrained():
+        info = pretrained.pretrained_info(name)
+        if info.kind != "sb3":
+            continue
+        path = Path(pretrained.__file__).parent / info.file
+        theirs, ours = MaskablePPO.load(path, device="cpu"), load_maskable_ppo(path)
+        assert type(ours.policy) is type(theirs.policy) and ours.num_timesteps == theirs.num_timesteps
+        mine, other = ours.policy.state_dict(), theirs.policy.state_dict()
+        assert mine.keys() == other.keys() and all(torch.equal(mine[k], other[k]) for k in mine)
+        rng = np.random.default_rng(0)
+        observations = rng.random((32, *info.observation_shape)).astype(np.float32)
+        masks = rng.random((32, info.num_actions)) < 0.3
+        masks[:, 0] = True
+        assert np.array_equal(
+            ours.predict(observations, action_masks=masks, deterministic=True)[0],
+            theirs.predict(observations, action_masks=masks, deterministic=True)[0],
+        )
+
+
+def test_a_crafted_network_pt_is_refused_as_a_policy_seat(tmp_path):
+    from maya_envs.bot_kinds import make_bot
+    from tests.crafted_models import pt_with_payload
+
+    marker = tmp_path / "marker"
+    path = pt_with_payload(tmp_path / "net.pt", marker, {"format": "maya_envs.policy_value_net"})
+    for spec in (f"policy:{path}", f"az:{path}:4"):
+        with pytest.raises(ValueError, match="is not a maya_envs network checkpoint"):
+            make_bot(spec, _rules(), 0)
+    with pytest.raises(ValueError, match="is not a maya_envs network checkpoint"):
+        resolve_player(str(path), _rules(), 0, files=True)
+    assert not marker.exists()
+
+
+def test_an_exit_checkpoint_with_a_payload_is_refused_by_resume_and_refit(tmp_path, capsys):
+    from tests.crafted_models import pt_with_payload
+    from training.exit.checkpoint import FORMAT
+    from training.exit.refit import refit
+    from training.train import main as maya_train
+
+    marker = tmp_path / "marker"
+    run = tmp_path / "run"
+    run.mkdir()
+    path = pt_with_payload(run / "checkpoint.pt", marker, {"format": FORMAT, "iteration": 0})
+    (run / "config.yaml").write_text("algo: exit\n")
+    with pytest.raises(SystemExit):
+        maya_train(["--config", "maya2012/2p_exit", "--resume", str(path), "--set", f"output_dir={tmp_path}"])
+    assert "holds more than tensors and plain data" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="holds more than tensors and plain data"):
+        refit(run, [1])
+    assert not marker.exists()
+
+
+def test_an_exit_checkpoint_of_format_1_is_refused_with_the_conversion_and_converts(tmp_path):
+    import numpy as np
+    import torch
+
+    from training.exit.checkpoint import CONVERT, OLD_FORMAT, convert, load_checkpoint
+
+    old = tmp_path / "old.pt"
+    torch.save({"format": OLD_FORMAT, "replay": [{"boards": np.ones((2, 3), np.float16)}], "step": np.int64(4)}, old)
+    with pytest.raises(ValueError, match=re.escape(CONVERT)):
+        load_checkpoint(old)
+    data = load_checkpoint(convert(old, tmp_path / "new.pt"))
+    assert data["step"] == 4 and data["replay"][0]["boards"].dtype == np.float16
+    assert np.array_equal(data["replay"][0]["boards"], np.ones((2, 3)))
+
+
+def test_the_conversion_command_rewrites_a_trusted_zip_that_the_safe_loader_reads(tmp_path, capsys):
+    from maya_envs.sb3_zip import load_maskable_ppo, main
+
+    assert main([str(SHIPPED_ZIP), str(tmp_path / "new.zip")]) == 0
+    assert "written:" in capsys.readouterr().out
+    assert load_maskable_ppo(tmp_path / "new.zip").num_timesteps == load_maskable_ppo(SHIPPED_ZIP).num_timesteps

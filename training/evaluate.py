@@ -154,13 +154,13 @@ def main(argv: list[str] | None = None) -> int:
 
     agent, name = args.agent, args.agent
     if args.checkpoint is not None:
-        from sb3_contrib import MaskablePPO
+        from maya_envs.sb3_zip import load_maskable_ppo
 
         if not args.checkpoint.is_file():
             parser.error(f"checkpoint {str(args.checkpoint)!r} does not exist")
         try:
-            agent, name = MaskablePPO.load(args.checkpoint, device="cpu"), checkpoint_name(args.checkpoint)
-        except Exception as error:  # a corrupt or foreign file: sb3 raises many kinds
+            agent, name = load_maskable_ppo(args.checkpoint, device="cpu"), checkpoint_name(args.checkpoint)
+        except Exception as error:  # a corrupt, crafted or foreign file: sb3 and torch raise many kinds
             parser.error(f"checkpoint {str(args.checkpoint)!r} is not a loadable MaskablePPO model: {error}")
     config_path = args.config
     if config_path is None and args.checkpoint is not None:

@@ -46,14 +46,14 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
         raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
     if (run_dir / "model.pt").is_file() and not (run_dir / "model.zip").is_file():
         return publish_network(run_dir, name, config_name, package_dir)
-    from sb3_contrib import MaskablePPO
+    from maya_envs.sb3_zip import load_maskable_ppo
 
     for needed in ("model.zip", "config.yaml", "evaluation.json"):
         if not (run_dir / needed).is_file():
             raise ValueError(f"{str(run_dir)!r} has no {needed}; is it a finished maya-train run?")
     config = load_config(run_dir / "config.yaml")
     evaluation = json.loads((run_dir / "evaluation.json").read_text())
-    model = MaskablePPO.load(run_dir / "model.zip", device="cpu")
+    model = load_maskable_ppo(run_dir / "model.zip", device="cpu")
     optimizer = model.policy.optimizer
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
     target = package_dir / f"{name}.zip"

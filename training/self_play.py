@@ -32,11 +32,12 @@ _MODELS: dict[str, Any] = {}  # snapshot path -> loaded model, shared by the poo
 
 
 def load_snapshot(path: str) -> Any:
-    """The ``MaskablePPO`` saved at ``path`` (CPU), loaded once per process."""
+    """The ``MaskablePPO`` saved at ``path`` (CPU), loaded once per process, without unpickling
+    (:func:`maya_envs.sb3_zip.load_maskable_ppo`)."""
     if path not in _MODELS:
-        from sb3_contrib import MaskablePPO
+        from maya_envs.sb3_zip import load_maskable_ppo
 
-        _MODELS[path] = MaskablePPO.load(path, device="cpu")
+        _MODELS[path] = load_maskable_ppo(path, device="cpu")
     return _MODELS[path]
 
 

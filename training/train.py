@@ -110,7 +110,9 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     layout = observation_layout(config.env_id, config.game_options)
     policy_class, policy_extra = policy_for(config.policy, layout, config.action_feature_gain)
     if resume is not None:
-        model = MaskablePPO.load(resume, env=env, device=config.device, tensorboard_log=str(run_dir / "tb"))
+        from maya_envs.sb3_zip import load_maskable_ppo
+
+        model = load_maskable_ppo(resume, env=env, device=config.device, tensorboard_log=str(run_dir / "tb"))
         print(f"resumed from {resume} at {model.num_timesteps} timesteps")
     else:
         model = _new_model(MaskablePPO, policy_class, policy_extra, env, config, run_dir)
@@ -267,9 +269,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
         return 0
     if args.resume is not None:
-        from stable_baselines3.common.save_util import load_from_zip_file
+        from maya_envs.sb3_zip import num_timesteps
 
-        done = load_from_zip_file(args.resume, device="cpu")[0]["num_timesteps"]
+        try:
+            done = num_timesteps(args.resume)  # read as data: nothing in the file runs
+        except ValueError as error:
+            parser.error(str(error))
         if config.total_timesteps <= done:
             parser.error(
                 f"total_timesteps={config.total_timesteps} counts all steps, the checkpoint's included, and "

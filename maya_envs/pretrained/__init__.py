@@ -221,9 +221,11 @@ def load_pretrained(name: str, device: str = "cpu"):
     if info.kind != "sb3":
         raise ValueError(f"pretrained {name!r} is a {info.kind} entry; play it as the bot 'policy:{name}'")
     try:
-        from sb3_contrib import MaskablePPO
+        import sb3_contrib  # noqa: F401  (the train extra)
     except ImportError as error:  # pragma: no cover - depends on the install
         message = "loading a pretrained baseline needs the train extra: pip install 'maya-envs[train]'"
         raise ImportError(message) from error
+    from maya_envs.sb3_zip import load_maskable_ppo
+
     with resources.as_file(resources.files(__name__).joinpath(info.file)) as path:
-        return MaskablePPO.load(path, device=device)
+        return load_maskable_ppo(path, device=device)

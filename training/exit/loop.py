@@ -135,10 +135,9 @@ class ExitTrainer:
     # -- checkpoints -------------------------------------------------------------------------
 
     def _save(self, path: Path) -> None:
-        import torch
+        from training.exit.checkpoint import save_checkpoint
 
         data = {
-            "format": "maya_envs.exit_checkpoint/1",
             "config": self.config.to_dict(),
             "net_kwargs": self.net_kwargs,
             "net": self.net.state_dict(),
@@ -153,21 +152,13 @@ class ExitTrainer:
             "leaf": self.leaf,
             "leaf_errors": self.leaf_errors,
         }
-        # pickle protocol 5 (torch's default is 2): the replay's arrays are written into the pickle
-        # as they are; torch.save holds the whole pickle in memory and its zip writer copies it
-        # (+2x the rows' memory, measured), where protocol 2 pickles each array through transient
-        # copies (+5x: the run's peak). The file holds the same objects; torch.load reads it as before.
-        torch.save(data, path.with_suffix(".tmp"), pickle_protocol=5)
-        path.with_suffix(".tmp").replace(path)
+        save_checkpoint(data, path)  # tensors and plain data, read back with weights_only=True
 
     def _load(self, path: Path) -> None:
-        import torch
-
+        from training.exit.checkpoint import load_checkpoint
         from training.exit.data import Positions
 
-        data = torch.load(path, map_location="cpu", weights_only=False)
-        if not isinstance(data, dict) or data.get("format") != "maya_envs.exit_checkpoint/1":
-            raise ValueError(f"{str(path)!r} is not an expert-iteration checkpoint (checkpoint.pt of an exit run)")
+        data = load_checkpoint(path)  # refuses a file carrying pickled objects
         if {"residual": False, **data["net_kwargs"]} != self.net_kwargs:  # checkpoints from before the residual head
             raise ValueError(
                 f"{str(path)!r} holds a network of shape {data['net_kwargs']}, the config's is {self.net_kwargs}"

@@ -83,10 +83,9 @@ def refit(run_dir: Path, seeds: list[int], overrides: Sequence[str] = (), tag: s
             int >= 0; an override of another key, or a bad value (the config's own error);
             overrides without a tag, a tag without overrides, or a tag that is not a plain name.
     """
-    import torch
-
     from training.config import load_config
     from training.config_names import split_override
+    from training.exit.checkpoint import load_checkpoint
     from training.exit.loop import ExitTrainer
     from training.exit.play import Played
 
@@ -112,7 +111,7 @@ def refit(run_dir: Path, seeds: list[int], overrides: Sequence[str] = (), tag: s
     config = load_config(str(run_dir / "config.yaml"), overrides)
     if config.algo != "exit":
         raise ValueError(f"{str(run_dir)!r} is a run of algo {config.algo!r}; a refit needs algo: exit")
-    checkpoint = torch.load(run_dir / "checkpoint.pt", map_location="cpu", weights_only=False)
+    checkpoint = load_checkpoint(run_dir / "checkpoint.pt")
     rows = imitation_rows(checkpoint)
     games = 0 if rows.games is None else len(np.unique(rows.games))
     out = run_dir / REFITS if tag is None else run_dir / REFITS / tag
