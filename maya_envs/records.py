@@ -53,7 +53,7 @@ from typing import Any
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from maya_envs.aec_base import GameAECEnv, check_action_id
-from maya_envs.core.errors import listed, plain_words
+from maya_envs.core.errors import listed, plain_words, shorten
 from maya_envs.core.rng import seed_hides_draws
 from maya_envs.games import GAMES, find_game, renamed_note
 
@@ -390,19 +390,12 @@ def _check_end(number: int, end: Any) -> dict[str, Any]:
         _check_keys(number, "illegal", end["illegal"], ILLEGAL_KEYS)
         if end["illegal"]["agent"] not in rewards:
             raise RecordError(
-                f"line {number}: the illegal action's agent {_short(end['illegal']['agent'])!r} has no reward; "
-                f"rewards name {sorted(rewards)[:8]}",
+                f"line {number}: the illegal action's agent {shorten(end['illegal']['agent'])} has no reward; "
+                f"rewards name {listed(sorted(rewards))}",
                 line=number,
                 key="illegal",
             )
     return end
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    """``value`` as text (a string as it is, anything else as its ``repr``), cut to ``limit``
-    characters: a message quotes its input bounded."""
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_record(lines: list[str], config_check: Callable[[Any], Any] | None = None) -> Record:
@@ -534,21 +527,21 @@ def _check_move(raw, move: dict[str, Any], number: int) -> None:
     action, agent = move["action"], move["agent"]
     if agent != raw.agent_selection:
         raise RecordError(
-            f"line {number}: {_short(agent)} moves out of turn; {raw.agent_selection} is to act",
+            f"line {number}: {shorten(agent)} moves out of turn; {raw.agent_selection} is to act",
             line=number,
             key="agent",
         )
     legal = raw.rules.legal_actions(raw.game_state)
     if action not in legal:
         raise RecordError(
-            f"line {number}: illegal action {action} ({_short(move['notation'])}) for {agent}; legal ids: {legal}",
+            f"line {number}: illegal action {action} ({shorten(move['notation'])}) for {agent}; legal ids: {legal}",
             line=number,
             key="action",
         )
     notation = raw.rules.action_to_string(action)
     if notation != move["notation"]:
         raise RecordError(
-            f"line {number}: action {action} is {notation!r} here, the record says {_short(move['notation'])!r}",
+            f"line {number}: action {action} is {notation!r} here, the record says {shorten(move['notation'])}",
             line=number,
             key="notation",
         )
@@ -562,7 +555,7 @@ def _end_by_illegal_action(env, end: dict[str, Any], number: int) -> None:
         raise RecordError(f"line {number}: an illegal action after the end of the game", line=number, key="illegal")
     if agent != raw.agent_selection:
         raise RecordError(
-            f"line {number}: the illegal action's agent {_short(agent)} is out of turn; "
+            f"line {number}: the illegal action's agent {shorten(agent)} is out of turn; "
             f"{raw.agent_selection} is to act",
             line=number,
             key="illegal",
@@ -570,7 +563,7 @@ def _end_by_illegal_action(env, end: dict[str, Any], number: int) -> None:
     num_actions = raw.rules.spec.num_actions
     if not 0 <= action < num_actions:
         raise RecordError(
-            f"line {number}: illegal action {_short(action)} is no action id; allowed: 0..{num_actions - 1}",
+            f"line {number}: illegal action {shorten(action)} is no action id; allowed: 0..{num_actions - 1}",
             line=number,
             key="illegal",
         )
@@ -597,7 +590,7 @@ def _check_end_reached(raw, end: dict[str, Any], number: int) -> None:
     rewards = {a: float(raw.rewards[a]) for a in raw.agents}
     if end["rewards"] != rewards:
         raise RecordError(
-            f"line {number}: end rewards {_short(end['rewards'], 200)} recorded, the replay gives {rewards}",
+            f"line {number}: end rewards {shorten(end['rewards'])} recorded, the replay gives {rewards}",
             line=number,
             key="rewards",
         )

@@ -215,7 +215,7 @@ def test_illegal_out_of_turn_and_mislabelled_moves_are_rejected(tmp_path, good_l
     with pytest.raises(RecordError, match=f"line 2: illegal action {illegal}"):
         check(tmp_path, [header, edit(first, action=illegal), *rest])
     other = "player_1" if move["agent"] != "player_1" else "player_2"
-    with pytest.raises(RecordError, match="line 2: player_. moves out of turn"):
+    with pytest.raises(RecordError, match="line 2: 'player_.' moves out of turn"):
         check(tmp_path, [header, edit(first, agent=other), *rest])
     with pytest.raises(RecordError, match="line 2: action .* the record says 'swap t9-t9 @L9'"):
         check(tmp_path, [header, edit(first, notation="swap t9-t9 @L9"), *rest])

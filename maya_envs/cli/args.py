@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from maya_envs.core.errors import shorten
 
-def _shown(path: Path, limit: int = 120) -> str:
-    """``path`` quoted, cut to about ``limit`` characters (a message quotes input, bounded)."""
-    text = str(path)
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+def _shown(path: Path) -> str:
+    """``path`` quoted for a message, shortened (:func:`maya_envs.core.errors.shorten`)."""
+    return shorten(str(path), 120)
 
 
 def _kind(path: Path, option: str, shown: Path) -> str | None:
