@@ -164,8 +164,9 @@ def stats_section(game: Game) -> str:
         f"`maya-stats --game {game.key} ...` over {runs[0]['games']} seeded games per row (seed "
         f"{runs[0]['seed']}), from `benchmarks/results/game_stats.json` ([all games](../results/game_stats.md)). "
         "Moves: decisions per game; legal moves: per decision (mean / median); forced: decisions with "
-        "one legal move; wins: % of games a seat's reward was positive, Wilson 95% interval; worlds: "
-        "states consistent with the acting seat's view (the game's determinizer).\n\n" + tables
+        "one legal move; wins: % of games a seat's reward was positive, Wilson 95% interval; hidden: "
+        "share of decisions at which the acting seat's view hides something (the game's determinizer; "
+        "[what maya-stats measures](../stats.md)).\n\n" + tables
     )
 
 

@@ -201,3 +201,50 @@ def test_table_checks_probe_settings():
         Table(StatsConfig(DEFAULT_GAME.key, {"num_players": 2}, ("random", "random"), probe_every=0))
 
 
+
+
+@pytest.mark.parametrize("values", [list(range(100)), list(range(7, 200, 3)), [0, 45, 45, 301], [5] * 3])
+def test_integer_histograms_have_bins_of_a_whole_number_of_integers(values):
+    """No comb in length.png: each bin spans the same whole number of integers, edges at
+    half-integers (bins 3.3 wide over 0..99 held 3 and 4 integers in turn)."""
+    hist = distribution(values)["histogram"]
+    edges = hist["edges"]
+    widths = {round(b - a, 6) for a, b in zip(edges, edges[1:], strict=False)}
+    assert len(widths) == 1 and float(widths.pop()).is_integer()
+    assert all((e + 0.5).is_integer() for e in edges)
+    assert len(hist["counts"]) <= 30 and sum(hist["counts"]) == len(values)
+    assert edges[0] < min(values) and edges[-1] > max(values)
+    if values == list(range(100)):
+        assert len(set(hist["counts"])) == 1  # 25 bins of 4 integers, 4 games each
+
+
+def test_a_rotated_mixed_lineup_leads_the_summary_and_seats_plot_with_wins_per_spec(tmp_path):
+    from maya_envs.stats.figures import win_groups
+    from maya_envs.stats.report import markdown
+
+    lineup = ("heuristic",) + ("random",) * (TEAM_N - 1)
+    config = StatsConfig(TEAM_GAME.key, {"num_players": TEAM_N}, lineup, rotate=True, hidden_games=0)
+    result = run(config, TEAM_N, seed=1)
+    balance = result["figures"]["balance"]
+    groups = win_groups(balance)
+    assert [name for name, _ in groups[:2]] == ["heuristic (all seats)", "random (all seats)"]
+    assert groups[0][1] == balance["agents"]["heuristic"] and groups[2] == ("seat 0", balance["seats"][0])
+    assert [name for name, _ in groups[-len(balance["teams"]) :]] == [
+        "team " + "+".join(map(str, team)) for team in TEAM_GAME.teams(TEAM_N)
+    ]
+    summary = markdown([result]).split("\n## ")[0]
+    assert "| heuristic (all seats) wins (95% CI) |" in summary and "| seat 0 wins (95% CI) |" in summary
+    assert summary.index("heuristic (all seats) wins") < summary.index("seat 0 wins")
+    one_spec = StatsConfig(TEAM_GAME.key, {"num_players": TEAM_N}, ("random",) * TEAM_N, hidden_games=0)
+    assert [name for name, _ in win_groups(run(one_spec, 1)["figures"]["balance"])][0] == "seat 0"
+
+
+def test_the_hidden_information_rows_say_what_they_measure():
+    from maya_envs.stats.report import markdown
+
+    lineup = ("random",) * HIDDEN_N
+    config = StatsConfig(HIDDEN.key, {"num_players": HIDDEN_N}, lineup, hidden_games=1, world_samples=4, probe_every=10)
+    text = markdown([run(config, 1)])
+    assert "| decisions facing hidden information |" in text
+    assert "collision estimate of worlds (median; not the information-set size)" in text
+    assert "consistent worlds" not in text

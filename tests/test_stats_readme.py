@@ -22,17 +22,19 @@ from maya_envs.stats.readme import (
     stale,
 )
 
-README = Path(__file__).resolve().parent.parent / "docs" / "results" / "game_stats.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "docs" / "results" / "game_stats.md"
+STORED = ROOT / RESULTS  # the stored results of this checkout (maya-stats --results)
 
 
 def test_readme_tables_are_current():
-    assert stale(README) == "", (
+    assert stale(README, STORED) == "", (
         "regenerate with `maya-stats --readme docs/results/game_stats.md --games 1000 --workers 2`"
     )
 
 
 def test_every_config_of_the_game_table_has_a_row_with_at_least_1000_games():
-    runs = load_results()["runs"]
+    runs = load_results(STORED)["runs"]
     configs = [StatsConfig(**{**r["config"], "lineup": tuple(r["config"]["lineup"])}) for r in runs]
     assert [c.to_dict() for c in configs] == [c.to_dict() for c in readme_configs()]
     keys = {(c.game, c.options["num_players"], c.options[GAMES[c.game].variant_option]) for c in configs}
@@ -44,7 +46,7 @@ def test_every_config_of_the_game_table_has_a_row_with_at_least_1000_games():
 
 
 def _replay_cases():
-    runs = load_results()["runs"] if RESULTS.exists() else []
+    runs = load_results(STORED)["runs"] if STORED.exists() else []
     return [pytest.param(r, id=r["label"]) for r in runs]
 
 
@@ -60,7 +62,7 @@ def test_replaying_a_rows_unprobed_sample_game_gives_its_stored_digest(stored):
 
 
 def test_replaying_one_probed_game_per_game_gives_its_stored_digest():
-    runs = load_results()["runs"]
+    runs = load_results(STORED)["runs"]
     for game in GAMES.values():
         stored = next(r for r in runs if r["config"]["game"] == game.key and r["config"]["lineup"][0] == "random")
         config = StatsConfig(**{**stored["config"], "lineup": tuple(stored["config"]["lineup"])})
@@ -68,7 +70,7 @@ def test_replaying_one_probed_game_per_game_gives_its_stored_digest():
 
 
 def test_replace_block_rewrites_only_between_the_markers():
-    report = load_results()
+    report = load_results(STORED)
     text = f"before\n{BEGIN}\nold\n{END}\nafter\n"
     new = replace_block(text, markdown_tables(report))
     assert new.startswith(f"before\n{BEGIN}\n") and new.endswith(f"{END}\nafter\n")
@@ -80,8 +82,26 @@ def test_replace_block_rewrites_only_between_the_markers():
 def test_check_readme_command_exits_1_on_a_stale_copy(tmp_path, capsys):
     from maya_envs.stats.cli import main
 
-    assert main(["--check-readme", str(README)]) == 0
+    assert main(["--check-readme", str(README), "--results", str(STORED)]) == 0
     copy = tmp_path / "README.md"
     copy.write_text(README.read_text(encoding="utf-8").replace("| 1000 |", "| 999 |", 1), encoding="utf-8")
-    assert main(["--check-readme", str(copy)]) == 1
+    assert main(["--check-readme", str(copy), "--results", str(STORED)]) == 1
     assert "differ" in capsys.readouterr().out
+
+
+def test_the_installed_code_reads_the_stored_results_only_where_it_is_told(tmp_path, monkeypatch, capsys):
+    """The package names no file of a checkout (issue 45): the results default is relative to the
+    current directory, so from another folder the check reads that folder's copy (here a moved
+    one) or fails naming what is missing, never the checkout beside the code."""
+    from maya_envs.stats.cli import main
+
+    assert not RESULTS.is_absolute()
+    moved = tmp_path / "benchmarks" / "results"
+    moved.mkdir(parents=True)
+    (moved / "game_stats.json").write_text(STORED.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["--check-readme", str(README)]) == 0
+    (moved / "game_stats.json").unlink()
+    with pytest.raises(SystemExit):
+        main(["--check-readme", str(README)])
+    assert "game_stats.json" in capsys.readouterr().err

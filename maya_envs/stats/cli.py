@@ -143,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "game-statistics tables in README")  # fmt: skip
     mode.add_argument("--check-readme", type=Path, metavar="README",
                       help="exit 1 if README's game-statistics tables differ from the stored results")  # fmt: skip
+    parser.add_argument("--results", type=Path, default=None, metavar="JSON",
+                        help="with --readme / --check-readme: the stored results (default "
+                        "benchmarks/results/game_stats.json in the current directory)")  # fmt: skip
     return parser
 
 
@@ -179,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     if args.check_readme:
         try:
-            stale = readme.stale(args.check_readme)
+            stale = readme.stale(args.check_readme, args.results or readme.RESULTS)
         except (OSError, UnicodeDecodeError, ValueError) as error:  # unreadable, or no game-statistics block
             parser.error(f"--check-readme {str(args.check_readme)[:120]!r}: {error}")
         if stale:
@@ -188,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.readme:
         readme.regenerate(args.readme, games=args.games or readme.README_GAMES, seed=args.seed,
-                          workers=args.workers, play=play_run)  # fmt: skip
+                          workers=args.workers, play=play_run, path=args.results or readme.RESULTS)  # fmt: skip
         return 0
     games = args.games or 200
     try:

@@ -31,7 +31,7 @@ from maya_envs.stats.collect import GameRecord
 
 #: Decision-index bins of the "over the game" series (at most this many).
 MAX_BINS = 60
-#: Histogram bins of a distribution (at most this many; integer-wide when the range is small).
+#: Histogram bins of a distribution (at most this many; a whole number of integers wide for integer values).
 HIST_BINS = 30
 
 
@@ -42,14 +42,19 @@ def _r(value: float, digits: int = 4) -> float:
 
 def distribution(values: Sequence[float]) -> dict[str, Any]:
     """``n, mean, sd, min, p10, median, p90, max`` and a histogram (``edges``, ``counts``) of
-    ``values`` (``{"n": 0}`` when empty). ``sd`` is the population standard deviation."""
+    ``values`` (``{"n": 0}`` when empty). ``sd`` is the population standard deviation. Integer
+    values get at most :data:`HIST_BINS` bins of the same whole number of integers each (edges at
+    half-integers); other values :data:`HIST_BINS` equal bins from min to max."""
     if len(values) == 0:
         return {"n": 0}
     a = np.asarray(values, dtype=np.float64)
     low, high = float(a.min()), float(a.max())
-    integers = bool(np.all(a == np.round(a)))
-    if integers and high - low + 1 <= HIST_BINS:
-        edges = np.arange(low, high + 2) - 0.5
+    if np.all(a == np.round(a)):
+        # integer counts: bins of a whole number of integers each, edges at half-integers, so no
+        # bin holds one integer more than its neighbour (bins of width 3.3 over integers alternate
+        # 3 and 4 of them: a comb that is not in the data)
+        width = math.ceil((high - low + 1) / HIST_BINS)
+        edges = low - 0.5 + width * np.arange(math.ceil((high - low + 1) / width) + 1)
     else:
         edges = np.linspace(low, high if high > low else low + 1, HIST_BINS + 1)
     counts, edges = np.histogram(a, bins=edges)
@@ -93,8 +98,10 @@ def branching_summary(counts: Sequence[int]) -> dict[str, Any]:
 
 
 def world_estimate(distinct: int, pairs: int, samples: int) -> tuple[float, str]:
-    """The number of worlds consistent with a seat's view, from ``samples`` draws of its
-    determinizer with ``distinct`` different worlds and ``pairs`` coinciding draw pairs.
+    """An estimate of the number of worlds a seat's determinizer draws from, from ``samples``
+    draws with ``distinct`` different worlds and ``pairs`` coinciding draw pairs. Not the size of
+    the seat's information set: it saturates at ``C(samples, 2) / 3`` (165 for 32 draws), and a
+    determinizer that is not uniform reads below its support.
 
     Returns ``(worlds, how)``: ``how = "exact"`` when one world was drawn (nothing hidden);
     ``"collisions"``: ``C(samples, 2) / pairs``, the inverse collision rate, unbiased for a
@@ -182,6 +189,16 @@ def _balance(records: Sequence[GameRecord], teams: Sequence[Sequence[int]]) -> d
         if n >= 2:
             out["margin"] = distribution([sorted(s)[-1] - sorted(s)[-2] for s in scored])
     return out
+
+
+def win_groups(balance: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``(name, rate)`` of every win figure of a run's ``balance``, the informative first: per
+    lineup spec where the lineup is mixed (with ``rotate`` every seat's rate tends to the fair
+    share by construction, so the specs' rates are what differ), then per seat, then per team."""
+    groups = [(f"{spec} (all seats)", r) for spec, r in balance.get("agents", {}).items()]
+    groups += [(f"seat {i}", r) for i, r in enumerate(balance["seats"])]
+    groups += [("team " + "+".join(map(str, t["seats"])), t) for t in balance.get("teams", [])]
+    return groups
 
 
 def _endings(records: Sequence[GameRecord]) -> dict[str, Any]:

@@ -2,9 +2,11 @@
 
 * ``branching.png``: legal moves per decision over the course of the game (mean line, quartile
   band, per bin of decision index), one colour per run;
-* ``length.png``: histogram of moves per game;
-* ``seats.png``: win rate per seat with Wilson 95% intervals and the fair share (all seat-wins
-  over seat-games); teams too where the game has them.
+* ``length.png``: histogram of moves per game (bins of a whole number of moves each);
+* ``seats.png``: win rate with Wilson 95% intervals and the fair share (all seat-wins over
+  seat-games): per lineup spec first where the lineup is mixed (the figure that differs when
+  ``--rotate`` evens out the seats), then per seat, then per team where the game has them
+  (:func:`maya_envs.stats.figures.win_groups`).
 
 matplotlib comes with the ``train`` or ``stats`` extra.
 """
@@ -14,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from maya_envs.stats.figures import win_groups
 
 PLOTS = ("branching.png", "length.png", "seats.png")
 
@@ -70,8 +74,7 @@ def write_plots(runs: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
     width = 0.8 / len(runs)
     for k, r in enumerate(runs):
         balance = r["figures"]["balance"]
-        groups = [(f"seat {i}", s) for i, s in enumerate(balance["seats"])]
-        groups += [("team " + "+".join(map(str, t["seats"])), t) for t in balance.get("teams", [])]
+        groups = win_groups(balance)
         xs = [i + (k - (len(runs) - 1) / 2) * width for i in range(len(groups))]
         shares = [g["share"] for _, g in groups]
         errors = [[g["share"] - g["ci95"][0] for _, g in groups], [g["ci95"][1] - g["share"] for _, g in groups]]
@@ -81,7 +84,7 @@ def write_plots(runs: Sequence[dict[str, Any]], folder: Path) -> list[Path]:
         ax.set_xticks(range(len(groups)), [name for name, _ in groups])
     ax.set_ylabel("win rate (Wilson 95% CI)")
     ax.set_ylim(0, 1)
-    ax.set_title("Wins per seat (dashed: fair share)")
+    ax.set_title("Wins per lineup spec, seat and team (dashed: fair share)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(paths[2], dpi=110)

@@ -20,7 +20,7 @@ from typing import Any
 
 from maya_envs.games import find_game
 from maya_envs.stats.collect import StatsConfig, collect
-from maya_envs.stats.figures import figures, timing
+from maya_envs.stats.figures import figures, timing, win_groups
 
 SCHEMA = "maya_envs.stats"
 VERSION = 1
@@ -112,7 +112,6 @@ def _dist(d: dict[str, Any]) -> str:
 def _rows(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """``(figure, one cell per run)`` rows of the summary table."""
     figs = [r["figures"] for r in runs]
-    n = len(runs[0]["config"]["lineup"])
     rows = [
         ("games", [str(f["games"]) for f in figs]),
         ("moves per game", [_dist(f["length"]["moves"]) for f in figs]),
@@ -125,11 +124,10 @@ def _rows(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     rows.append(("legal moves per decision: mean / median / max",
                  [f"{b['mean']:.1f} / {b['median']:g} / {b['max']}" for b in (f["branching"]["overall"] for f in figs)]))  # fmt: skip
     rows.append(("forced decisions", [pct(f["branching"]["overall"]["forced_share"]) for f in figs]))
-    for seat in range(n):
-        rows.append((f"seat {seat} wins (95% CI)", [ci(f["balance"]["seats"][seat]) for f in figs]))
-    if all("teams" in f["balance"] for f in figs):
-        for k, team in enumerate(figs[0]["balance"]["teams"]):
-            rows.append((f"team {'+'.join(map(str, team['seats']))} wins", [ci(f["balance"]["teams"][k]) for f in figs]))
+    groups = [win_groups(f["balance"]) for f in figs]
+    for k, (name, _) in enumerate(groups[0]):
+        if all(len(g) == len(groups[0]) and g[k][0] == name for g in groups):  # --compare: the runs' shared rows
+            rows.append((f"{name} wins (95% CI)", [ci(g[k][1]) for g in groups]))
     rows.append(("draws (no seat rewarded)", [ci(f["balance"]["draws"]) for f in figs]))
     if all("margin" in f["balance"] for f in figs):
         rows.append((f"margin ({figs[0]['balance']['score_name']}, best - second)",
@@ -139,7 +137,9 @@ def _rows(runs: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     if all("hidden" in f for f in figs):
         rows.append(("hidden fields faced (mean / max)",
                      [f"{h['fields_mean']:.1f} / {h['fields_max']}" for h in (f["hidden"]["overall"] for f in figs)]))  # fmt: skip
-        rows.append(("consistent worlds (median estimate)",
+        rows.append(("decisions facing hidden information",
+                     [pct(1 - h["share_nothing_hidden"]) for h in (f["hidden"]["overall"] for f in figs)]))  # fmt: skip
+        rows.append(("collision estimate of worlds (median; not the information-set size)",
                      [f"{h['worlds_median']:g}" for h in (f["hidden"]["overall"] for f in figs)]))  # fmt: skip
     rows.append(("rules steps/s", [f"{r['timing']['rules_steps_per_s']:,.0f}" for r in runs]))
     rows.append(("decisions/s with these bots", [f"{r['timing']['decisions_per_s']:,.0f}" for r in runs]))
@@ -195,10 +195,14 @@ def markdown(runs: Sequence[dict[str, Any]], command: str = "", plots: Sequence[
             lines += ["", "### Hidden information (acting seat, by the game's determinizer)", "",
                       f"{h['games']} games probed, {h['samples_per_decision']} determinizations per decision. "
                       "Fields: serialized-state fields some determinization changed (a lower bound on the hidden "
-                      "items). Worlds: inverse collision rate of the draws (exact when one world; a lower bound "
-                      "when no two draws coincided).", ""]  # fmt: skip
+                      "items). Collision estimate: C(draws, 2) / coinciding draw pairs, the number of worlds a "
+                      "uniform determinizer would draw from (1 when one world; when no two draws coincided, a lower "
+                      "bound, C(draws, 2) / 3, 165 for 32 draws). It is not the information-set size: a "
+                      "determinizer that is not uniform reads fewer, and the median over decisions reads 1 "
+                      "where most decisions hide nothing.", ""]  # fmt: skip
             lines += _table(
-                ["phase", "decisions", "hidden fields (mean / max)", "worlds (median)", "nothing hidden", "lower bound"],
+                ["phase", "decisions", "hidden fields (mean / max)", "collision estimate (median)", "nothing hidden",
+                 "lower bound"],
                 [[p, str(v["decisions"]), f"{v['fields_mean']:.1f} / {v['fields_max']}", f"{v['worlds_median']:g}",
                   pct(v["share_nothing_hidden"]), pct(v["share_lower_bound"])]
                  for p, v in {"all": h["overall"], **h["by_phase"]}.items()],  # fmt: skip
