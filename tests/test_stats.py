@@ -168,6 +168,7 @@ def test_distribution_and_branching_summary_by_hand():
         (["--world-samples", "1"], "must be >= 2"),
         (["--players", "2", "--option", "num_players=3"], "disagree"),
         (["--compare", f"{VARIANT}=sideways"], f"{VARIANT}='sideways' is not allowed"),
+        (["--results", "stats.json"], "--results 'stats.json' is read only with --readme or --check-readme"),
     ],
 )
 def test_cli_bad_input_is_a_clear_error(argv, message, tmp_path, capsys):

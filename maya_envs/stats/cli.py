@@ -176,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from maya_envs.stats import readme
 
+    if args.results is not None and args.readme is None and args.check_readme is None:
+        parser.error(f"--results {str(args.results)[:120]!r} is read only with --readme or --check-readme")
     try:  # every argument checked before any game is played
         check_arguments(args, readme.README_GAMES)
     except ValueError as error:
