@@ -14,7 +14,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "docs" / "tutorials").glob("*.py"))
-NEEDS = {"jax_vmap": ("jax", "pgx"), "sb3_maskable_ppo": ("sb3_contrib", "torch")}
+NEEDS = {
+    "jax_vmap": ("jax", "pgx"),
+    "jax_selfplay_ppo": ("jax", "pgx", "torch"),
+    "sb3_maskable_ppo": ("sb3_contrib", "torch"),
+}
 
 
 def test_there_are_tutorials_and_each_has_a_page_that_includes_it():
