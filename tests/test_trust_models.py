@@ -234,3 +234,100 @@ def test_the_conversion_command_rewrites_a_trusted_zip_that_the_safe_loader_read
     assert main([str(SHIPPED_ZIP), str(tmp_path / "new.zip")]) == 0
     assert "written:" in capsys.readouterr().out
     assert load_maskable_ppo(tmp_path / "new.zip").num_timesteps == load_maskable_ppo(SHIPPED_ZIP).num_timesteps
+
+
+# -- the manifest of the shipped models --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", pretrained.list_pretrained())
+def test_every_shipped_file_matches_its_manifest_entry(name):
+    """Fails when a shipped file is replaced, or a game's version or shapes change, without
+    the entry rewritten (python -m training.publish --refresh NAME, or republishing)."""
+    from dataclasses import asdict
+
+    from maya_envs.pretrained.manifest import differences
+
+    info = pretrained.pretrained_info(name)
+    assert info.sha256 and info.training_command.startswith("maya-train --config ")
+    assert differences(asdict(info), Path(pretrained.__file__).parent / info.file) == []
+
+
+def _shipped(kind: str) -> pretrained.PretrainedInfo:
+    return next(
+        pretrained.pretrained_info(n)
+        for n in pretrained.list_pretrained()
+        if pretrained.pretrained_info(n).kind == kind
+    )
+
+
+def _with_entry(monkeypatch, info: pretrained.PretrainedInfo) -> None:
+    registry = {**pretrained._registry(), info.name: info}
+    monkeypatch.setattr(pretrained, "_registry", lambda: registry)
+
+
+def test_a_replaced_shipped_file_is_refused_saying_the_hash_differs(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from maya_envs.bot_kinds import make_bot
+
+    network, baseline = _shipped("network"), _shipped("sb3")
+    package = Path(pretrained.__file__).parent
+    other = next(n for n in pretrained.network_names() if n != network.name)
+    swapped = tmp_path / "swapped.pt"
+    shutil.copy(package / pretrained.pretrained_info(other).file, swapped)
+    _with_entry(monkeypatch, replace(network, name="swapped_net", file=str(swapped)))
+    with pytest.raises(ValueError, match=r"shipped model 'swapped_net' \(swapped.pt\) does not match .*SHA-256"):
+        make_bot("policy:swapped_net", find_game(network.env_id).make_rules(network.game_options), 0)
+    zipped = tmp_path / "swapped.zip"
+    zip_with_serialized_entry(package / baseline.file, zipped, tmp_path / "marker")
+    _with_entry(monkeypatch, replace(baseline, name="swapped_zip", file=str(zipped)))
+    with pytest.raises(
+        ValueError, match=r"'swapped_zip' \(swapped.zip\) does not match its manifest entry: the file's SHA"
+    ):
+        pretrained.load_pretrained("swapped_zip")
+    assert not (tmp_path / "marker").exists()
+
+
+def test_a_game_version_bump_refuses_its_shipped_models_saying_both_versions(monkeypatch):
+    from dataclasses import replace
+
+    from maya_envs import games
+
+    network = _shipped("network")
+    game = games.find_game(network.env_id)
+    bumped_game = replace(game, version=game.version + 1)
+    monkeypatch.setitem(games.GAMES, game.key, bumped_game)
+    by_name = {name: bumped_game if entry.key == game.key else entry for name, entry in games._BY_NAME.items()}
+    monkeypatch.setattr(games, "_BY_NAME", by_name)
+    bumped = f"{game.key}_v{game.version + 1}"
+    with pytest.raises(ValueError, match=rf"game '{network.game}' in the manifest, '{bumped}' in this maya-envs"):
+        pretrained.network_file(network.name)
+
+
+def test_a_manifest_entry_of_other_shapes_is_refused_saying_both(monkeypatch):
+    from dataclasses import replace
+
+    network = _shipped("network")
+    wrong = (network.observation_shape[0] + 1,)
+    _with_entry(monkeypatch, replace(network, name="reshaped", observation_shape=wrong))
+    with pytest.raises(ValueError, match=rf"observation_shape \[{wrong[0]}\] in the manifest, \[{wrong[0] - 1}\]"):
+        pretrained.network_file("reshaped")
+
+
+def test_refresh_rewrites_the_manifest_of_a_deliberately_replaced_file(tmp_path):
+    import json
+
+    from training.publish import refresh
+
+    network = _shipped("network")
+    package = Path(pretrained.__file__).parent
+    registry = json.loads((package / "registry.json").read_text())
+    (tmp_path / "registry.json").write_text(json.dumps({network.name: registry[network.name]}))
+    from maya_envs.nn.model import load_network, save_network
+    from maya_envs.pretrained.manifest import differences, file_sha256
+
+    net, meta = load_network(package / network.file)
+    save_network(net, tmp_path / network.file, {**meta, "note": "retouched"})
+    entry = refresh(network.name, tmp_path)
+    assert entry["sha256"] == file_sha256(tmp_path / network.file) != network.sha256
+    assert differences(entry, tmp_path / network.file) == []

@@ -13,8 +13,12 @@ file). An expert-iteration run (``model.pt``, :func:`maya_envs.nn.model.save_net
 the network to ``maya_envs/pretrained/<name>.pt`` (a ``"kind": "network"`` entry; it then plays
 as ``pretrained:<name>``, ``policy:<name>`` and ``az:<name>``). Either way the registry entry
 (game, spec, config name, steps, seed, seconds, evaluation) goes into
-``maya_envs/pretrained/registry.json``, replacing an entry of the same name; ``pyproject.toml``
-ships every ``.zip``/``.pt`` there in the wheel.
+``maya_envs/pretrained/registry.json``, replacing an entry of the same name, with its manifest
+fields (:mod:`maya_envs.pretrained.manifest`: the file's SHA-256, checked at every load, and the
+training command), after checking that it fits the game table now; ``pyproject.toml`` ships
+every ``.zip``/``.pt`` there in the wheel. ``python -m training.publish --refresh NAME`` rewrites
+the manifest fields of a shipped entry for its file as it is (a deliberate replacement, or a
+game version bump that left the observations as they were), after loading it as data.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import gymnasium as gym
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs import pretrained
 from maya_envs.cli import description
+from maya_envs.pretrained.manifest import differences, file_sha256
 from training.config import load_config
 
 PACKAGE_DIR = Path(pretrained.__file__).parent
@@ -78,7 +83,7 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
         "train_seconds": round(float(evaluation["train_seconds"]), 1),
         "results": _results(evaluation),
     }
-    return _write_entry(package_dir, name, entry)
+    return _write_entry(package_dir, name, entry)  # adds the manifest fields (sha256, training_command)
 
 
 RESULT_KEYS = (
@@ -91,11 +96,58 @@ def _results(evaluation: dict) -> list[dict]:
 
 
 def _write_entry(package_dir: Path, name: str, entry: dict) -> dict:
+    """Write ``entry`` with its manifest fields (:mod:`maya_envs.pretrained.manifest`: the file's
+    SHA-256, the training command) as registry entry ``name``, after checking that it fits the
+    game table now; return it.
+
+    Raises:
+        ValueError: the entry's game, actions or observations are not the game's now.
+    """
+    entry = {**entry, "sha256": file_sha256(package_dir / entry["file"])}
+    entry.setdefault("training_command", f"maya-train --config {entry['config']} --set seed={entry['seed']}")
+    found = differences(entry, package_dir / entry["file"])
+    if found:
+        raise ValueError(f"entry {name!r} does not fit the game now: {'; '.join(found)}")
     registry_path = package_dir / "registry.json"
     registry = json.loads(registry_path.read_text()) if registry_path.is_file() else {}
     registry[name] = entry
     registry_path.write_text(json.dumps(registry, indent=2) + "\n")
     return entry
+
+
+def refresh(name: str, package_dir: Path = PACKAGE_DIR) -> dict:
+    """Rewrite the manifest fields of the shipped entry ``name`` for its file as it is now (its
+    SHA-256, and its game as the game table names it now), after checking that the file loads as
+    data and fits the game: what a deliberate replacement or a version bump that left the
+    observations as they were needs. Return the entry.
+
+    Raises:
+        ValueError: no such entry; a file that does not load or does not fit the game now.
+    """
+    from maya_envs.pretrained.manifest import current_game
+
+    registry = json.loads((package_dir / "registry.json").read_text())
+    if name not in registry:
+        raise ValueError(f"no registry entry {name!r}; known: {list(registry)}")
+    entry = dict(registry[name])
+    path = package_dir / entry["file"]
+    if entry.get("kind") == "network":
+        from maya_envs.nn.model import load_network
+
+        _, meta = load_network(path)
+        shape, actions = [int(meta["board_dim"])], int(meta["num_actions"])
+    else:
+        from maya_envs.sb3_zip import load_maskable_ppo
+
+        model = load_maskable_ppo(path)
+        shape, actions = list(model.observation_space.shape), int(model.action_space.n)
+    now = current_game(entry["env_id"], entry.get("game_options", {}))
+    if (shape, actions) != (now["observation_shape"], now["num_actions"]):
+        raise ValueError(
+            f"{entry['file']} takes observations {shape} and {actions} actions; {now['game']} gives "
+            f"{now['observation_shape']} and {now['num_actions']}: retrain and publish it instead"
+        )
+    return _write_entry(package_dir, name, {**entry, "game": now["game"]})
 
 
 def match_results(name: str, rows: list[dict]) -> list[dict]:
@@ -193,15 +245,29 @@ def publish_network(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.publish", description=description(__doc__))
-    parser.add_argument("run_dir", type=Path, help="a finished maya-train run directory")
-    parser.add_argument("--name", required=True, help="registry name (pretrained:<name>)")
-    parser.add_argument("--config", required=True, help="the config the run was trained from, by name")
+    parser.add_argument("run_dir", type=Path, nargs="?", help="a finished maya-train run directory")
+    parser.add_argument("--name", help="registry name (pretrained:<name>)")
+    parser.add_argument("--config", help="the config the run was trained from, by name")
+    parser.add_argument(
+        "--refresh",
+        metavar="NAME",
+        help="rewrite the manifest fields (sha256, game version) of the shipped entry NAME for its file as it is, "
+        "after checking that it loads and fits the game (no run directory)",
+    )
     parser.add_argument("--model", type=Path, help="a network run: another .pt than the run's model.pt")
     parser.add_argument(
         "--matches", type=Path, nargs="+", help="a network run: training.exit.match --out files, the entry's results"
     )
     parser.add_argument("--default-spec", help="a network run: what `pretrained` plays for its config")
     args = parser.parse_args(argv)
+    if args.refresh is not None:
+        try:
+            print(json.dumps({args.refresh: refresh(args.refresh)}, indent=2))
+        except (ValueError, OSError) as error:
+            parser.error(str(error))
+        return 0
+    if args.run_dir is None or args.name is None or args.config is None:
+        parser.error("a run directory, --name and --config are needed (or --refresh NAME)")
     network_only = {"model": args.model, "matches": args.matches, "default_spec": args.default_spec}
     try:
         if any(v is not None for v in network_only.values()):

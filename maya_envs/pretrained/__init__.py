@@ -3,10 +3,14 @@
 ``registry.json`` (next to this file) lists each one: its file, its ``kind`` (``"sb3"``, the
 default: a MaskablePPO ``.zip``; ``"network"``: a :mod:`maya_envs.nn` policy-value network
 ``.pt``), the game it plays (spec name, player count, action-space size, observation shape),
-how it was trained (config name, steps, seed, seconds) and its measured strength (the
-evaluation of its training run). ``training/publish.py`` writes an entry from a finished run
-directory (``python -m training.publish runs/<run> --name <name> --config <config>``: a run
-with ``model.zip`` gives an ``sb3`` entry, one with ``model.pt`` a ``network`` entry).
+how it was trained (config name, steps, seed, seconds, the command) and its measured strength
+(the evaluation of its training run). The registry is also the manifest of the shipped files
+(:mod:`maya_envs.pretrained.manifest`): each entry's ``sha256`` and game version are checked
+before its file is loaded, and a file is read as data only (a network with
+``torch.load(weights_only=True)``, a MaskablePPO zip by :mod:`maya_envs.sb3_zip`).
+``training/publish.py`` writes an entry from a finished run directory (``python -m
+training.publish runs/<run> --name <name> --config <config>``: a run with ``model.zip`` gives an
+``sb3`` entry, one with ``model.pt`` a ``network`` entry).
 
 Use one as an opponent anywhere a spec is taken (``gym.make(..., opponents="pretrained")``,
 ``maya-arena --agents pretrained:maya2012_2p``, ``maya-play --seats human,pretrained``):
@@ -32,11 +36,13 @@ Loading needs the ``train`` extra (``sb3-contrib`` and ``torch``); listing does 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from maya_envs.pretrained.manifest import check_shipped
 
 PREFIX = "pretrained"
 RAW = "pretrained:raw"
@@ -67,6 +73,10 @@ class PretrainedInfo:
         default_spec: the spec ``pretrained`` plays for this entry's game, player count and
             variant (``"az:<name>:32:leaf=hook"``, ``"policy:<name>"``; ``None``: this entry is
             not the default). Its ``results`` hold what that spec measured.
+        sha256: the SHA-256 of ``file`` (the manifest: checked before loading; ``None``: an entry
+            without one, refused at load).
+        training_command: the command that trains it again (``maya-train --config ... --set
+            seed=...``; written by ``training.publish``).
     """
 
     name: str
@@ -85,6 +95,8 @@ class PretrainedInfo:
     kind: str = "sb3"
     leaf_value: str | None = None
     default_spec: str | None = None
+    sha256: str | None = None
+    training_command: str = ""
 
     def fits(self, spec) -> bool:
         """Whether this baseline plays the game of ``spec`` (a :class:`~maya_envs.core.spec.GameSpec`):
@@ -124,11 +136,15 @@ def network_file(name: str) -> Path:
 
     Raises:
         ValueError: no ``network`` entry of that name (the message lists them).
+        ManifestMismatch: the file or the game does not match the entry (the message says what
+            differs; :func:`maya_envs.pretrained.manifest.check_shipped`).
     """
     info = _registry().get(name)
     if info is None or info.kind != "network":
         raise ValueError(f"no shipped network named {name!r}; known: {network_names()}")
-    return Path(str(resources.files(__name__).joinpath(info.file)))
+    path = Path(str(resources.files(__name__).joinpath(info.file)))
+    check_shipped(name, asdict(info), path)
+    return path
 
 
 def list_pretrained() -> list[str]:
@@ -214,7 +230,8 @@ def load_pretrained(name: str, device: str = "cpu"):
     per name and device); a ``network`` entry plays as ``make_bot("policy:<name>", rules)``.
 
     Raises:
-        ValueError: an unknown name, or a ``network`` entry.
+        ValueError: an unknown name, or a ``network`` entry; a file that does not match its
+            manifest entry (:class:`~maya_envs.pretrained.manifest.ManifestMismatch`).
         ImportError: the ``train`` extra is missing (the message says how to install it).
     """
     info = pretrained_info(name)
@@ -228,4 +245,5 @@ def load_pretrained(name: str, device: str = "cpu"):
     from maya_envs.sb3_zip import load_maskable_ppo
 
     with resources.as_file(resources.files(__name__).joinpath(info.file)) as path:
+        check_shipped(name, asdict(info), path)
         return load_maskable_ppo(path, device=device)
