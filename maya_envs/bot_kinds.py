@@ -41,7 +41,7 @@ class BotKind:
         syntax: the spec's shape for lists and help texts (``"mcts[:SIMULATIONS][...]"``).
         example: a spec that builds for every game of :data:`maya_envs.games.GAMES`
             (``{model}``: a shipped network of that game; ``tests/test_bot_kinds.py`` builds it);
-            a page suggests it (:data:`maya_envs.web.session.AGENT_SPECS`).
+            a page suggests it (:data:`maya_envs.web.policy.AGENT_SPECS`).
         summary: what the bot plays, in a few words.
         factory: ``"module:attribute"`` of the builder: ``build(spec, rules, seed)`` where the
             kind has a ``parse``, else ``build(rules, seed)`` (the spec is the bare kind).
@@ -52,7 +52,7 @@ class BotKind:
             named in the spec (they need torch, the ``train`` extra), raising
             :class:`ValueError` for a missing model; ``None`` for the others.
         budget: the settings group a page limits (a key of
-            :data:`maya_envs.web.session.PAGE_LIMITS`); a kind whose group has no limits
+            :data:`maya_envs.web.policy.PAGE_LIMITS`); a kind whose group has no limits
             there is not offered to pages. ``None``: nothing to limit.
         training_opponent: may be a PPO training opponent (the rollout searches are too slow:
             evaluation only).

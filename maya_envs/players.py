@@ -3,7 +3,7 @@
 Every place that takes a player by name resolves it here: gym opponents
 (:func:`maya_envs.wrappers.opponents.make_opponent`), the arena
 (:func:`maya_envs.evaluation.arena.resolve_agent`), ``maya-play`` and ``maya-stats``
-(:func:`maya_envs.cli.play.load_seat`), ``maya-web`` (:func:`maya_envs.web.session.resolve_seat`,
+(:func:`maya_envs.cli.play.load_seat`), ``maya-web`` (:func:`maya_envs.web.seats.resolve_seat`,
 which adds a page's checks first), the trainer's actors and the training configs' checks
 (:func:`check_player_spec`). The specs, tried in this order:
 

@@ -52,7 +52,7 @@ def test_every_rows_example_plays_a_legal_move_in_every_game(key, name):
 def test_every_kind_is_in_every_derived_list(name):
     from maya_envs.cli.play import SEAT_KINDS
     from maya_envs.cli.play import build_parser as play_parser
-    from maya_envs.web.session import AGENT_SPECS, PAGE_KINDS, PAGE_LIMITS
+    from maya_envs.web.policy import AGENT_SPECS, PAGE_KINDS, PAGE_LIMITS
 
     kind = BOT_KINDS[name]
     assert kind.syntax in BOT_NAMES and kind.syntax in bot_syntax() and kind.syntax in player_syntax()

@@ -16,7 +16,9 @@ from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.records import RecordError, load_record  # noqa: E402
 from maya_envs.web.app import create_app  # noqa: E402
-from maya_envs.web.session import LiveGame, Replay, Store, resolve_seat  # noqa: E402
+from maya_envs.web.seats import resolve_seat  # noqa: E402
+from maya_envs.web.sessions import LiveGame, Replay  # noqa: E402
+from maya_envs.web.store import Store  # noqa: E402
 from tests.conformance import (  # noqa: E402
     ALL_CASES,
     HIDDEN_GAME_CASES,
@@ -246,10 +248,10 @@ def test_a_server_holds_a_bounded_number_of_games_and_forgets_idle_ones(monkeypa
     first = new_game(client, DEFAULT_GAME.key, seats)
     new_game(client, DEFAULT_GAME.key, seats)
     refused(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats}), 503, "2 games")
-    import maya_envs.web.session as session
+    import maya_envs.web.store as store
 
-    clock = session.time.monotonic() + 61
-    monkeypatch.setattr(session.time, "monotonic", lambda: clock)
+    clock = store.time.monotonic() + 61
+    monkeypatch.setattr(store.time, "monotonic", lambda: clock)
     new_game(client, DEFAULT_GAME.key, seats)  # the idle ones were closed
     refused(client.get(f"/api/games/{first['id']}"), 404, "expired")
 

@@ -15,7 +15,8 @@ import pytest
 pytest.importorskip("flask")
 
 from maya_envs.games import DEFAULT_GAME  # noqa: E402
-from maya_envs.web.app import MAX_MESSAGE_CHARS, create_app  # noqa: E402
+from maya_envs.web.answers import MAX_MESSAGE_CHARS  # noqa: E402
+from maya_envs.web.app import create_app  # noqa: E402
 
 SEATS = DEFAULT_GAME.make_rules({}).spec.num_players
 BODY = {"game": DEFAULT_GAME.key, "seats": ["human"] + ["random"] * (SEATS - 1), "seed": 1}
@@ -152,9 +153,9 @@ def test_a_huge_body_gets_a_one_line_answer(name):
 
 def test_a_message_still_too_long_is_cut_saying_so(monkeypatch):
     """The last line of defence, for a message whose value was not shortened at its source."""
-    import maya_envs.web.session as session
+    import maya_envs.web.sessions as sessions
 
-    monkeypatch.setattr(session, "page_seed", lambda value: (_ for _ in ()).throw(ValueError("y" * 10_000)))
+    monkeypatch.setattr(sessions, "page_seed", lambda value: (_ for _ in ()).throw(ValueError("y" * 10_000)))
     response = make_client().post("/api/games", json=BODY)
     message = response.get_json()["error"]
     assert response.status_code == 400 and len(message) <= MAX_MESSAGE_CHARS
@@ -191,7 +192,7 @@ def test_a_bad_last_seat_is_refused_before_the_others_are_built(builds, bad):
 
 
 def test_a_game_being_built_holds_its_place_in_the_store():
-    from maya_envs.web.session import FullError, Store
+    from maya_envs.web.store import FullError, Store
 
     store, inner = Store(max_items=1), []
 

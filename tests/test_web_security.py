@@ -23,7 +23,7 @@ from maya_envs.cli.play import build_parser, play  # noqa: E402
 from maya_envs.core.rng import seed_hides_draws  # noqa: E402
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game  # noqa: E402
 from maya_envs.records import make_env, replay  # noqa: E402
-from maya_envs.web import session  # noqa: E402
+from maya_envs.web import policy, sessions  # noqa: E402
 from maya_envs.web.app import create_app  # noqa: E402
 from tests.conformance import (  # noqa: E402
     FIRST_HIDDEN_CASES,
@@ -92,7 +92,7 @@ def refused(response, status: int, words: str = "") -> str:
     return message
 
 
-def the_game(client, view: dict) -> session.LiveGame:
+def the_game(client, view: dict) -> sessions.LiveGame:
     return client.application.extensions["maya_store"].get(view["id"], "live")
 
 
@@ -201,7 +201,7 @@ def test_a_bad_seed_is_refused_by_name(client, seed):
 def test_the_page_sends_the_seed_as_text_and_shows_the_game_id_while_it_is_secret():
     from pathlib import Path
 
-    script = (Path(session.__file__).parent / "static" / "app.js").read_text()
+    script = (Path(sessions.__file__).parent / "static" / "app.js").read_text()
     assert "Number(seed)" not in script and "body.seed = seed" in script
     assert "view.seed === null ? `game ${view.id}`" in script
 
@@ -380,7 +380,7 @@ LIMIT_CASES = [
     (kind, field, written, most)
     for table, kinds in (("mcts", ("mcts", "ismcts")), ("az", ("az",)))
     for kind in kinds
-    for field, (written, most) in session.PAGE_LIMITS[table].items()
+    for field, (written, most) in policy.PAGE_LIMITS[table].items()
 ]
 
 
@@ -391,7 +391,7 @@ def test_a_search_budget_from_a_page_is_bounded_and_the_error_names_the_maximum(
     seats = ["human", spec] + ["random"] * (DEFAULT_SEATS - 2)
     message = refused(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats}), 400, written)
     assert f"{most:g}" in message
-    session.check_budget(_spec(kind, field, written, most))  # the maximum itself is allowed
+    policy.check_budget(_spec(kind, field, written, most))  # the maximum itself is allowed
 
 
 def test_a_search_at_the_maximum_is_seated(client):
@@ -404,15 +404,15 @@ def test_a_search_at_the_maximum_is_seated(client):
 @pytest.fixture
 def endless(monkeypatch):
     """Page limits so high that an ``mcts:1000000000`` move would run for hours."""
-    limits = {**session.PAGE_LIMITS, "mcts": {**session.PAGE_LIMITS["mcts"], "simulations": ("simulations", 10**9)}}
-    monkeypatch.setattr(session, "PAGE_LIMITS", limits)
+    limits = {**policy.PAGE_LIMITS, "mcts": {**policy.PAGE_LIMITS["mcts"], "simulations": ("simulations", 10**9)}}
+    monkeypatch.setattr(policy, "PAGE_LIMITS", limits)
 
 
 def _start_thinking(client):
     """The default game, seed 1, with an endless search in the seat that moves first (Maya
     (2012) 2p: player_1, Black, places the Monolith first, among many places) and humans in the
     others; ``(view, game, worker, answers)`` once the search runs in ``worker``."""
-    first = session.LiveGame(DEFAULT_GAME.key, ["random"] * DEFAULT_SEATS, seed=1).to_move
+    first = sessions.LiveGame(DEFAULT_GAME.key, ["random"] * DEFAULT_SEATS, seed=1).to_move
     seats = ["mcts:1000000000" if seat == first else "human" for seat in range(DEFAULT_SEATS)]
     view = ok(client.post("/api/games", json={"game": DEFAULT_GAME.key, "seats": seats, "seed": 1}))
     game = the_game(client, view)
@@ -453,7 +453,7 @@ def test_a_move_being_computed_stops_when_its_game_is_closed_and_views_are_serve
     else:
         store = client.application.extensions["maya_store"]
         later = time.monotonic() + store.idle_seconds + 1
-        monkeypatch.setattr(session.time, "monotonic", lambda: later)
+        monkeypatch.setattr(time, "monotonic", lambda: later)  # the store's clock
         refused(fresh().get(f"/api/games/{view['id']}"), 404, "expired")
     worker.join(30)
     assert not worker.is_alive(), "the search went on after its game was closed"

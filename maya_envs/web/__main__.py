@@ -11,7 +11,7 @@ Binds to 127.0.0.1 (this machine only) unless ``--host`` says otherwise; another
 warning, since anyone who can reach the port can then start games. The server answers requests
 whose ``Host`` names a loopback address or the bound one at its port, and the names given with
 ``--allow-host NAME[:PORT]`` (a LAN name, a proxy): a DNS-rebinding page's requests are refused
-(:mod:`maya_envs.web.policy`). Files are named only here,
+(:mod:`maya_envs.web.origin`). Files are named only here,
 on the command line (checkpoints, component tables): a page names them by ``NAME``, never by
 path, and no file is ever read from a path a page sends.
 """
@@ -24,8 +24,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from maya_envs.web.policy import LOOPBACK_HOSTS as LOOPBACK
-from maya_envs.web.policy import host_entry
+from maya_envs.web.origin import LOOPBACK_HOSTS as LOOPBACK
+from maya_envs.web.origin import host_entry
 
 
 def _checkpoint(text: str) -> tuple[str, str]:

@@ -28,7 +28,7 @@ TIEBREAK = 1e-9
 """Scale of the random term that breaks exact ties among root actions (a flat prior)."""
 TIMED_SIMULATIONS = 800
 """The simulation cap of a timed search (``time_limit``) whose spec gives no count (``az:<model>:time=S``);
-the web page's ``az`` maximum (:data:`maya_envs.web.session.PAGE_LIMITS`)."""
+the web page's ``az`` maximum (:data:`maya_envs.web.policy.PAGE_LIMITS`)."""
 REUSE_DEPTH = 2
 """Tree reuse (:class:`TreeKeeper`) looks this many plies below a kept root: the child of the move played
 and, below it, the child of the reply (two seats alternating)."""
