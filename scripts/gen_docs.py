@@ -247,6 +247,26 @@ def pictures(game: Game) -> str:
     return "\n\n".join(f"![{name}](../images/{name})" for name in images)
 
 
+def endings_section(game: Game, rows: list[dict]) -> str:
+    """The ends a game can have (``info["end"]``), in the words every view uses (the game's
+    ``notation.END_TEXTS`` and the env's own, :data:`maya_envs.notation.END_TEXTS`)."""
+    from maya_envs.notation import END_TEXTS as ENV_ENDS
+
+    texts = {**importlib.import_module(f"{game.package}.notation").END_TEXTS, **ENV_ENDS}
+    ranges = sorted({tuple(r["spec"].reward_range) for r in rows})
+    lines = [
+        "Rewards are paid once, on the step that ends the game (every other step pays 0), within "
+        + " / ".join(f"[{lo:g}, {hi:g}]" for lo, hi in ranges)
+        + " (the spec's `reward_range`; how the rules score: the scoring section above). The final "
+        "`info[\"end\"]` names the end that happened:",
+        "",
+        "| `info[\"end\"]` | what happened (as `maya-play`, `maya-replay` and `maya-web` say it) |",
+        "|---|---|",
+        *(f"| `{code}` | {text.replace('|', '/')} |" for code, text in texts.items()),
+    ]
+    return "\n".join(lines)
+
+
 def game_page(game: Game) -> str:
     rows = configs(game)
     actions = importlib.import_module(f"{game.package}.actions")
@@ -287,6 +307,10 @@ def game_page(game: Game) -> str:
         f"`layout`, meanings from `maya_envs/{game.key}/observation.py`.",
         "",
         observation_tables(game, rows),
+        "## Rewards and endings",
+        "",
+        endings_section(game, rows),
+        "",
         "## Hidden information",
         "",
         "\n\n".join(hidden) if hidden else f"Information: {', '.join(sorted({r['spec'].information for r in rows}))}.",
