@@ -1,6 +1,7 @@
 """MkDocs hook of the documentation build (mkdocs.yml ``hooks``): pages that other work adds
-to docs/ join the navigation once they exist, so the nav never names a missing file (a missing
-nav entry fails ``mkdocs build --strict``) and never leaves a present page out of it."""
+to docs/ (the named optional pages, any new tutorial) join the navigation once they exist, so
+the nav never names a missing file (a missing nav entry fails ``mkdocs build --strict``) and
+never leaves a present page out of it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,19 @@ OPTIONAL_PAGES = {
 }
 
 
+#: Section title -> folder below docs/ whose pages join the section when the nav lacks them (a
+#: tutorial added with its page appears without an edit here).
+FOLDERS = {"Tutorials": "tutorials"}
+
+
+def _title(page: Path) -> str:
+    """A page's first Markdown heading, else its file name."""
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return page.stem
+
+
 def _named(nav: list) -> set[str]:
     """Every page path the nav names, at any depth."""
     found = set()
@@ -41,7 +55,11 @@ def on_config(config, **_):
     docs = Path(config["docs_dir"])
     nav = config["nav"]
     named = _named(nav)
-    for section, pages in OPTIONAL_PAGES.items():
+    found = {
+        section: tuple((_title(page), str(page.relative_to(docs))) for page in sorted((docs / folder).glob("*.md")))
+        for section, folder in FOLDERS.items()
+    }
+    for section, pages in [*OPTIONAL_PAGES.items(), *found.items()]:
         present = [{title: path} for title, path in pages if (docs / path).is_file() and path not in named]
         if not present:
             continue

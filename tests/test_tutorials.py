@@ -4,6 +4,7 @@ whose extra is not installed skips and names it. Every tutorial has its page in 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import subprocess
@@ -14,11 +15,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = sorted((ROOT / "docs" / "tutorials").glob("*.py"))
-NEEDS = {
-    "jax_vmap": ("jax", "pgx"),
-    "jax_selfplay_ppo": ("jax", "pgx", "torch"),
-    "sb3_maskable_ppo": ("sb3_contrib", "torch"),
-}
+
+
+#: The package's optional parts and the modules their extras install.
+OPTIONAL_PARTS = {"maya_envs.jax": ("jax", "pgx"), "maya_envs.openspiel": ("pyspiel",)}
+
+
+def _needs(script: Path) -> set[str]:
+    """The top-level modules a tutorial needs: those it imports, and those of the package's
+    optional parts it imports (it skips where one is not installed)."""
+    names = set()
+    for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    needs = {name.split(".")[0] for name in names}
+    for part, modules in OPTIONAL_PARTS.items():
+        if any(name == part or name.startswith(part + ".") for name in names):
+            needs.update(modules)
+    return needs
 
 
 def test_there_are_tutorials_and_each_has_a_page_that_includes_it():
@@ -30,7 +46,7 @@ def test_there_are_tutorials_and_each_has_a_page_that_includes_it():
 
 @pytest.mark.parametrize("script", TUTORIALS, ids=[s.stem for s in TUTORIALS])
 def test_tutorial_runs_at_tiny_scale(script, tmp_path):
-    missing = [m for m in NEEDS.get(script.stem, ("torch",)) if importlib.util.find_spec(m) is None]
+    missing = sorted(m for m in _needs(script) if importlib.util.find_spec(m) is None)
     if missing:
         pytest.skip(f"{script.name} needs {', '.join(missing)}")
     env = {**os.environ, "MAYA_TUTORIAL_TINY": "1", "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
