@@ -11,8 +11,6 @@ outcome is put in and the game goes on from the same state.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 import numpy as np
 import pytest
 
@@ -31,6 +29,7 @@ from maya_envs.jax import (  # noqa: E402
 from maya_envs.maya2012 import actions as A  # noqa: E402
 from maya_envs.maya2012.rules import DRAFT, EMPTY  # noqa: E402
 from tests.conformance import env_module  # noqa: E402
+from tests.jax.pgx_referee import run_api_test  # noqa: E402
 
 ENV_MODULE = env_module("maya2012")
 
@@ -154,18 +153,10 @@ def test_the_jax_engine_equals_the_rules_engine_step_for_step(batch):
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_pgx_api_test_passes(num_players, monkeypatch):
-    """Pgx's own referee (``pgx.api_test``, single and batched random games). Two adjustments,
-    neither to its checks: it checks ``state.env_id`` against Pgx's list of its own games, so
-    ours joins that list; and its random mover draws along ``axis=1``, which jax 0.10 rejects for
-    one game's ``(75,)`` mask (Pgx's own ``tic_tac_toe`` fails the same way), so it draws along
-    the last axis instead (the same uniform choice over the mask, single and batched)."""
-    import pgx._src.api_test as referee
-
-    monkeypatch.setattr(referee, "EnvId", Literal[(*get_args(referee.EnvId), "maya2012")])
-    draw = jax.jit(lambda key, mask: jax.random.categorical(key, jnp.log(mask.astype(jnp.float32)), axis=-1))
-    monkeypatch.setattr(referee, "act_randomly", draw)
-    pgx.api_test(Maya2012(num_players=num_players, max_turns=60), num=1)
+def test_pgx_api_test_passes(num_players):
+    """Pgx's own referee (``pgx.api_test``, single and batched random games), with the two
+    patches of ``tests/jax/pgx_referee.py`` (the game-id list, the random mover)."""
+    run_api_test(Maya2012(num_players=num_players, max_turns=60), num=1)
 
 
 def test_init_draws_valid_boards_deals_and_uniform_slots():
