@@ -1,7 +1,8 @@
-"""Maya (2012) in JAX with Pgx's API (optional: the ``jax`` extra, ``pip install 'maya-envs[jax]'``).
+"""Maya (2012) and Yaxha in JAX with Pgx's API (optional: the ``jax`` extra, ``pip install 'maya-envs[jax]'``).
 
 Nothing else in :mod:`maya_envs` imports this package; importing it needs ``jax`` and ``pgx``.
-See :mod:`maya_envs.jax.maya2012` for the spec card.
+See :mod:`maya_envs.jax.maya2012` and :mod:`maya_envs.jax.yaxha` for the spec cards; the Yaxha
+converters are in :mod:`maya_envs.jax.yaxha`.
 """
 
 from maya_envs.jax.maya2012 import (
@@ -14,5 +15,6 @@ from maya_envs.jax.maya2012 import (
     state_to_rules,
     unpack_towers,
 )
+from maya_envs.jax.yaxha import Yaxha
 
-__all__ = ["ENV_ID", "Maya2012", "State", "relabel_board", "sample_board", "state_from_rules", "state_to_rules", "unpack_towers"]
+__all__ = ["ENV_ID", "Maya2012", "State", "relabel_board", "sample_board", "state_from_rules", "state_to_rules", "unpack_towers", "Yaxha"]
