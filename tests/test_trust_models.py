@@ -331,3 +331,15 @@ def test_refresh_rewrites_the_manifest_of_a_deliberately_replaced_file(tmp_path)
     entry = refresh(network.name, tmp_path)
     assert entry["sha256"] == file_sha256(tmp_path / network.file) != network.sha256
     assert differences(entry, tmp_path / network.file) == []
+
+
+def test_a_web_checkpoint_named_like_a_bot_plays_the_file(crafted_cwd):
+    """maya-web --checkpoint x=heuristic (a file of that name): the page's checkpoint:x seat is
+    that file, read as data (this one is crafted: refused, its payload never run)."""
+    from maya_envs.web.seats import resolve_seat
+
+    with pytest.raises(ValueError, match="is not read"):
+        resolve_seat("checkpoint:x", _rules(), 0, {"x": "random"})
+    shutil.copy(SHIPPED_ZIP, "heuristic")
+    assert resolve_seat("checkpoint:x", _rules(), 0, {"x": "heuristic"})._kind == "model"
+    assert not crafted_cwd.exists()

@@ -52,7 +52,8 @@ def build_seat(
     if spec.startswith(CHECKPOINT_PREFIX):
         path = checkpoints[spec[len(CHECKPOINT_PREFIX) :]]
         try:
-            return make_opponent(path, rules, seed, observation_shape, files=True)
+            # a Path: the operator's file as it is, even named like a bot (maya_envs.players)
+            return make_opponent(Path(path), rules, seed, observation_shape, files=True)
         except (ValueError, ImportError) as error:
             raise ValueError(_hide_path(str(error), path, spec)) from None
     try:
