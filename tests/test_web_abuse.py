@@ -203,3 +203,31 @@ def test_a_game_being_built_holds_its_place_in_the_store():
 
     store.open(make)
     assert inner == [] and len(store) == 1
+
+
+def test_allow_host_names_are_served_and_a_bad_one_is_refused_at_start(monkeypatch, capsys):
+    """``maya-web --allow-host NAME``: that name is served besides the loopback ones, no other."""
+    import werkzeug.serving
+
+    import maya_envs.players
+    from maya_envs.web.__main__ import main
+
+    apps = []
+
+    class Stop(Exception):
+        pass
+
+    def serve_nothing(host, port, app, threaded):
+        apps.append(app)
+        raise Stop  # before anything is bound
+
+    monkeypatch.setattr(werkzeug.serving, "make_server", serve_nothing)
+    monkeypatch.setattr(maya_envs.players, "one_torch_thread", lambda: None)
+    with pytest.raises(Stop):
+        main(["--allow-host", "gamebox.lan", "--port", "0"])
+    client = apps[0].test_client()
+    assert client.get("/api/info", headers={"Host": "gamebox.lan"}).status_code == 200
+    answer(client.get("/api/info", headers={"Host": "other.lan"}), 400, "is not served here")
+    with pytest.raises(SystemExit) as exited:
+        main(["--allow-host", "gamebox.lan/x"])
+    assert exited.value.code == 2 and "--allow-host" in capsys.readouterr().err
