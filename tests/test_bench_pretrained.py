@@ -4,7 +4,7 @@ and a candidate that fits none is reported (exit 2), not left as an empty table.
 from __future__ import annotations
 
 from maya_envs.games import DEFAULT_GAME
-from tests.test_bench_search import run_benchmark
+from tests.helpers.bench import run_benchmark
 
 
 def test_a_candidate_is_timed_in_every_config_it_fits(capsys):

@@ -7,38 +7,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
 from maya_envs.games import GAMES
-
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
-
-def quick_labels() -> dict[str, object]:
-    """Label -> rules of the quick mode's cases: each game's default at its smallest player count."""
-    smallest = {key: game.player_counts[0] for key, game in GAMES.items()}
-    return {f"{key} {n}p": GAMES[key].make_rules({"num_players": n}) for key, n in smallest.items()}
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up; bench_search imports bench_envs
-    spec.loader.exec_module(module)
-    return module
-
-
-def run_benchmark(name: str, argv: list[str]) -> int:
-    """``benchmarks/<name>.py``'s ``main(argv)``, with ``bench_envs`` (the case benchmarks import
-    it) loaded first and both modules forgotten after."""
-    try:
-        _load("bench_envs")
-        return _load(name).main(argv)
-    finally:
-        sys.modules.pop("bench_envs", None)
-        sys.modules.pop(name, None)
+from tests.helpers.bench import load_benchmark, quick_labels, run_benchmark
 
 
 def test_quick_mode_writes_results(tmp_path):
@@ -62,8 +35,8 @@ def test_quick_mode_writes_results(tmp_path):
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_sampled_positions_are_seeded_and_undecided(key):
     try:
-        _load("bench_envs")
-        bench = _load("bench_search")
+        load_benchmark("bench_envs")
+        bench = load_benchmark("bench_search")
     finally:
         sys.modules.pop("bench_envs", None)
         sys.modules.pop("bench_search", None)

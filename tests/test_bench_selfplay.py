@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.test_bench_search import quick_labels, run_benchmark
+from tests.helpers.bench import quick_labels, run_benchmark
 
 pytest.importorskip("torch")
 

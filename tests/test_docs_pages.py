@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from maya_envs.games import GAMES
-from tests.test_readme import SCRIPTS, parse_only
+from tests.helpers.commands import SCRIPTS, parse_only
 
 ROOT = Path(__file__).resolve().parents[1]
 

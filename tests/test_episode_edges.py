@@ -14,13 +14,13 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium import spaces
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.core.errors import ResetNeededError
 from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.registration import ENV_IDS
 from tests.conformance import case_id, turn_cap
+from tests.helpers.episodes import IllegalOnce, assert_mask_accepted
 
 # Every game at every player count (its default variant).
 CASES = [(key, {"num_players": n}) for key, game in GAMES.items() for n in game.player_counts]
@@ -63,25 +63,11 @@ def test_info_names_the_end_in_every_game(case):
 # -- 2. the single-agent view returns an episode in which the learner acts ------------------------
 
 
-class _IllegalOnce:
-    """An opponent that plays an illegal id on its ``at``-th decision only, else random legal ids."""
-
-    def __init__(self, at: int = 1):
-        self.calls, self.at = 0, at
-        self.rng = np.random.default_rng(0)
-
-    def __call__(self, observation):
-        self.calls += 1
-        mask = observation["action_mask"]
-        pool = np.flatnonzero(mask == 0) if self.calls == self.at else np.flatnonzero(mask)
-        return int(self.rng.choice(pool))
-
-
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_single_agent_reset_plays_on_past_a_game_the_learner_never_joins(case):
     key, options = case
     n = options["num_players"]
-    opponent = _IllegalOnce()  # every opponent seat: the first one to act plays the illegal id
+    opponent = IllegalOnce()  # every opponent seat: the first one to act plays the illegal id
     aec = GAMES[key].make_aec_env(**options)
     aec.reset(seed=0)
     first = aec.possible_agents.index(aec.agent_selection)
@@ -113,23 +99,6 @@ def test_single_agent_gives_up_on_an_opponent_that_always_plays_illegal_ids():
 # -- 3. one mask dtype on every surface ---------------------------------------------------------
 
 
-def _assert_mask_accepted(mask: np.ndarray, n: int) -> None:
-    assert mask.dtype == np.int8 and mask.shape[-1] == n and mask.any()
-    space = spaces.Discrete(n)
-    for row in np.atleast_2d(mask):
-        assert row[space.sample(mask=row)] == 1
-    try:
-        from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
-    except ImportError:  # the train extra is not installed
-        return
-    import torch
-
-    dist = MaskableCategoricalDistribution(n).proba_distribution(torch.zeros((len(np.atleast_2d(mask)), n)))
-    dist.apply_masking(mask)
-    chosen = dist.sample().numpy()
-    assert (np.atleast_2d(mask)[np.arange(len(chosen)), chosen] == 1).all()
-
-
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_every_mask_surface_is_int8_and_accepted(case):
     key, options = case
@@ -137,22 +106,22 @@ def test_every_mask_surface_is_int8_and_accepted(case):
     aec = module.env(**options)
     aec.reset(seed=0)
     n = aec.action_space(aec.agent_selection).n
-    _assert_mask_accepted(aec.observe(aec.agent_selection)["action_mask"], n)
-    _assert_mask_accepted(aec.action_mask(aec.agent_selection), n)
-    _assert_mask_accepted(aec.last()[0]["action_mask"], n)
+    assert_mask_accepted(aec.observe(aec.agent_selection)["action_mask"], n)
+    assert_mask_accepted(aec.action_mask(aec.agent_selection), n)
+    assert_mask_accepted(aec.last()[0]["action_mask"], n)
     if hasattr(module, "parallel_env"):
         par = module.parallel_env(**options)
         observations, _ = par.reset(seed=0)
         acting = par.acting_agents()[0]
-        _assert_mask_accepted(observations[acting]["action_mask"], n)
+        assert_mask_accepted(observations[acting]["action_mask"], n)
     env = gym.make(gym_id, **options)
     _, info = env.reset(seed=0)
-    _assert_mask_accepted(env.unwrapped.action_masks(), n)
-    _assert_mask_accepted(info["action_mask"], n)
+    assert_mask_accepted(env.unwrapped.action_masks(), n)
+    assert_mask_accepted(info["action_mask"], n)
     env.action_space.sample(mask=env.unwrapped.action_masks())  # the issue's call
     _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     if "action_mask" in info and info["action_mask"].any():
-        _assert_mask_accepted(info["action_mask"], n)
+        assert_mask_accepted(info["action_mask"], n)
 
 
 # -- 4. use before reset --------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from maya_envs.games import DEFAULT_GAME, GAMES
 from maya_envs.nn.inputs import NetworkInputs, to_seat_relative
 from maya_envs.nn.model import load_network
 from tests.conformance import CONFIGS, first_game, shipped_config, turn_cap
+from tests.helpers.exit import EXIT, run_exit
 from training.config import load_config
 from training.exit.data import Recorder
 from training.exit.gating import fair_share, match_lineups, score_match
@@ -28,7 +29,6 @@ from training.exit.replay import ReplayBuffer, gather
 from training.train import main
 
 ROOT = Path(__file__).resolve().parent.parent
-EXIT = shipped_config(DEFAULT_GAME, "exit")  # the default game's first expert-iteration config
 EXIT_PLAYERS = load_config(EXIT).game_options["num_players"]
 
 
@@ -146,34 +146,8 @@ def test_measuring_unseen_games_reports_their_losses_and_learns_nothing(rules):
     assert value_loss == pytest.approx(whole_value.item(), rel=1e-5)
 
 
-def cap_overrides(max_turns: int) -> list[str]:
-    """``--set game_options.max_turns=N`` where the default game has a turn cap, else nothing."""
-    return [arg for k, v in turn_cap(DEFAULT_GAME, max_turns).items() for arg in ("--set", f"game_options.{k}={v}")]
-
-
-TINY = [
-    # what the tests below check, pinned here rather than taken from the shipped recipe (which may
-    # use a rollout-search teacher, a fixed leaf or another name)
-    "--set", "exp_name=exit", "--set", "exit.imitation=heuristic", "--set", "exit.leaf_value=auto",
-    "--set", "exit.hidden=128", "--set", "exit.search={}", "--set", "eval_opponents=[random, heuristic]",
-    "--set", "exit.iterations=1", "--set", "exit.imitation_games=4", "--set", "exit.imitation_epochs=1",
-    "--set", "exit.games_per_iteration=2", "--set", "exit.games_in_flight=2", "--set", "exit.simulations=4",
-    "--set", "exit.gate_games=2", "--set", "exit.eval_simulations=2", "--set", "exit.actors=1",
-    "--set", "eval_games=2", "--set", "n_epochs=1", "--set", "progress_bar=false",
-    *cap_overrides(16),  # short games: a turn cap ends them
-]  # fmt: skip
-
-
-def _run(tmp_path: Path, *extra: str) -> Path:
-    tmp_path.mkdir(exist_ok=True)
-    before = set(tmp_path.iterdir())
-    assert main(["--config", EXIT, *TINY, "--set", f"output_dir={tmp_path}", *extra]) == 0
-    (run_dir,) = set(tmp_path.iterdir()) - before
-    return run_dir
-
-
 def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
-    run_dir = _run(tmp_path)
+    run_dir = run_exit(tmp_path)
     for name in ("config.yaml", "checkpoint.pt", "history.json", "learning_curve.png", "evaluation.json"):
         assert (run_dir / name).is_file(), name
     assert any((run_dir / "tb").iterdir()) and (run_dir / "networks" / "iter_0000.pt").is_file()
@@ -201,7 +175,7 @@ def test_a_tiny_run_writes_a_model_that_plays_as_policy_and_az(tmp_path):
 def test_eval_games_0_ends_an_exit_run_without_an_evaluation(tmp_path):
     from training.evaluate import NO_EVALUATION
 
-    run_dir = _run(tmp_path, "--set", "exit.iterations=0", "--set", "eval_games=0")
+    run_dir = run_exit(tmp_path, "--set", "exit.iterations=0", "--set", "eval_games=0")
     evaluation = json.loads((run_dir / "evaluation.json").read_text())
     assert evaluation["results"] == [] and evaluation["evaluation"] == NO_EVALUATION
     assert evaluation["iterations"] == 0 and evaluation["positions"] > 0 and (run_dir / "model.pt").is_file()
@@ -210,7 +184,7 @@ def test_eval_games_0_ends_an_exit_run_without_an_evaluation(tmp_path):
 def test_a_refit_with_the_runs_seed_repeats_its_network_and_other_seeds_learn_the_same_rows(tmp_path, capsys):
     from training.exit import refit
 
-    run_dir = _run(tmp_path / "run", "--set", "exit.iterations=0", "--set", "eval_games=0")
+    run_dir = run_exit(tmp_path / "run", "--set", "exit.iterations=0", "--set", "eval_games=0")
     same, other = refit.refit(run_dir, [1, 5])  # the run's config has seed 1
     assert same == run_dir / refit.REFITS / "seed_1.pt" and other.name == "seed_5.pt"
     original, meta = load_network(run_dir / "model.pt")
@@ -222,7 +196,7 @@ def test_a_refit_with_the_runs_seed_repeats_its_network_and_other_seeds_learn_th
     reseeded, _ = load_network(other)
     assert not torch.equal(reseeded.state_dict()["board.0.weight"], original.state_dict()["board.0.weight"])
     # a run past iteration 0 holds later rows too: refused, as are a missing run and a bad seed
-    later = _run(tmp_path / "later", "--set", "exit.eval_simulations=0", "--set", "eval_games=0")
+    later = run_exit(tmp_path / "later", "--set", "exit.eval_simulations=0", "--set", "eval_games=0")
     assert refit.main([str(later), "--seeds", "2"]) == 2
     assert "at iteration 1; a refit needs a run stopped after iteration 0" in capsys.readouterr().err
     assert refit.main([str(tmp_path / "none"), "--seeds", "2"]) == 2
@@ -234,7 +208,7 @@ def test_a_refit_with_the_runs_seed_repeats_its_network_and_other_seeds_learn_th
 def test_a_refit_sweep_changes_only_learning_settings_and_keeps_its_networks_apart(tmp_path, capsys):
     from training.exit import refit
 
-    run_dir = _run(tmp_path / "run", "--set", "exit.iterations=0", "--set", "eval_games=0")
+    run_dir = run_exit(tmp_path / "run", "--set", "exit.iterations=0", "--set", "eval_games=0")
     (swept,) = refit.refit(run_dir, [1], ["exit.imitation_epochs=3"], tag="epochs3")
     assert swept == run_dir / refit.REFITS / "epochs3" / "seed_1.pt"
     original, meta = load_network(run_dir / "model.pt")
@@ -272,9 +246,9 @@ def test_opponent_lineups_seat_the_learner_and_fall_back_to_self_play():
 
 def test_resume_continues_to_the_same_network_as_an_uninterrupted_run(tmp_path):
     mix = ["--set", "exit.eval_simulations=0", "--set", "exit.opponents={self: 1, heuristic: 1, older: 1}"]
-    straight = _run(tmp_path / "a", "--set", "exit.iterations=2", *mix)
-    first = _run(tmp_path / "b", *mix)
-    resumed = _run(tmp_path / "b", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2", *mix)
+    straight = run_exit(tmp_path / "a", "--set", "exit.iterations=2", *mix)
+    first = run_exit(tmp_path / "b", *mix)
+    resumed = run_exit(tmp_path / "b", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2", *mix)
     assert [row["iteration"] for row in json.loads((resumed / "history.json").read_text())] == [0, 1, 2]
     net_a, _ = load_network(straight / "model.pt")
     net_b, _ = load_network(resumed / "model.pt")

@@ -25,7 +25,8 @@ from maya_envs.bots.guided import GuidedConfig
 from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME
 from maya_envs.nn.model import load_network
-from tests.test_exit import ROOT, _run
+from tests.helpers import ROOT
+from tests.helpers.exit import run_exit
 from training.config import load_config
 from training.exit.actors import ActorError, Actors, ActorSettings
 
@@ -75,9 +76,9 @@ def test_a_tiny_run_with_ray_actors_equals_one_with_process_actors(local_ray, tm
     ray_map = actors.RayActors.map
     monkeypatch.setattr(actors.RayActors, "map", lambda self, jobs: calls.append(len(jobs)) or ray_map(self, jobs))
     two = ["--set", "exit.actors=2", "--set", "exit.opponents={self: 1, heuristic: 1}"]
-    by_process = _run(tmp_path / "process", *two)
+    by_process = run_exit(tmp_path / "process", *two)
     assert not calls
-    by_ray = _run(tmp_path / "ray", *two, "--set", "exit.actor_backend=ray")
+    by_ray = run_exit(tmp_path / "ray", *two, "--set", "exit.actor_backend=ray")
     assert calls and max(calls) == 2  # the games went to two Ray actors
     for name in ("history.json", "evaluation.json"):
         a, b = (json.loads((run / name).read_text()) for run in (by_process, by_ray))

@@ -17,6 +17,7 @@ from maya_envs.core.errors import ConfigError
 from maya_envs.games import DEFAULT_GAME, find_game
 from maya_envs.nn.inputs import NetworkInputs
 from maya_envs.nn.model import PolicyValueNet, load_network
+from tests.helpers.exit import run_exit, synthetic_positions
 from training.config import load_config
 from training.exit.data import Positions, Recorder, mixed_value_targets, value_targets
 from training.exit.learner import Learner
@@ -24,31 +25,12 @@ from training.exit.play import BotAgent, SearchAgent, play_games
 from training.exit.replay import gather
 from training.exit.window import ReplayWindow
 
-from .test_exit import _run
-
 GAME = DEFAULT_GAME.key
 
 
 @pytest.fixture(scope="module")
 def rules():
     return find_game(GAME).make_rules({"num_players": 2, "max_turns": 16})
-
-
-def _positions(games: list[int], actions_per_row: int = 2, values=(1.0, -1.0)) -> Positions:
-    """Synthetic rows, one per entry of ``games`` (its game id); the board's first entry is the
-    row's index, so a row can be traced through the window."""
-    n = len(games)
-    offsets = np.arange(n + 1, dtype=np.int64) * actions_per_row
-    return Positions(
-        boards=np.stack([np.arange(n), np.zeros(n)], axis=1).astype(np.float16),
-        actions=np.tile(np.arange(actions_per_row, dtype=np.int64), n),
-        features=np.zeros((n * actions_per_row, 1), np.float16),
-        policies=np.full(n * actions_per_row, 1.0 / actions_per_row, np.float32),
-        offsets=offsets,
-        seats=np.arange(n, dtype=np.int64) % 2,
-        values=np.tile(np.asarray(values, np.float32), (n, 1)),
-        games=np.asarray(games, np.int64),
-    )
 
 
 # -- the value target: outcome and search value --------------------------------------------------
@@ -195,8 +177,8 @@ def test_the_recorder_gives_the_rows_of_the_row_by_row_recorder(rules, monkeypat
 
 def test_window_keeps_the_last_games_and_no_row_is_drawn_more_than_max_reuse():
     window = ReplayWindow(games=3, max_reuse=2)
-    window.add(_positions([5, 5, 7]))  # two games (ids 0 and 1 in the window)
-    window.add(_positions([0, 1, 1, 1]))  # two more (ids 2, 3): the oldest (first) game leaves
+    window.add(synthetic_positions([5, 5, 7]))  # two games (ids 0 and 1 in the window)
+    window.add(synthetic_positions([0, 1, 1, 1]))  # two more (ids 2, 3): the oldest (first) game leaves
     assert window.game_ids().tolist() == [1, 2, 3, 3, 3] and len(window) == 5
     assert window.positions.boards[:, 0].tolist() == [2, 0, 1, 2, 3]  # the rows of the kept games
     rng = np.random.default_rng(0)
@@ -207,7 +189,7 @@ def test_window_keeps_the_last_games_and_no_row_is_drawn_more_than_max_reuse():
     assert counts.tolist() == [2] * 5 and window.uses.tolist() == [2] * 5  # exactly R uses, no more
     assert len(drawn[1]) == 5 and len(drawn[2]) == 2  # the second pass had all 5; the third what was left
     assert len(window.draw(rng, 10)) == 0  # every row spent
-    window.add(_positions([9]))  # a new game's row is fresh; the window keeps 3 games
+    window.add(synthetic_positions([9]))  # a new game's row is fresh; the window keeps 3 games
     assert window.game_ids().tolist() == [2, 3, 3, 3, 4] and window.uses.tolist() == [2, 2, 2, 2, 0]
     assert window.draw(rng, 10).tolist() == [4]
 
@@ -216,7 +198,7 @@ def test_window_draws_are_deterministic_under_a_seed_and_survive_a_checkpoint():
     def filled():
         window = ReplayWindow(games=50, max_reuse=3)
         for start in range(0, 60, 10):
-            window.add(_positions(list(np.repeat(np.arange(start, start + 10), 3))))
+            window.add(synthetic_positions(list(np.repeat(np.arange(start, start + 10), 3))))
         return window
 
     a, b = filled(), filled()
@@ -230,20 +212,20 @@ def test_window_draws_are_deterministic_under_a_seed_and_survive_a_checkpoint():
     assert np.array_equal(a.draw(rng_a, 500), restored.draw(rng_r, 500))
     assert a.uses.max() == 3 and np.array_equal(a.uses, restored.uses)
     with pytest.raises(ValueError, match="needs each row's game"):
-        ReplayWindow(2, 1).add(Positions(**{**vars(_positions([0])), "games": None}))
+        ReplayWindow(2, 1).add(Positions(**{**vars(synthetic_positions([0])), "games": None}))
     with pytest.raises(ValueError, match=r"max_reuse=0; allowed: an int >= 1"):
         ReplayWindow(2, 0)
 
 
 def test_positions_keep_games_apart_when_joined_and_select_rows():
-    joined = Positions.concat([_positions([0, 0, 1]), _positions([0, 2])])
+    joined = Positions.concat([synthetic_positions([0, 0, 1]), synthetic_positions([0, 2])])
     assert joined.games.tolist() == [0, 0, 1, 2, 4]  # the second part's games shifted past the first's
     assert joined.root_values is None and joined.policy_weights is None
     picked = joined.select(np.array([4, 1]))
     assert picked.boards[:, 0].tolist() == [1, 1] and picked.games.tolist() == [4, 0]
     assert picked.offsets.tolist() == [0, 2, 4] and len(picked.actions) == 4
-    weighted = Positions(**{**vars(_positions([0])), "policy_weights": np.zeros(1, np.float32)})
-    assert Positions.concat([_positions([0]), weighted]).policy_weights.tolist() == [1.0, 0.0]
+    weighted = Positions(**{**vars(synthetic_positions([0])), "policy_weights": np.zeros(1, np.float32)})
+    assert Positions.concat([synthetic_positions([0]), weighted]).policy_weights.tolist() == [1.0, 0.0]
 
 
 def _select_by_loop(data: Positions, rows: np.ndarray) -> Positions:
@@ -294,8 +276,8 @@ def test_select_equals_the_row_by_row_selection_on_ragged_rows():
 def _disagreeing_held_out() -> tuple[Positions, Positions, PolicyValueNet]:
     """64 training rows where seat 0 wins, 16 held-out rows (the same boards) where it loses,
     and a small seeded network."""
-    train = _positions(list(range(64)), values=(1.0, -1.0))
-    held = _positions(list(range(16)), values=(-1.0, 1.0))
+    train = synthetic_positions(list(range(64)), values=(1.0, -1.0))
+    held = synthetic_positions(list(range(16)), values=(-1.0, 1.0))
     train.seats[:] = held.seats[:] = 0
     torch.manual_seed(0)
     return train, held, PolicyValueNet(board_dim=2, feature_dim=1, num_actions=2, num_values=2, hidden=8)
@@ -318,7 +300,7 @@ def test_held_out_value_loss_that_stops_improving_stops_the_value_head():
         assert torch.equal(a, b), name
     assert not torch.equal(net.board[0].weight, twin.board[0].weight)  # the trunk kept learning
     # held-out rows that agree with the training rows keep improving: no stop
-    agree = _positions(list(range(16)), values=(1.0, -1.0))
+    agree = synthetic_positions(list(range(16)), values=(1.0, -1.0))
     agree.seats[:] = 0
     again = Learner(copy.deepcopy(twin), 1e-2, 0.0, 1.0, batch_size=8).fit(train, [order], agree, checks=2)
     assert again.value_stopped_after is None and len(again.holdout_value_losses) == 3
@@ -407,7 +389,7 @@ def test_the_replay_buffer_joins_its_iterations_on_each_call_and_keeps_one_as_it
     from training.exit.replay import ReplayBuffer
 
     buffer = ReplayBuffer(2)
-    first, second, third = _positions([0, 0, 1]), _positions([0, 2], actions_per_row=3), _positions([5])
+    first, second, third = synthetic_positions([0, 0, 1]), synthetic_positions([0, 2], actions_per_row=3), synthetic_positions([5])
     buffer.add(first)
     assert buffer.positions is first and len(buffer) == 3
     buffer.add(second)
@@ -429,7 +411,7 @@ def test_the_checkpoint_writes_the_replay_rows_outside_its_pickle_and_gives_them
 
     config = load_config(f"{GAME}/2p_exit", ["exit.hidden=16"])
     trainer = ExitTrainer(config)
-    rows = _positions([0, 0, 1, 3], actions_per_row=3)
+    rows = synthetic_positions([0, 0, 1, 3], actions_per_row=3)
     rows.root_values = np.array([[0.5, -0.5], [np.nan, np.nan]] * 2, np.float32)
     trainer.replay.add(rows)
     trainer._save(tmp_path / "checkpoint.pt")
@@ -485,7 +467,7 @@ NEW = [
 
 
 def test_a_tiny_run_with_the_window_holdout_q_and_playout_caps_logs_them_and_resumes_exactly(tmp_path):
-    straight = _run(tmp_path / "a", *NEW, "--set", "exit.iterations=2")
+    straight = run_exit(tmp_path / "a", *NEW, "--set", "exit.iterations=2")
     history = json.loads((straight / "history.json").read_text())
     assert [row["holdout_rows"] > 0 for row in history] == [True, True, True]
     assert all(len(row["holdout_value_losses"]) >= 2 for row in history)
@@ -493,11 +475,11 @@ def test_a_tiny_run_with_the_window_holdout_q_and_playout_caps_logs_them_and_res
     # imitation: 2 passes over the non-held-out rows; each later iteration at most 2 x its new rows
     assert history[0]["rows_trained"] == 2 * (history[0]["positions"] - history[0]["forced_rows_dropped"]
                                               - history[0]["holdout_rows"])  # fmt: skip
-    first = _run(tmp_path / "b", *NEW)
-    resumed = _run(tmp_path / "b", *NEW, "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2")
+    first = run_exit(tmp_path / "b", *NEW)
+    resumed = run_exit(tmp_path / "b", *NEW, "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2")
     net_a, _ = load_network(straight / "model.pt")
     net_b, _ = load_network(resumed / "model.pt")
     for (name, a), b in zip(net_a.state_dict().items(), net_b.state_dict().values(), strict=True):
         assert torch.equal(a, b), name
     with pytest.raises(SystemExit):  # a window checkpoint under a config without the window
-        _run(tmp_path / "c", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2")
+        run_exit(tmp_path / "c", "--resume", str(first / "checkpoint.pt"), "--set", "exit.iterations=2")

@@ -12,15 +12,17 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+
 from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.bots.guided import MIX_WEIGHT, GuidedConfig, parse_az_spec, search_many  # noqa: E402
 from maya_envs.bots.search_common import game_hook  # noqa: E402
 from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
-from maya_envs.nn.agent import LeafValueEvaluator, NetworkEvaluator, recorded_leaf  # noqa: E402
+from maya_envs.nn.agent import LeafValueEvaluator, recorded_leaf  # noqa: E402
 from maya_envs.nn.inputs import NetworkInputs  # noqa: E402
-from maya_envs.nn.model import PolicyValueNet, save_network  # noqa: E402
+from maya_envs.nn.model import save_network  # noqa: E402
 from maya_envs.pretrained import network_names, pretrained_info  # noqa: E402
 from tests.conformance import shipped_config  # noqa: E402
+from tests.helpers.leaf_values import random_game_states, untrained_network  # noqa: E402
 from training.exit.config import AUTO_NET_MARGIN, choose_leaf  # noqa: E402
 
 #: The default game at its smallest player count (the exit configs' first), for the tests of one game.
@@ -32,31 +34,11 @@ def default_rules():
     return DEFAULT_GAME.make_rules({"num_players": N})
 
 
-def _states(rules, count, seed=0):
-    """``count`` unfinished states of one random game (each seen by its seat to move)."""
-    rng = np.random.default_rng(seed)
-    state, states = rules.initial_state(rng), []
-    while rules.current_player(state) >= 0 and len(states) < count:
-        states.append(state)
-        legal = rules.legal_actions(state)
-        state = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
-    return states
-
-
-def _untrained(rules, seed=0, residual=False):
-    inputs = NetworkInputs(rules)
-    torch.manual_seed(seed)
-    net = PolicyValueNet(
-        inputs.board_dim, inputs.feature_dim, inputs.num_actions, inputs.num_players, hidden=16, residual=residual
-    )
-    return net, NetworkEvaluator(net, inputs)
-
-
 @pytest.mark.parametrize(("key", "n"), [(key, n) for key, game in GAMES.items() for n in game.player_counts])
 def test_an_untrained_residual_network_returns_the_estimate_exactly(key, n):
     rules = GAMES[key].make_rules({"num_players": n})
-    net, base = _untrained(rules, residual=True)
-    states = _states(rules, 12)
+    net, base = untrained_network(rules, residual=True)
+    states = random_game_states(rules, 12)
     seats = [rules.current_player(s) for s in states]
     hook = game_hook(rules, "leaf_values")
     wanted = np.stack([hook(rules, s) for s in states]).astype(np.float32)
@@ -105,7 +87,7 @@ def test_the_residual_head_learns_target_minus_estimate_where_the_data_says_so(o
     inputs = NetworkInputs(rules)
     teacher = BotAgent(rules, make_bot("heuristic", rules, 0), record=True)
     data = play_games(rules, [[teacher, teacher]] * 3, [4, 5, 6], inputs, in_flight=3).positions
-    net, _ = _untrained(rules, residual=True)
+    net, _ = untrained_network(rules, residual=True)
     learner = Learner(net, 1e-2, 0.0, 1.0, batch_size=128)
     _, _, before = learner.measure_values(data)
     assert set(before) == {"net", "hook", "mix", "residual"}
@@ -126,8 +108,8 @@ def test_the_residual_head_learns_target_minus_estimate_where_the_data_says_so(o
 @pytest.mark.parametrize(("key", "n"), [(key, n) for key, game in GAMES.items() for n in game.player_counts[:2]])
 def test_an_untrained_network_with_leaf_hook_returns_the_hooks_values_and_the_networks_priors(key, n):
     rules = GAMES[key].make_rules({"num_players": n})
-    _, base = _untrained(rules)
-    states = _states(rules, 12)
+    _, base = untrained_network(rules)
+    states = random_game_states(rules, 12)
     seats = [rules.current_player(s) for s in states]
     net_priors, net_values = base(states, seats)
     hook = game_hook(rules, "leaf_values")
@@ -145,8 +127,8 @@ def test_an_untrained_network_with_leaf_hook_returns_the_hooks_values_and_the_ne
 
 def test_the_search_backs_up_the_leaf_it_is_given():
     rules = default_rules()
-    _, base = _untrained(rules)
-    root = _states(rules, 30)[-1]
+    _, base = untrained_network(rules)
+    root = random_game_states(rules, 30)[-1]
     seat = rules.current_player(root)
     hook = game_hook(rules, "leaf_values")
     results = {
@@ -183,8 +165,8 @@ def test_residual_needs_a_residual_head_and_survives_save_load_and_the_registry(
     from training.publish import publish
 
     rules = default_rules()
-    net, base = _untrained(rules, residual=True)
-    _, plain = _untrained(rules)
+    net, base = untrained_network(rules, residual=True)
+    _, plain = untrained_network(rules)
     with pytest.raises(ValueError, match="leaf='residual': the evaluator has no residual value head"):
         LeafValueEvaluator(plain, rules, "residual")
     inputs = NetworkInputs(rules)
@@ -196,10 +178,10 @@ def test_residual_needs_a_residual_head_and_survives_save_load_and_the_registry(
     assert recorded_leaf(str(path)) == "residual"
     bot = make_bot(f"az:{path}:4", rules, 0)
     assert bot.config.leaf == "residual"
-    state = _states(rules, 5)[-1]
+    state = random_game_states(rules, 5)[-1]
     assert bot.act(state) in rules.legal_actions(state)
     assert bot.last_result.simulations == 4
-    plain_path = save_network(_untrained(rules)[0], tmp_path / "plain.pt", inputs.meta({"num_players": N}))
+    plain_path = save_network(untrained_network(rules)[0], tmp_path / "plain.pt", inputs.meta({"num_players": N}))
     with pytest.raises(ValueError, match="no residual value head"):
         make_bot(f"az:{plain_path}:4:leaf=residual", rules, 0)
     # published: the registry entry records the leaf, and az:<name> plays it
@@ -219,7 +201,7 @@ def test_residual_needs_a_residual_head_and_survives_save_load_and_the_registry(
 
 def test_the_leaf_survives_save_and_load_and_az_plays_it(tmp_path):
     rules = default_rules()
-    net, _ = _untrained(rules)
+    net, _ = untrained_network(rules)
     inputs = NetworkInputs(rules)
     recorded = save_network(net, tmp_path / "hook.pt", {**inputs.meta({"num_players": N}), "leaf_value": "hook"})
     plain = save_network(net, tmp_path / "plain.pt", inputs.meta({"num_players": N}))
@@ -268,63 +250,6 @@ def test_exit_leaf_value_residual_validates_and_gives_the_network_the_head():
         assert config.residual_head() is head
 
 
-def check_fitted_scale(case, pinned) -> None:
-    """``case`` = (game key, options as pairs, seeded games), ``pinned`` = (hand-set scale before
-    the fit, the MSE measured with the fitted ``LEAF_SCALES`` on these games + a small margin),
-    as each game's ``tests/<key>/test_leaf_values.py`` pins them (seeds 100.. of
-    benchmarks/fit_leaf_scales.py's heuristic self-play; the fit used seeds 0..199): the fitted
-    scale's error is within the bound and below the hand-set one's, and the game's leaf hook is
-    ``tanh(lead / scale)``."""
-    import importlib
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fit_leaf_scales.py"
-    spec = importlib.util.spec_from_file_location("fit_leaf_scales", path)
-    fit = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit)
-    leads_and_results, mse = fit.leads_and_results, fit.mse
-    key, options, games = case
-    options = dict(options)
-    old_scale, bound = pinned
-    leads, results = leads_and_results(key, options, games, seed=100)
-    determinize = importlib.import_module(f"{GAMES[key].package}.determinize")
-    scale = determinize.LEAF_SCALES[options["num_players"]]
-    fitted, before = mse(leads, results, scale), mse(leads, results, old_scale)
-    assert fitted <= bound and fitted < before, (fitted, before)
-    # and the hook is tanh(lead / scale): the value the searches back up
-    rules = GAMES[key].make_rules(options)
-    state = _states(rules, 40)[-1]
-    hook = game_hook(rules, "leaf_values")(rules, state)
-    lead = determinize.leaf_leads(rules, state)
-    assert np.allclose(hook, np.tanh(lead / scale))
-
-
-def check_root_reads_no_hidden_information(key, n) -> None:
-    """Resampling: two roots the acting seat cannot tell apart (the true state and a
-    determinization of it, where the game's estimates differ between them) search alike with the
-    same seed, whatever the leaf (the root is evaluated in a sampled world, as every leaf is).
-    Each game whose leaf estimate reads hidden information runs this at the player counts where
-    it does (``tests/<key>/test_leaf_values.py``)."""
-    rules = GAMES[key].make_rules({"num_players": n})
-    _, base = _untrained(rules, residual=True)
-    determinize, hook = game_hook(rules, "determinize"), game_hook(rules, "leaf_values")
-    compared = 0
-    for root in _states(rules, 60)[10::10]:
-        if compared == 2:
-            break
-        seat = rules.current_player(root)
-        other = determinize(rules, root, seat, np.random.default_rng(5))
-        if np.allclose(hook(rules, root), hook(rules, other)) or len(rules.legal_actions(root)) < 2:
-            continue
-        compared += 1
-        for leaf in ("hook", "mix", "residual"):
-            config = GuidedConfig(simulations=3, leaf=leaf)
-            a, b = (search_many(rules, [s], [seat], base, config, rng=3)[0] for s in (root, other))
-            assert a.action == b.action and np.array_equal(a.policy, b.policy) and np.array_equal(a.value, b.value)
-    assert compared == 2
-
-
 def test_the_leaf_error_benchmark_prints_each_leafs_error_on_fresh_games(capsys, one_thread):
     import importlib.util
     from pathlib import Path
@@ -352,7 +277,7 @@ def test_the_residual_head_leaves_the_rest_of_the_networks_training_unchanged(on
     buffer.add(play_games(rules, [[teacher, teacher]] * 2, [7, 8], inputs, in_flight=2).positions)
     trained = {}
     for residual in (False, True):
-        net, _ = _untrained(rules, residual=residual)  # the same seed: the shared layers start equal
+        net, _ = untrained_network(rules, residual=residual)  # the same seed: the shared layers start equal
         Learner(net, 1e-2, 1e-4, 1.0, batch_size=64).train(buffer, 1, np.random.default_rng(0))
         trained[residual] = net.state_dict()
     assert set(trained[True]) - set(trained[False]) == {k for k in trained[True] if k.startswith("residual.")}
@@ -368,8 +293,8 @@ def test_the_evaluation_memo_answers_residual_values_as_its_base_and_keeps_them_
     from maya_envs.bots.guided import EvaluationMemo
 
     rules = default_rules()
-    _net, base = _untrained(rules, residual=True)
-    states = _states(rules, 6)
+    _net, base = untrained_network(rules, residual=True)
+    states = random_game_states(rules, 6)
     seats = [rules.current_player(s) for s in states]
     memo = EvaluationMemo(base, 100)
     assert memo.has_residual

@@ -21,27 +21,14 @@ from maya_envs.core.rng import make_rng
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game
 from maya_envs.nn.inputs import NetworkInputs
 from maya_envs.nn.model import PolicyValueNet, load_network, save_network
+from tests.helpers.exit import run_exit, synthetic_positions
 from training.config import load_config
 from training.exit.data import Positions, margin_targets, value_targets
 from training.exit.learner import Learner
 from training.exit.play import BotAgent, play_games
 from training.exit.replay import gather
 
-from .test_exit import _run
-from .test_exit_targets import _positions
-
 PRETRAINED = sorted((Path(maya_envs.__file__).parent / "pretrained").glob("*.pt"))
-
-
-def finished(key: str, n: int, seed: int = 0, **options):
-    """A game of ``key`` at ``n`` players played to its end by heuristic bots: (rules, state)."""
-    rules = find_game(key).make_rules({"num_players": n, **options})
-    rng = make_rng(seed)
-    bots = [make_bot("heuristic", rules, make_rng(seed * 10 + seat)) for seat in range(n)]
-    state = rules.initial_state(rng)
-    while rules.current_player(state) >= 0:
-        state = rules.apply_action(state, bots[rules.current_player(state)].act(state), rng)
-    return rules, state
 
 
 # -- the target ---------------------------------------------------------------------------------
@@ -177,7 +164,7 @@ def test_shipped_networks_load_without_the_head_and_play_as_their_weights_say(tm
 
 def _rows(n_rows=8, seed=0, margins=True):
     """Synthetic 2-seat rows (:func:`tests.test_exit_targets._positions`) with random margins."""
-    rows = _positions(list(range(n_rows)))
+    rows = synthetic_positions(list(range(n_rows)))
     rng = np.random.default_rng(seed)
     rows.boards = rng.normal(size=(n_rows, 2)).astype(np.float16)
     lead = rng.normal(size=n_rows).astype(np.float32)
@@ -257,7 +244,7 @@ def test_margin_weight_config_errors_name_the_key_and_what_is_allowed(value):
 
 
 def test_a_tiny_run_with_the_head_logs_its_losses_and_saves_it(tmp_path):
-    run = _run(
+    run = run_exit(
         tmp_path, "--set", "exit.margin_weight=0.5", "--set", "exit.holdout_fraction=0.25",
         "--set", "exit.imitation_games=8", "--set", "exit.games_per_iteration=4",
     )  # fmt: skip
@@ -267,7 +254,7 @@ def test_a_tiny_run_with_the_head_logs_its_losses_and_saves_it(tmp_path):
     net, _ = load_network(run / "model.pt")
     assert net.has_margin
     with pytest.raises(SystemExit):  # a checkpoint with the head under a config without it
-        _run(tmp_path / "b", "--resume", str(run / "checkpoint.pt"), "--set", "exit.iterations=2")
+        run_exit(tmp_path / "b", "--resume", str(run / "checkpoint.pt"), "--set", "exit.iterations=2")
 
 
 def test_the_leaf_error_benchmark_fits_the_head_and_measures_saved_networks(tmp_path, capsys):

@@ -14,6 +14,7 @@ from maya_envs.games import DEFAULT_GAME
 from maya_envs.notation import describe_action
 from maya_envs.records import make_env
 from tests.conformance import GAME_CASES
+from tests.helpers.notation import random_states
 
 CASES = GAME_CASES
 
@@ -36,7 +37,7 @@ def test_every_illegal_move_gets_a_reason_from_the_rules(game, options):
 
     rules = make_env(game, **options).unwrapped.rules
     explained = 0
-    for state, _mover in _random_states(rules, seed=0, every=3):
+    for state, _mover in random_states(rules, seed=0, every=3):
         legal = set(rules.legal_actions(state))
         assert all(why_illegal(rules, state, action) == "" for action in legal)
         for action in range(rules.spec.num_actions):
@@ -45,19 +46,6 @@ def test_every_illegal_move_gets_a_reason_from_the_rules(game, options):
                 assert reason and "is not legal in this position" not in reason, (action, reason)
                 explained += 1
     assert explained > 50
-
-
-def _random_states(rules, seed: int, every: int = 1):
-    """The states of one random game (every ``every``-th), each with its mover."""
-    bots = [RandomBot(rules, seed=seed + s) for s in range(rules.spec.num_players)]
-    state = rules.initial_state(np.random.default_rng(seed))
-    for step in range(rules.spec.max_game_length):
-        mover = rules.current_player(state)
-        if mover < 0:
-            return
-        if step % every == 0:
-            yield state, mover
-        state = rules.apply_action(state, bots[mover].act(state), np.random.default_rng(step))
 
 
 @pytest.mark.parametrize(("game", "options"), CASES, ids=[f"{g}-{o}" for g, o in CASES])

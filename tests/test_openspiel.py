@@ -12,22 +12,19 @@ import importlib
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip(
-    "pyspiel",
-    reason="OpenSpiel is not installed: pip install 'maya-envs[openspiel]' (scripts/test.sh installs it where "
-    "PyPI has a wheel for this Python and platform)",
-)
-
 import maya_envs.openspiel  # noqa: E402,F401  (registers the games)
 from maya_envs.bots.base import make_bot  # noqa: E402
 from maya_envs.core.chance import OutcomeRecorder  # noqa: E402
 from maya_envs.core.errors import ConfigError, IllegalActionError  # noqa: E402
 from maya_envs.games import GAMES  # noqa: E402
-from maya_envs.openspiel import MayaBot, ismcts_resampler  # noqa: E402
-from maya_envs.openspiel.games import entries  # noqa: E402
-
-SPIEL_NAMES = {key: entry.short_name for key, entry in zip(GAMES, entries(), strict=True)}
-"""Game key -> the name ``pyspiel.load_game`` takes (one OpenSpiel entry per game, in table order)."""
+from maya_envs.openspiel import ismcts_resampler  # noqa: E402
+from tests.helpers.openspiel import (  # first: skips without OpenSpiel
+    SPIEL_NAMES,
+    chance_step,
+    our_bot,
+    play_spiel,
+    pyspiel,
+)
 
 
 def _cases(kind: str) -> list[tuple]:
@@ -93,7 +90,7 @@ def test_bad_parameters_fail_with_clear_errors(key):
         pyspiel.load_game(name, {"players": 7})
     state, rng = pyspiel.load_game(name, {}).new_initial_state(), np.random.default_rng(0)
     while state.is_chance_node():  # a game that sets up by chance: the setup, then a seat's action
-        _chance_step(state, rng)
+        chance_step(state, rng)
     with pytest.raises(IllegalActionError):
         state.apply_action(next(a for a in range(state.num_distinct_actions()) if a not in state.legal_actions()))
 
@@ -133,34 +130,6 @@ def test_returns_equal_the_engine_for_the_same_actions_and_chance_outcomes(confi
     assert sum(state.returns()) == pytest.approx(0.0)
 
 
-def _chance_step(state, rng):
-    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-    state.apply_action(int(rng.choice(outcomes, p=probs)))
-
-
-def _play(game, pick, seed, max_decisions=None):
-    """Play one game: ``pick(state) -> action`` at decision nodes, chance sampled by its
-    probabilities. Returns (illegal actions, decisions, returns)."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    illegal = decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            _chance_step(state, rng)
-            continue
-        action = pick(state)
-        if action not in state.legal_actions():
-            illegal += 1
-            action = state.legal_actions()[0]
-        state.apply_action(action)
-        decisions += 1
-    return illegal, decisions, state.returns()
-
-
-def _our_bot(game, name, seed):
-    return MayaBot(game, name, seed=seed).step
-
-
 ISMCTS_CONFIGS = _cases("ISMCTS")
 
 
@@ -176,13 +145,13 @@ def test_openspiel_ismcts_against_our_bots(config):
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0), max_length=20)
     search = ismcts.ISMCTSBot(game, evaluator, 1.4, 8, random_state=np.random.RandomState(1))
     search.set_resampler(ismcts_resampler(game, seed=2))
-    others = [_our_bot(game, "heuristic", 3), _our_bot(game, "random", 4)]
+    others = [our_bot(game, "heuristic", 3), our_bot(game, "random", 4)]
 
     def pick(state):
         seat = state.current_player()
         return search.step(state) if seat == 0 else others[seat % 2](state)
 
-    illegal, decisions, returns = _play(game, pick, seed=5)
+    illegal, decisions, returns = play_spiel(game, pick, seed=5)
     assert illegal == 0 and decisions > 0
     assert sum(returns) == pytest.approx(0.0)
 
@@ -205,7 +174,7 @@ def test_information_state_unchanged_when_hidden_data_is_resampled(config):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                _chance_step(state, rng)
+                chance_step(state, rng)
                 continue
             for seat in range(game.num_players()):
                 other = determinize(rules, state.rules_state(), seat, rng)

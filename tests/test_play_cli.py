@@ -14,11 +14,7 @@ from maya_envs import pretrained
 from maya_envs.games import DEFAULT_GAME, find_game
 from maya_envs.records import load_record
 from tests.conformance import shipped_ppo_baseline
-
-
-def run(module: str, args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", f"maya_envs.cli.{module}", *args]
-    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
+from tests.helpers.cli import run
 
 
 def test_human_against_the_shipped_pretrained_baseline_plays_a_full_game(tmp_path):

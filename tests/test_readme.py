@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import argparse
 import ast
 import importlib
 import importlib.util
@@ -27,8 +26,9 @@ from pathlib import Path
 import pytest
 
 from maya_envs.games import DEFAULT_GAME
+from tests.helpers import ROOT
+from tests.helpers.commands import SCRIPTS, parse_only
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = [
     ROOT / "README.md",
     *sorted(ROOT.glob("maya_envs/*/README.md")),
@@ -102,14 +102,6 @@ def test_python_block_runs_as_written(label, code, tmp_path, monkeypatch):
 
 # -- shell commands ---------------------------------------------------------------------------
 
-def console_scripts() -> dict[str, str]:
-    """``[project.scripts]`` of pyproject.toml: command -> ``module:function``."""
-    table = (ROOT / "pyproject.toml").read_text(encoding="utf-8").split("[project.scripts]", 1)[1].split("\n[", 1)[0]
-    return dict(re.findall(r'^([\w-]+)\s*=\s*"([\w.]+:\w+)"', table, flags=re.MULTILINE))
-
-
-SCRIPTS = console_scripts()
-
 
 def shell_commands(path: Path) -> list[tuple[str, list[str]]]:
     """``(label, argv)`` of every command in the file's ```` ```bash ```` blocks: continuation
@@ -149,34 +141,6 @@ def entry_point(argv: list[str]) -> tuple[str, list[str]] | None:
 COMMANDS = [command for path in DOCS for command in shell_commands(path)]
 PROJECT_COMMANDS = [(label, argv) for label, argv in COMMANDS if entry_point(argv)]
 SHELL_SCRIPTS = sorted({word for _, argv in COMMANDS for word in argv if re.fullmatch(r"scripts/[\w-]+\.sh", word)})
-
-
-class Parsed(Exception):
-    """Raised in place of running a command once its parser accepted the arguments."""
-
-    def __init__(self, namespace: argparse.Namespace):
-        super().__init__(namespace)
-        self.namespace = namespace
-
-
-def parse_only(target: str, args: list[str], monkeypatch) -> argparse.Namespace:
-    """Run ``target`` (``module:function``) on ``args`` up to its ``parse_args`` and return the
-    namespace; an argument its parser refuses fails with the parser's message."""
-    module_name, _, function = target.partition(":")
-    main = getattr(importlib.import_module(module_name), function)
-    original = argparse.ArgumentParser.parse_args
-
-    def parse_then_stop(self, *a, **k):
-        raise Parsed(original(self, *a, **k))
-
-    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_then_stop)
-    try:
-        main(args)
-    except Parsed as parsed:
-        return parsed.namespace
-    except SystemExit as stop:
-        pytest.fail(f"{target} {shlex.join(args)}: the parser refused it (exit {stop.code})")
-    pytest.fail(f"{target} {shlex.join(args)} returned without parsing its arguments")
 
 
 def test_the_readme_has_project_commands():

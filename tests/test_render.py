@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("PIL")
 
-from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.games import DEFAULT_GAME, GAMES  # noqa: E402
 from maya_envs.records import make_env  # noqa: E402
+from tests.helpers.render import legend_texts, random_states, svg_facts
 
-from .conformance import ALL_CASES, case_id, play_states  # noqa: E402
+from .conformance import ALL_CASES, case_id  # noqa: E402
 
 
 def _cases() -> list[tuple[str, dict]]:
@@ -34,14 +34,6 @@ def _cases() -> list[tuple[str, dict]]:
 
 
 CASES = _cases()
-
-
-def random_states(env, seed: int, every: int):
-    """Every ``every``-th state of one random game of ``env``'s rules, and the last one."""
-    rules = env.rules
-    bots = [make_bot("random", rules, seed * 10 + s) for s in range(rules.spec.num_players)]
-    states = list(play_states(rules, bots, np.random.default_rng(seed)))
-    return states[::every] + [states[-1]]
 
 
 def assert_picture(frame) -> None:
@@ -122,17 +114,6 @@ def test_a_bad_render_observer_is_refused_at_construction_and_assignment(bad):
 # -- SVG: the same layout as the PNG ------------------------------------------------------------
 
 
-def svg_facts(svg: str):
-    """``(width, height, texts, keys)`` of an SVG picture; it must parse as XML."""
-    import xml.etree.ElementTree as ET
-
-    root = ET.fromstring(svg)
-    ns = "{http://www.w3.org/2000/svg}"
-    texts = sorted(t.text or "" for t in root.iter(f"{ns}text"))
-    keys = {e.get("data-key") for e in root.iter() if e.get("data-key") is not None}
-    return int(root.get("width")), int(root.get("height")), texts, keys
-
-
 @pytest.mark.parametrize(("game", "options"), CASES, ids=[case_id(c) for c in CASES])
 def test_svg_is_the_same_layout_as_the_png(game, options):
     png = make_env(game, render_mode="rgb_array", **options)
@@ -174,29 +155,6 @@ def test_every_legal_move_has_its_targets_in_the_movers_svg(game, options):
             assert set(targets) <= keys, (env.rules.action_to_string(action), set(targets) - keys)
             with_targets += bool(targets)
     assert with_targets > 20
-
-
-def svg_unchanged_by_resampling(env, states, observers, resample, rng) -> int:
-    """Assert a seat's SVG is the same after ``resample(state, observer, rng)``; the number of
-    states where the resampling changed something."""
-    changed = 0
-    for state in states:
-        for observer in observers:
-            other = resample(state, observer, rng)
-            changed += other != state
-            env.render_observer = observer
-            env.game_state = state
-            mine = env.render()
-            env.game_state = other
-            assert env.render() == mine
-    return changed
-
-
-def legend_texts(game: str) -> list[str]:
-    """The texts of ``game``'s default SVG picture after ``reset(seed=0)``."""
-    env = make_env(game, render_mode="svg")
-    env.reset(seed=0)
-    return svg_facts(env.render())[2]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

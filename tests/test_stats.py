@@ -23,14 +23,6 @@ HIDDEN_N = HIDDEN.player_counts[0]
 VARIANT = DEFAULT_GAME.variant_option
 
 
-def one_random_game(key: str) -> GameRecord:
-    """The record of one random game of ``key`` at its smallest player count (the per-game
-    tests of rounds and turns read it)."""
-    n = GAMES[key].player_counts[0]
-    (r,) = collect(StatsConfig(key, {"num_players": n}, ("random",) * n, hidden_games=0), 1)
-    return r
-
-
 def near(value):
     """Figures are rounded to 4 decimals."""
     return pytest.approx(value, abs=1e-4)

@@ -27,18 +27,11 @@ from tests.conformance import (  # noqa: E402
     hidden_at_fewest,
     resample_hidden,
 )
+from tests.helpers.web import new_game, ok, web_client  # noqa: E402
 
 DEFAULT_SEATS = DEFAULT_GAME.make_rules({}).spec.num_players
 """The seats of the default game when a request gives no ``num_players``."""
 DEFAULT_ACTIONS = DEFAULT_GAME.make_rules({}).spec.num_actions
-
-
-def web_client():
-    """A test client of a fresh ``maya-web`` app (``testing`` on); the ``client`` fixture, and
-    what a game's own web tests (``tests/<key>/test_web*.py``) open."""
-    app = create_app()
-    app.testing = True
-    return app.test_client()
 
 
 @pytest.fixture
@@ -46,20 +39,11 @@ def client():
     return web_client()
 
 
-def ok(response) -> dict:
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()
-
-
 def refused(response, status: int, words: str) -> str:
     assert response.status_code == status, (response.status_code, response.get_json())
     message = response.get_json()["error"]
     assert words in message, message
     return message
-
-
-def new_game(client, game: str, seats: list[str], seed: int = 3, **options) -> dict:
-    return ok(client.post("/api/games", json={"game": game, "options": options, "seats": seats, "seed": seed}))
 
 
 def test_the_page_and_info_are_served(client):

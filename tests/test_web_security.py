@@ -34,12 +34,8 @@ from tests.conformance import (  # noqa: E402
     shipped_network,
     shipped_ppo_baseline,
 )
+from tests.helpers.web import ok, refused  # noqa: E402
 
-PYTHON_WORDS = re.compile(
-    r"unhashable|multiple values for keyword|Traceback|has no attribute|NoneType|not subscriptable|"
-    r"object is not|positional argument|<!doctype|Errno|invalid literal",
-    re.IGNORECASE,
-)
 HUMAN_GAMES = [  # (game, seats): each game at its fewest seats hiding something, the human first or second
     (key, ["human"] + ["random"] * (options["num_players"] - 1) if human == 0 else
      ["heuristic", "human"] + ["random"] * (options["num_players"] - 2))
@@ -75,21 +71,6 @@ def client():
     app = create_app(max_games=1000)
     app.testing = True
     return app.test_client()
-
-
-def ok(response) -> dict:
-    assert response.status_code == 200, (response.status_code, response.get_data(as_text=True)[:300])
-    return response.get_json()
-
-
-def refused(response, status: int, words: str = "") -> str:
-    """The response is a JSON error with ``status`` whose message holds ``words`` and no Python."""
-    assert response.status_code == status, (response.status_code, response.get_data(as_text=True)[:300])
-    assert response.mimetype == "application/json", response.get_data(as_text=True)[:200]
-    message = response.get_json()["error"]
-    assert words in message, message
-    assert not PYTHON_WORDS.search(message), message
-    return message
 
 
 def the_game(client, view: dict) -> sessions.LiveGame:

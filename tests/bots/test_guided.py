@@ -25,8 +25,7 @@ from maya_envs.core.values import terminal_values
 from maya_envs.games import GAMES
 from maya_envs.pretrained import list_pretrained
 from tests.conformance import FIRST_HIDDEN_CASES, case_id, first_game
-
-from .test_mcts import CHANCE, PERFECT
+from tests.helpers.search import CHANCE, PERFECT, random_oracle, random_positions, uniform_evaluator
 
 # -- a tiny game with known values: Nim (take 1-3 stones; who takes the last one wins) -------
 
@@ -64,23 +63,6 @@ class Nim:
         return np.where(np.arange(2) == winner, 1.0, -1.0)
 
 
-def _uniform(rules, exact=None):
-    """A uniform prior; values 0 for an unfinished state, or ``exact(state)`` (absolute seats)."""
-    calls = []
-
-    def evaluator(states, seats):
-        calls.append((list(states), list(seats)))
-        priors = [np.full(len(rules.legal_actions(s)), 1.0 / len(rules.legal_actions(s))) for s in states]
-        if exact is None:
-            values = np.zeros((len(states), rules.spec.num_players))
-        else:
-            values = np.stack([exact(s) for s in states])
-        return priors, values
-
-    evaluator.calls = calls
-    return evaluator
-
-
 def _nim_value(state):
     """Exact value of a Nim state per seat: the mover wins iff the pile is not a multiple of 4."""
     mover_wins = state[0] % 4 != 0
@@ -93,7 +75,7 @@ def test_exact_oracle_finds_the_winning_nim_move(selection, stones):
     rules = Nim()
     state = (stones, 0)
     config = GuidedConfig(simulations=16, selection=selection)
-    result = search_many(rules, [state], [0], _uniform(rules, _nim_value), config, rng=0)[0]
+    result = search_many(rules, [state], [0], uniform_evaluator(rules, _nim_value), config, rng=0)[0]
     assert (stones - result.action - 1) % 4 == 0
     assert result.value[0] > 0 > result.value[1]  # the chosen move wins on average
     assert result.policy.argmax() == result.action
@@ -105,22 +87,8 @@ def test_exact_oracle_finds_the_winning_nim_move(selection, stones):
 def test_terminal_values_alone_find_a_nim_win_six_plies_deep(selection, stones):
     rules = Nim()
     config = GuidedConfig(simulations=300, selection=selection)
-    result = search_many(rules, [(stones, 1)], [1], _uniform(rules), config, rng=1)[0]
+    result = search_many(rules, [(stones, 1)], [1], uniform_evaluator(rules), config, rng=1)[0]
     assert (stones - result.action - 1) % 4 == 0
-
-
-def _positions(rules, count, seed, steps=(3, 9)):
-    rng = np.random.default_rng(seed)
-    states = []
-    for i in range(count):
-        state = rules.initial_state(rng)
-        for _ in range(steps[0] + i * steps[1]):
-            legal = rules.legal_actions(state)
-            if rules.current_player(rules.apply_action(state, legal[0], rng)) < 0:
-                break
-            state = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
-        states.append(state)
-    return states
 
 
 def test_one_evaluator_call_per_round_with_every_roots_leaf():
@@ -129,9 +97,9 @@ def test_one_evaluator_call_per_round_with_every_roots_leaf():
         lambda g: 3 in g.player_counts and g.make_rules({"num_players": 3}).spec.information != "perfect",
     )
     rules = game.make_rules({"num_players": 3})
-    roots = _positions(rules, 4, seed=3)
+    roots = random_positions(rules, 4, seed=3)
     seats = [rules.current_player(s) for s in roots]
-    evaluator = _uniform(rules)
+    evaluator = uniform_evaluator(rules)
     sims = 6
     results = search_many(rules, roots, seats, evaluator, GuidedConfig(simulations=sims), rng=0)
     sizes = [len(states) for states, _ in evaluator.calls]
@@ -150,7 +118,7 @@ def test_one_evaluator_call_per_round_with_every_roots_leaf():
 
 def test_forced_roots_skip_the_search_and_finished_roots_are_refused():
     rules = Nim()
-    evaluator = _uniform(rules)
+    evaluator = uniform_evaluator(rules)
     (result,) = search_many(rules, [(1, 0)], [0], evaluator, GuidedConfig(simulations=5), rng=0)
     assert result.action == 0 and result.simulations == 0 and len(evaluator.calls) == 1
     with pytest.raises(ValueError, match="finished"):
@@ -175,24 +143,6 @@ def test_a_bad_evaluator_answer_is_named():
         search_many(rules, [(5, 0)], [0], wrong_values)
 
 
-def _random_oracle(rules, observer_of):
-    """A deterministic evaluator that sees only ``observer.encode(state, seat)``: priors and
-    values are fixed functions of that observation."""
-    observer = observer_of(rules)
-
-    def evaluator(states, seats):
-        priors, values = [], []
-        for state, seat in zip(states, seats, strict=True):
-            obs = observer.encode(state, seat)
-            legal = rules.legal_actions(state)
-            h = np.sin(np.arange(1, len(obs) + 1) @ obs + np.arange(len(legal)) * 1.7)
-            priors.append(np.exp(h) / np.exp(h).sum())
-            values.append(np.tanh(np.cos(obs.sum() + np.arange(rules.spec.num_players))))
-        return priors, np.array(values)
-
-    return evaluator
-
-
 def _draws_from_the_view(rules, determinize, states) -> bool:
     """Whether ``determinize``'s draw from one seed is a function of the observer's view: from
     the true state and from a resample of it, the same generator draws the same state."""
@@ -214,9 +164,9 @@ def test_the_search_depends_only_on_what_the_acting_seat_sees(case):
     game = GAMES[key]
     rules = game.make_rules(options)
     determinize = game.hook("determinize")
-    evaluator = _random_oracle(rules, game.hook("observer"))
+    evaluator = random_oracle(rules, game.hook("observer"))
     config = GuidedConfig(simulations=12)
-    positions = _positions(rules, 3, seed=5, steps=(4, 5))
+    positions = random_positions(rules, 3, seed=5, steps=(4, 5))
     if not _draws_from_the_view(rules, determinize, positions):
         # a hook that shuffles the true deal (uniform, so it leaks nothing, but its draw from one
         # seed depends on the arrangement it starts from): the exact comparison does not apply
@@ -246,18 +196,18 @@ def test_every_simulation_starts_from_a_determinization_for_the_acting_seat(case
         return hook(rules_, state, observer, rng)
 
     monkeypatch.setattr(guided_search, "determinizer", lambda rules_, wanted: recording)
-    roots = _positions(rules, 2, seed=6)
+    roots = random_positions(rules, 2, seed=6)
     seats = [rules.current_player(s) for s in roots]
-    search_many(rules, roots, seats, _uniform(rules), GuidedConfig(simulations=5), rng=0)
+    search_many(rules, roots, seats, uniform_evaluator(rules), GuidedConfig(simulations=5), rng=0)
     assert len(calls) == 2 * (5 + 1)  # one per simulation, and one to evaluate each root
     assert all(any(state is root and seat == s for root, s in zip(roots, seats, strict=True)) for state, seat in calls)
 
 
 def test_same_seed_same_search_and_roots_do_not_depend_on_their_batch():
     rules = CHANCE.make_rules({"num_players": 2})
-    roots = _positions(rules, 3, seed=9)
+    roots = random_positions(rules, 3, seed=9)
     seats = [rules.current_player(s) for s in roots]
-    evaluator = _random_oracle(rules, CHANCE.hook("observer"))
+    evaluator = random_oracle(rules, CHANCE.hook("observer"))
     config = GuidedConfig(simulations=8)
     first = search_many(rules, roots, seats, evaluator, config, rng=4)
     second = search_many(rules, roots, seats, evaluator, config, rng=4)
@@ -270,7 +220,7 @@ def test_same_seed_same_search_and_roots_do_not_depend_on_their_batch():
 
 def test_az_bot_plays_a_whole_game_with_legal_moves_only():
     rules = PERFECT.make_rules({"num_players": 2})
-    evaluator = _uniform(rules, lambda s: terminal_values(rules, s) * 0)
+    evaluator = uniform_evaluator(rules, lambda s: terminal_values(rules, s) * 0)
     bots = [AZBot(rules, evaluator, GuidedConfig(simulations=4), seed=s) for s in range(2)]
     rng = np.random.default_rng(0)
     state = rules.initial_state(rng)
@@ -356,7 +306,7 @@ def test_exact_ties_at_the_root_are_broken_at_random_not_towards_low_ids(selecti
     # Twenty stones, values 0 until the end: every move looks the same to a short search.
     rules = Nim()
     config = GuidedConfig(simulations=3, selection=selection, gumbel_scale=0.0)
-    chosen = {search_many(rules, [(20, 0)], [0], _uniform(rules), config, rng=seed)[0].action for seed in range(12)}
+    chosen = {search_many(rules, [(20, 0)], [0], uniform_evaluator(rules), config, rng=seed)[0].action for seed in range(12)}
     assert chosen == {0, 1, 2}
 
 

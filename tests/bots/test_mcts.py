@@ -17,13 +17,10 @@ from maya_envs.bots.mcts import MCTSConfig, parse_spec
 from maya_envs.evaluation import play_match
 from maya_envs.games import DEFAULT_GAME, GAMES
 from tests.conformance import FIRST_HIDDEN_CASES, case_id, first_game, seeded_states
+from tests.helpers.search import CHANCE, PERFECT
 
-#: the first game whose default is a game of perfect information (no determinization needed)
-PERFECT = first_game("perfect information by default", lambda g: g.make_rules({}).spec.information == "perfect")
 #: the first game whose default has hidden information (ISMCTS determinizes)
 HIDDEN = first_game("hidden information by default", lambda g: g.make_rules({}).spec.information != "perfect")
-#: the first game whose default draws chance outcomes during play
-CHANCE = first_game("chance during play by default", lambda g: g.make_rules({}).spec.chance)
 
 # -- names ----------------------------------------------------------------------------------
 

@@ -24,8 +24,7 @@ from maya_envs.bots.guided import (
 )
 from maya_envs.bots.guided import search as guided_search
 from maya_envs.games import GAMES
-
-from .test_guided import _positions, _random_oracle, _uniform
+from tests.helpers.search import random_oracle, random_positions, uniform_evaluator
 
 
 def _configs(open_information: bool) -> list[tuple[str, int]]:
@@ -68,7 +67,7 @@ class CountingRules:
 
 
 def _oracle(rules):
-    return _random_oracle(rules, GAMES[OPEN_KEY].hook("observer"))
+    return random_oracle(rules, GAMES[OPEN_KEY].hook("observer"))
 
 
 def _same(a, b):
@@ -80,7 +79,7 @@ def _same(a, b):
 @pytest.mark.parametrize("selection", ["gumbel", "puct"])
 def test_the_node_cache_gives_the_same_search_with_each_edge_applied_once(selection):
     rules = _maya2p()
-    roots = _positions(rules, 3, seed=2, steps=(2, 7))
+    roots = random_positions(rules, 3, seed=2, steps=(2, 7))
     seats = [rules.current_player(s) for s in roots]
     counted = {}
     results = {}
@@ -109,15 +108,15 @@ def _nodes(results):
 @pytest.mark.parametrize(("key", "n"), _configs(False))
 def test_cache_and_reuse_are_refused_where_a_node_stands_for_many_states(key, n):
     rules = GAMES[key].make_rules({"num_players": n})
-    state = _positions(rules, 1, seed=1)[0]
+    state = random_positions(rules, 1, seed=1)[0]
     seat = rules.current_player(state)
     for options in ({"cache": True}, {"reuse": True}):
         with pytest.raises(ValueError, match="perfect information"):
-            search_many(rules, [state], [seat], _uniform(rules), GuidedConfig(simulations=2, **options))
+            search_many(rules, [state], [seat], uniform_evaluator(rules), GuidedConfig(simulations=2, **options))
         with pytest.raises(ValueError, match="perfect information"):
-            AZBot(rules, _uniform(rules), GuidedConfig(simulations=2, **options))
+            AZBot(rules, uniform_evaluator(rules), GuidedConfig(simulations=2, **options))
     # Off by default there, and the search runs as before.
-    result = search_many(rules, [state], [seat], _uniform(rules), GuidedConfig(simulations=2), rng=0)[0]
+    result = search_many(rules, [state], [seat], uniform_evaluator(rules), GuidedConfig(simulations=2), rng=0)[0]
     assert result.tree.state is None and result.action in rules.legal_actions(state)
 
 
@@ -133,7 +132,7 @@ def _played_and_replied(rules, result, state):
 @pytest.mark.parametrize("selection", ["gumbel", "puct"])
 def test_reuse_keeps_the_visit_counts_of_the_subtree_under_the_move_and_the_reply(selection):
     rules = _maya2p()
-    state = _positions(rules, 1, seed=4, steps=(6, 0))[0]
+    state = random_positions(rules, 1, seed=4, steps=(6, 0))[0]
     config = GuidedConfig(simulations=64, selection=selection, reuse=True)
     first = search_many(rules, [state], [rules.current_player(state)], _oracle(rules), config, rng=0)[0]
     kept, next_state = _played_and_replied(rules, first, state)
@@ -190,7 +189,7 @@ def test_reuse_gives_kept_nodes_above_prior_depth_the_evaluators_prior(selection
     # kept as the new root (2 plies up) or near it, a fresh search would ask the evaluator
     # there. The reused search equals one from the same kept statistics with those priors.
     rules = _maya2p()
-    state = _positions(rules, 1, seed=4, steps=(6, 0))[0]
+    state = random_positions(rules, 1, seed=4, steps=(6, 0))[0]
     config = GuidedConfig(simulations=64, selection=selection, leaf="hook", prior_depth=prior_depth, reuse=True)
     evaluator = _oracle(rules)
     first = search_many(rules, [state], [rules.current_player(state)], evaluator, config, rng=0)[0]
@@ -241,7 +240,7 @@ def test_a_kept_tree_is_searched_from_one_root_only(case):
     # statistics and Gumbel schedule. The first root keeps the tree, the other searches afresh,
     # exactly as if it had been given none.
     rules = _maya2p()
-    state = _positions(rules, 1, seed=4, steps=(6, 0))[0]
+    state = random_positions(rules, 1, seed=4, steps=(6, 0))[0]
     config = GuidedConfig(simulations=64, reuse=True)
     evaluator = _oracle(rules)
 
@@ -272,7 +271,7 @@ def test_a_kept_tree_is_searched_from_one_root_only(case):
 
 def test_a_tree_that_is_not_the_roots_node_is_ignored():
     rules = _maya2p()
-    a, b = _positions(rules, 2, seed=6)
+    a, b = random_positions(rules, 2, seed=6)
     config = GuidedConfig(simulations=16, reuse=True)
     first = search_many(rules, [a], [rules.current_player(a)], _oracle(rules), config, rng=0)[0]
     seat = rules.current_player(b)
@@ -286,7 +285,7 @@ def test_with_reuse_the_gumbel_schedule_counts_the_new_visits():
     # The root's kept visits are the base: the new simulations follow the full schedule of
     # sequential halving on top of them, so every considered action gets its share.
     rules = _maya2p()
-    state = _positions(rules, 1, seed=8, steps=(5, 0))[0]
+    state = random_positions(rules, 1, seed=8, steps=(5, 0))[0]
     config = GuidedConfig(simulations=48, reuse=True, max_considered=4, gumbel_scale=0.0)
     first = search_many(rules, [state], [rules.current_player(state)], _oracle(rules), config, rng=0)[0]
     kept, next_state = _played_and_replied(rules, first, state)
@@ -331,7 +330,7 @@ def test_az_bot_with_reuse_plays_legally_and_reuses_trees():
 
 def test_a_clock_that_never_runs_out_gives_the_untimed_search():
     rules = _maya2p()
-    roots = _positions(rules, 2, seed=9)
+    roots = random_positions(rules, 2, seed=9)
     seats = [rules.current_player(s) for s in roots]
     for selection in ("gumbel", "puct"):
         untimed = search_many(rules, roots, seats, _oracle(rules), GuidedConfig(24, selection), rng=4)
@@ -342,7 +341,7 @@ def test_a_clock_that_never_runs_out_gives_the_untimed_search():
 
 def test_a_spent_clock_stops_the_search_after_one_simulation(monkeypatch):
     rules = _maya2p()
-    state = _positions(rules, 1, seed=9)[0]
+    state = random_positions(rules, 1, seed=9)[0]
     ticks = itertools.count(0.0, 1.0)  # every clock reading is a second later
     monkeypatch.setattr(guided_search.time, "perf_counter", lambda: next(ticks))
     config = GuidedConfig(32, time_limit=0.5)
@@ -354,7 +353,7 @@ def test_a_timed_gumbel_search_plans_its_schedule_for_the_simulations_that_fit(m
     # A fake clock: 1 s per reading. After the first pass (m rounds) the measured rate fits a
     # known number of rounds into the time left; the search runs the schedule planned for them.
     rules = _maya2p()
-    state = _positions(rules, 1, seed=10, steps=(4, 0))[0]
+    state = random_positions(rules, 1, seed=10, steps=(4, 0))[0]
     m = min(4, len(rules.legal_actions(state)))
     ticks = itertools.count(0.0, 1.0)
     monkeypatch.setattr(guided_search.time, "perf_counter", lambda: next(ticks))
@@ -369,10 +368,10 @@ def test_a_timed_gumbel_search_plans_its_schedule_for_the_simulations_that_fit(m
 
 def test_prior_depth_skips_the_evaluator_below_it_and_plays_legal_moves():
     rules = _maya2p()
-    roots = _positions(rules, 2, seed=11)
+    roots = random_positions(rules, 2, seed=11)
     seats = [rules.current_player(s) for s in roots]
     for depth, most in ((1, 0), (2, None)):
-        evaluator = _uniform(rules)
+        evaluator = uniform_evaluator(rules)
         config = GuidedConfig(simulations=20, leaf="hook", prior_depth=depth)
         results = search_many(rules, roots, seats, evaluator, config, rng=0)
         asked = [len(states) for states, _ in evaluator.calls]
@@ -387,7 +386,7 @@ def test_prior_depth_skips_the_evaluator_below_it_and_plays_legal_moves():
             for node in deep if depth == 1 else []:
                 np.testing.assert_allclose(node.prior, 1.0 / len(node.actions))
     with pytest.raises(ValueError, match="leaf='hook'"):
-        search_many(rules, roots[:1], seats[:1], _uniform(rules), GuidedConfig(4, prior_depth=1))
+        search_many(rules, roots[:1], seats[:1], uniform_evaluator(rules), GuidedConfig(4, prior_depth=1))
 
 
 @pytest.mark.parametrize(
@@ -425,7 +424,7 @@ def test_bad_cost_config_values_are_named():
 
 def test_the_evaluation_memo_answers_like_its_base_and_asks_each_state_once():
     rules = _maya2p()
-    states = _positions(rules, 4, seed=12)
+    states = random_positions(rules, 4, seed=12)
     seats = [rules.current_player(s) for s in states]
     base = _oracle(rules)
     asked = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from maya_envs.maya2012.rules import _replace
+from maya_envs.maya2012.rules import CENTRE, _replace
 
 
 def resample_hidden(state, observer: int, rng: np.random.Generator):
@@ -26,3 +26,14 @@ def resample_hidden(state, observer: int, rng: np.random.Generator):
             tasks.append(tuple(sorted(unknown[:2])))
             unknown = unknown[2:]
     return _replace(state, tasks=tuple(tasks), spare=tuple(sorted(unknown)))
+
+
+def conserved(rules, true, sampled, observer: int) -> None:
+    """The components of ``sampled`` (a ``determinize`` sample for ``observer``) are those of
+    ``true`` (tests/bots/test_determinize.py calls this for every hidden-information case)."""
+    assert sampled.towers == true.towers and bool(sampled.tasks) == bool(true.tasks)
+    if true.tasks:
+        assert sampled.tasks[observer] == true.tasks[observer]
+        cards = [c for hand in sampled.tasks for c in hand] + list(sampled.spare)
+        assert sorted(cards + [sampled.towers[CENTRE][0]]) == list(range(9))
+        assert len(sampled.spare) == len(true.spare)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from maya_envs.maya2012.rules import DECLARE, Maya2012Rules
-from tests.test_agent_sequence import check_game
+from tests.helpers.agent_sequence import check_game
 
 DECLARING = {
     "maya2012-3p": ({"num_players": 3}, 2),

@@ -12,13 +12,7 @@ from maya_envs.maya2012.batched import BatchedMaya2012
 from maya_envs.maya2012.observation import encode_observation
 from maya_envs.maya2012.rules import END_REASONS, OVER, SETUP_MONOLITH, Maya2012Rules
 from maya_envs.maya2012.vector_env import Maya2012VectorEnv
-
-try:
-    import numba  # noqa: F401
-
-    BACKENDS = ["numpy", "numba"]
-except ImportError:  # the optional `fast` extra is not installed
-    BACKENDS = ["numpy"]
+from tests.maya2012.helpers import BACKENDS
 
 
 def _assert_valid_board(towers: np.ndarray) -> None:

@@ -8,19 +8,8 @@ import numpy as np
 import pytest
 
 from maya_envs.maya2012 import determinize as m2012_det
-from maya_envs.maya2012.rules import CENTRE, EXCHANGE, Maya2012Rules
-from tests.bots.test_determinize import check_samples_agree_and_conserve, play_states
-
-
-def conserved(rules, true, sampled, observer: int) -> None:
-    """The components of ``sampled`` (a ``determinize`` sample for ``observer``) are those of
-    ``true`` (tests/bots/test_determinize.py calls this for every hidden-information case)."""
-    assert sampled.towers == true.towers and bool(sampled.tasks) == bool(true.tasks)
-    if true.tasks:
-        assert sampled.tasks[observer] == true.tasks[observer]
-        cards = [c for hand in sampled.tasks for c in hand] + list(sampled.spare)
-        assert sorted(cards + [sampled.towers[CENTRE][0]]) == list(range(9))
-        assert len(sampled.spare) == len(true.spare)
+from maya_envs.maya2012.rules import EXCHANGE, Maya2012Rules
+from tests.helpers.determinize import check_samples_agree_and_conserve, play_states
 
 
 def test_samples_agree_and_conserve_components_with_the_leaking_declare_step():

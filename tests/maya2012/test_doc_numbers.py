@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import maya_envs.maya2012.actions as M
 from maya_envs.maya2012.rules import Maya2012Rules
-from tests.test_doc_numbers import ROOT, card, docs_test, shape
+from tests.helpers import ROOT
+from tests.helpers.docs import card, docs_test, shape
 
 
 def maya2012_expected() -> list[str]:

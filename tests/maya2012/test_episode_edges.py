@@ -17,7 +17,7 @@ from maya_envs.core.errors import ConfigError, ResetNeededError
 from maya_envs.games import GAMES
 from maya_envs.maya2012.rules import END_REASONS, Maya2012Rules, end_reason
 from maya_envs.maya2012.vector_env import Maya2012VectorEnv
-from tests.test_episode_edges import _assert_mask_accepted, _IllegalOnce
+from tests.helpers.episodes import IllegalOnce, assert_mask_accepted
 
 GYM_ID = GAMES["maya2012"].gym_id
 
@@ -101,7 +101,7 @@ def test_batched_engine_real_end_on_the_cap_step():
     """The issue's game in the batched engine (both backends): terminated, -1/+1, and the end
     code of ``no_legal_exchange``."""
     from maya_envs.maya2012.batched import BatchedMaya2012
-    from tests.maya2012.test_batched import BACKENDS
+    from tests.maya2012.helpers import BACKENDS
 
     env = make_env(setup="random", max_turns=38, at_max_turns="truncate")
     env.reset(seed=29)
@@ -167,10 +167,10 @@ def test_vector_env_plays_on_past_games_that_end_before_the_learner_moves(monkey
 def test_vector_env_mask_is_int8_and_accepted():
     env = Maya2012VectorEnv(3, seed=0)
     _, info = env.reset(seed=0)
-    _assert_mask_accepted(env.action_masks(), 75)
-    _assert_mask_accepted(info["action_mask"], 75)
+    assert_mask_accepted(env.action_masks(), 75)
+    assert_mask_accepted(info["action_mask"], 75)
     _, _, _, _, info = env.step(env.engine.sample_legal())
-    _assert_mask_accepted(info["action_mask"], 75)
+    assert_mask_accepted(info["action_mask"], 75)
 
 
 def test_vector_env_calls_before_reset_say_to_call_reset():
@@ -203,7 +203,7 @@ def test_four_player_partners_share_the_illegal_move_result():
 def test_four_player_single_agent_learner_gets_its_team_illegal_result(learner_seat):
     # The learner's partner (an opponent) plays an illegal id: the learner's team loses.
     partner = (learner_seat + 2) % 4
-    bad = _IllegalOnce(at=2)  # after the learner's first decision
+    bad = IllegalOnce(at=2)  # after the learner's first decision
     specs = ["random"] * 3
     specs[sorted(set(range(4)) - {learner_seat}).index(partner)] = bad
     env = gym.make(GYM_ID, num_players=4, opponents=specs, learner_seat=learner_seat)
@@ -225,7 +225,7 @@ def test_batched_engine_ends_a_stuck_first_position_like_the_single_engine(monke
     from maya_envs.maya2012.batched import BatchedMaya2012
     from maya_envs.maya2012.rules import EXCHANGE
     from maya_envs.maya2012.rules import OVER as OVER_PHASE
-    from tests.maya2012.test_batched import BACKENDS
+    from tests.maya2012.helpers import BACKENDS
 
     stuck = np.repeat(np.arange(9, dtype=np.int8)[:, None], 5, axis=1)  # no exchange anywhere
     for backend in BACKENDS:

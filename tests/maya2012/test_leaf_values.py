@@ -12,7 +12,7 @@ from maya_envs.bots import make_bot  # noqa: E402
 from maya_envs.games import GAMES  # noqa: E402
 from maya_envs.nn.agent import recorded_leaf  # noqa: E402
 from maya_envs.pretrained import pretrained_info  # noqa: E402
-from tests.test_leaf_values import check_fitted_scale, check_root_reads_no_hidden_information  # noqa: E402
+from tests.helpers.leaf_values import check_fitted_scale, check_root_reads_no_hidden_information  # noqa: E402
 
 #: (game, options, seeded games) -> (hand-set scale before the fit, the MSE measured with the
 #: fitted LEAF_SCALES on these games + a small margin). Seeds 100.. of

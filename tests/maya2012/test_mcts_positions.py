@@ -10,7 +10,7 @@ from maya_envs.bots.guided import GuidedConfig, search_many
 from maya_envs.games import GAMES
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import Maya2012Rules, winner
-from tests.bots.test_guided import _uniform
+from tests.helpers.search import uniform_evaluator
 
 from .boards import complete_board, state_with
 
@@ -62,7 +62,7 @@ def test_finds_the_tower_completion_that_wins_maya(selection):
     rules, state = _completion_position(1)
     config = GuidedConfig(simulations=64, selection=selection, max_considered=len(rules.legal_actions(state)))
     for seed in range(3):
-        assert search_many(rules, [state], [0], _uniform(rules), config, rng=seed)[0].action == COMPLETE_T0
+        assert search_many(rules, [state], [0], uniform_evaluator(rules), config, rng=seed)[0].action == COMPLETE_T0
 
 
 @pytest.mark.parametrize("selection", ["gumbel", "puct"])
@@ -72,7 +72,7 @@ def test_a_value_oracle_takes_the_completion_before_the_opponent(selection):
     # priest's point shows at once); a uniform prior.
     rules, state = _completion_position(3)
     leaf_values = GAMES["maya2012"].hook("leaf_values")
-    evaluator = _uniform(rules, lambda s: leaf_values(rules, s))
+    evaluator = uniform_evaluator(rules, lambda s: leaf_values(rules, s))
     # A uniform prior: every action must be considered (Gumbel's top-m would draw m at random),
     # and no root noise (with 32 simulations it can outweigh sigma(q): Gumbel's policy improvement
     # holds in expectation; the improved policy target still prefers the completion).

@@ -10,7 +10,7 @@ import pytest
 from maya_envs.bots import RandomBot
 from maya_envs.notation import describe_action
 from maya_envs.records import make_env
-from tests.test_notation import _random_states
+from tests.helpers.notation import random_states
 
 
 def test_moves_the_maya2012_table_cannot_hold_get_the_rule():
@@ -44,7 +44,7 @@ def test_a_maya2012_exchange_says_where_the_monolith_and_raven_went(players):
 
     rules = make_env("maya2012", num_players=players).unwrapped.rules
     exchanges = 0
-    for state, mover in _random_states(rules, seed=players):
+    for state, mover in random_states(rules, seed=players):
         action = RandomBot(rules, seed=exchanges).act(state)
         text = describe_action(rules, state, action, mover, (mover + 1) % players)
         if not text.startswith("swap"):

@@ -10,7 +10,7 @@ import pytest
 
 from maya_envs.core.errors import ConfigError
 from maya_envs.maya2012.actions import CONTINUE
-from tests.test_openspiel import SPIEL_NAMES, _chance_step, _our_bot, _play, pyspiel
+from tests.helpers.openspiel import SPIEL_NAMES, chance_step, our_bot, play_spiel, pyspiel
 
 M12 = SPIEL_NAMES["maya2012"]
 
@@ -27,10 +27,10 @@ def test_information_state_history_digest_hides_other_seats_cards():
         return state.action_to_string(pyspiel.PlayerId.CHANCE, outcome).startswith("chance card")
 
     while not dealing(first):
-        _chance_step(first, rng)  # the board
+        chance_step(first, rng)  # the board
     board = first.history()
     while first.is_chance_node():
-        _chance_step(first, rng)  # the deal: seats 0, 1, 2 get two cards each
+        chance_step(first, rng)  # the deal: seats 0, 1, 2 get two cards each
     deal = first.history()[len(board) :]
     swapped = deal[:2] + deal[4:6] + deal[2:4]
     second = game.new_initial_state()
@@ -73,12 +73,12 @@ def test_openspiel_mcts_against_our_heuristic_bot_maya2012():
     for seat in (0, 1):
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seat))
         search = mcts.MCTSBot(game, 1.4, 24, evaluator, random_state=np.random.RandomState(seat), solve=False)
-        ours = _our_bot(game, "heuristic", seed=seat)
+        ours = our_bot(game, "heuristic", seed=seat)
 
         def pick(state, seat=seat, search=search, ours=ours):
             return search.step(state) if state.current_player() == seat else ours(state)
 
-        illegal, decisions, returns = _play(game, pick, seed=seat)
+        illegal, decisions, returns = play_spiel(game, pick, seed=seat)
         assert illegal == 0 and decisions > 0
         assert sum(returns) == pytest.approx(0.0)
 

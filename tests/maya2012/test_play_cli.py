@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from maya_envs.records import load_record, replay
-from tests.test_play_cli import run
+from tests.helpers.cli import run
 
 
 def test_human_against_a_bot_plays_a_full_game_refuses_a_bad_move_and_saves_a_record(tmp_path):

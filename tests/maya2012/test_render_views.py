@@ -11,8 +11,8 @@ pytest.importorskip("PIL")
 
 from maya_envs.maya2012.render_image import render_image as maya2012_image  # noqa: E402
 from maya_envs.records import make_env  # noqa: E402
+from tests.helpers.render import legend_texts, random_states, svg_unchanged_by_resampling  # noqa: E402
 from tests.maya2012.hidden import resample_hidden as resample_maya2012  # noqa: E402
-from tests.test_render import legend_texts, random_states, svg_unchanged_by_resampling  # noqa: E402
 
 
 @pytest.mark.parametrize("n", [3, 4])

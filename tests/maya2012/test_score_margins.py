@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from maya_envs.bots.search_common import terminal_margins
-
-from ..test_margin_head import finished
+from tests.helpers.exit import finished
 
 
 def test_maya2012_two_seats_margin_is_the_vp_lead_with_the_priest_tie_break_over_2():

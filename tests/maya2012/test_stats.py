@@ -9,7 +9,7 @@ from maya_envs.games import GAMES
 from maya_envs.stats.collect import StatsConfig, probe_hidden
 from maya_envs.stats.figures import world_estimate
 from maya_envs.stats.report import run
-from tests.test_stats import one_random_game
+from tests.helpers.stats import one_random_game
 
 
 def test_real_two_seat_random_lineup_counts_every_game_once():

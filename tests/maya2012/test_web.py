@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_web import new_game, ok, web_client
+from tests.helpers.web import new_game, ok, web_client
 
 
 def test_a_pretrained_baseline_takes_a_seat():

@@ -10,7 +10,7 @@ import numpy as np
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules import MayaQuarryRules
 from maya_envs.maya_quarry.rules.config import DEFAULT_COMPONENTS_PATH
-from maya_envs.maya_quarry.rules.state import BUILD, MayaQuarryState
+from maya_envs.maya_quarry.rules.state import BUILD, MayaQuarryState, Phase
 
 CARD = {value: index for index, value in enumerate(A.CARD_VALUES)}
 
@@ -72,3 +72,35 @@ def random_playout(rules: MayaQuarryRules, seed: int, on_state=None) -> MayaQuar
     if on_state is not None:
         on_state(state)
     return state
+
+
+def at_auction(n: int = 3, seed: int = 0, **options):
+    """Rules and the state of round 1's auction (setup played: seat s on pyramids s, s+1)."""
+    rules = make_rules(n, variant="advanced", **options)
+    rng = np.random.default_rng(seed)
+    s = rules.initial_state(rng)
+    while s.phase != Phase.BID:
+        s = rules.apply_action(s, rules.legal_actions(s)[0], rng)
+    return rules, s, rng
+
+
+def reveal_position(rules, s, columns, blue, hands=None):
+    """From the auction state: the auction is over (``blue`` = {marker: seat}), ``columns``
+    (``{quarry: [(seat, card value), ...]}``) placed, every seat but seat 0 passed; seat 0 to
+    act. ``hands`` optionally replaces a seat's hand (``{seat: [card values]}``)."""
+    s = s.clone()
+    n = s.num_players
+    s.phase, s.turn, s.actor = Phase.WORKERS, 0, 0
+    s.bids = [0] * n
+    for marker, seat in blue.items():
+        s.blue_holder[marker] = seat
+    s.hands = list(A.CARD_COUNTS) * n
+    for q, cells in columns.items():
+        s.columns[q] = [(seat, CARD[value]) for seat, value in cells]
+        for seat, value in cells:
+            s.hands[seat * 7 + CARD[value]] -= 1
+    for seat, values in (hands or {}).items():
+        s.hands[seat * 7 : seat * 7 + 7] = [values.count(v) for v in A.CARD_VALUES]
+    s.passed = [seat != 0 for seat in range(n)]
+    s._cache = {}
+    return s

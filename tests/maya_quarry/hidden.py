@@ -4,7 +4,10 @@ uses, and the cross-cutting web tests reach through the game's key
 
 from __future__ import annotations
 
+from collections import Counter
+
 from maya_envs.maya_quarry import actions as A
+from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, NUM_CARD_TYPES
 from maya_envs.maya_quarry.rules.state import BID
 
 
@@ -40,3 +43,19 @@ def resample_hidden(s, observer, rng):
                     out.hands[seat * 7 + t] = rest.count(t)
     out._cache = {}
     return out
+
+
+def conserved(rules, true, sampled, observer: int) -> None:
+    """The components of ``sampled`` (a ``determinize`` sample for ``observer``) are those of
+    ``true`` (tests/bots/test_determinize.py calls this for every hidden-information case)."""
+    n = rules.spec.num_players
+    assert sampled.board == true.board and sampled.gold == true.gold and sampled.pool == true.pool
+    assert sampled.hand(observer) == true.hand(observer)
+    for seat in range(n):
+        owned = Counter(card for col in sampled.columns for s, card in col if s == seat)
+        for t in range(NUM_CARD_TYPES):
+            owned[t] += sampled.hands[seat * NUM_CARD_TYPES + t]
+        if sampled.phase != BID and true.round == sampled.round:
+            assert all(owned[t] == CARD_COUNTS[t] for t in range(NUM_CARD_TYPES)), (seat, owned)
+        backs = [[CARD_IS_LOW[c] for s, c in col if s == seat] for col in sampled.columns]
+        assert backs == [[CARD_IS_LOW[c] for s, c in col if s == seat] for col in true.columns]

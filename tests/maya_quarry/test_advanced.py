@@ -18,6 +18,7 @@ from maya_envs.maya_quarry.rules import auction
 from maya_envs.maya_quarry.rules import config as C
 from maya_envs.maya_quarry.rules.quarry import transport
 from maya_envs.maya_quarry.rules.state import Phase
+from tests.maya_quarry.helpers import at_auction, reveal_position
 
 from ..conformance import play_states
 from .helpers import CARD, make_rules, play
@@ -31,16 +32,6 @@ def bid(b: int) -> int:
 
 def joker(green: int) -> int:
     return A.JOKER_BASE + A.JOKER_GREEN.index(green)
-
-
-def at_auction(n: int = 3, seed: int = 0, **options):
-    """Rules and the state of round 1's auction (setup played: seat s on pyramids s, s+1)."""
-    rules = make_rules(n, variant="advanced", **options)
-    rng = np.random.default_rng(seed)
-    s = rules.initial_state(rng)
-    while s.phase != Phase.BID:
-        s = rules.apply_action(s, rules.legal_actions(s)[0], rng)
-    return rules, s, rng
 
 
 # -- auction resolution ---------------------------------------------------------------------
@@ -140,28 +131,6 @@ def test_markers_are_redrawn_each_round_from_the_generator():
 
 
 # -- the blue markers -------------------------------------------------------------------------
-
-
-def reveal_position(rules, s, columns, blue, hands=None):
-    """From the auction state: the auction is over (``blue`` = {marker: seat}), ``columns``
-    (``{quarry: [(seat, card value), ...]}``) placed, every seat but seat 0 passed; seat 0 to
-    act. ``hands`` optionally replaces a seat's hand (``{seat: [card values]}``)."""
-    s = s.clone()
-    n = s.num_players
-    s.phase, s.turn, s.actor = Phase.WORKERS, 0, 0
-    s.bids = [0] * n
-    for marker, seat in blue.items():
-        s.blue_holder[marker] = seat
-    s.hands = list(A.CARD_COUNTS) * n
-    for q, cells in columns.items():
-        s.columns[q] = [(seat, CARD[value]) for seat, value in cells]
-        for seat, value in cells:
-            s.hands[seat * 7 + CARD[value]] -= 1
-    for seat, values in (hands or {}).items():
-        s.hands[seat * 7 : seat * 7 + 7] = [values.count(v) for v in A.CARD_VALUES]
-    s.passed = [seat != 0 for seat in range(n)]
-    s._cache = {}
-    return s
 
 
 def test_plus2_points_decide_a_quarry_ranking():

@@ -12,23 +12,7 @@ from maya_envs.maya_quarry import determinize as quarry_det
 from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, NUM_CARD_TYPES
 from maya_envs.maya_quarry.rules import MayaQuarryRules
 from maya_envs.maya_quarry.rules.state import BID, WORKERS
-from tests.bots.test_determinize import coverage, play_states
-
-
-def conserved(rules, true, sampled, observer: int) -> None:
-    """The components of ``sampled`` (a ``determinize`` sample for ``observer``) are those of
-    ``true`` (tests/bots/test_determinize.py calls this for every hidden-information case)."""
-    n = rules.spec.num_players
-    assert sampled.board == true.board and sampled.gold == true.gold and sampled.pool == true.pool
-    assert sampled.hand(observer) == true.hand(observer)
-    for seat in range(n):
-        owned = Counter(card for col in sampled.columns for s, card in col if s == seat)
-        for t in range(NUM_CARD_TYPES):
-            owned[t] += sampled.hands[seat * NUM_CARD_TYPES + t]
-        if sampled.phase != BID and true.round == sampled.round:
-            assert all(owned[t] == CARD_COUNTS[t] for t in range(NUM_CARD_TYPES)), (seat, owned)
-        backs = [[CARD_IS_LOW[c] for s, c in col if s == seat] for col in sampled.columns]
-        assert backs == [[CARD_IS_LOW[c] for s, c in col if s == seat] for col in true.columns]
+from tests.helpers.determinize import coverage, play_states
 
 
 def test_quarry_every_hidden_value_reaches_every_face_down_slot_of_its_back():

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import maya_envs.maya_quarry.actions as Q
 from maya_envs.maya_quarry.rules import MayaQuarryRules
-from tests.test_doc_numbers import ROOT, card, docs_test, shape
+from tests.helpers import ROOT
+from tests.helpers.docs import card, docs_test, shape
 
 
 def _quarry_ranges(kinds: list[str]) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from tests.test_leaf_values import check_fitted_scale  # noqa: E402
+from tests.helpers.leaf_values import check_fitted_scale  # noqa: E402
 
 #: (game, options, seeded games) -> (hand-set scale before the fit, the MSE measured with the
 #: fitted LEAF_SCALES on these games + a small margin). Seeds 100.. of

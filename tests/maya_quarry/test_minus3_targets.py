@@ -13,10 +13,10 @@ from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules.config import BLUE_PLUS_2, MINUS3_TARGET_READINGS
 from maya_envs.maya_quarry.rules.state import BUILD, MINUS3
 from maya_envs.records import game_config
+from tests.maya_quarry.helpers import at_auction, reveal_position
 
 from ..conformance import env_module, play_states
 from .helpers import make_rules, play
-from .test_advanced import at_auction, reveal_position
 
 ENV_MODULE = env_module("maya_quarry")
 

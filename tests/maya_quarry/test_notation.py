@@ -10,7 +10,7 @@ import pytest
 from maya_envs.bots import RandomBot
 from maya_envs.notation import describe_action
 from maya_envs.records import make_env
-from tests.test_notation import _random_states
+from tests.helpers.notation import random_states
 
 
 def test_hidden_parts_read_as_the_rules_say():
@@ -67,7 +67,7 @@ def test_quarry_moves_name_seats_and_markers_as_players_do():
         rules = make_env("maya_quarry", **options).unwrapped.rules
         n = rules.spec.num_players
         for seed in range(3):
-            for state, mover in _random_states(rules, seed):
+            for state, mover in random_states(rules, seed):
                 for action in rules.legal_actions(state):
                     for viewer in (None, mover, (mover + 1) % n):
                         text = describe_action(rules, state, action, mover, viewer)

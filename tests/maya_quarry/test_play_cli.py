@@ -8,7 +8,7 @@ import re
 
 from maya_envs.cli.play import read_choice
 from maya_envs.records import load_record, make_env
-from tests.test_play_cli import run
+from tests.helpers.cli import run
 
 
 def test_quitting_keeps_a_valid_partial_record(tmp_path):

@@ -11,8 +11,8 @@ pytest.importorskip("PIL")
 
 from maya_envs.maya_quarry.render_image import render_image as quarry_image  # noqa: E402
 from maya_envs.records import make_env  # noqa: E402
+from tests.helpers.render import legend_texts, random_states, svg_unchanged_by_resampling  # noqa: E402
 from tests.maya_quarry.hidden import resample_hidden as resample_quarry  # noqa: E402
-from tests.test_render import legend_texts, random_states, svg_unchanged_by_resampling  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", ["basic", "advanced"])

@@ -8,8 +8,7 @@ import dataclasses
 import pytest
 
 from maya_envs.bots.search_common import terminal_margins
-
-from ..test_margin_head import finished
+from tests.helpers.exit import finished
 
 
 def test_quarry_three_seats_hand_built_final_gold_gives_the_hand_computed_margins():

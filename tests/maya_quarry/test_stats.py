@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from maya_envs.maya_quarry.rules.state import NUM_ROUNDS
-from tests.test_stats import one_random_game
+from tests.helpers.stats import one_random_game
 
 
 def test_rounds_count_the_rounds_played():

@@ -6,6 +6,7 @@ import dataclasses
 
 import numpy as np
 
+from maya_envs.core.errors import IllegalActionError
 from maya_envs.yaxha.actions import COLOUR_LETTERS, Geometry
 from maya_envs.yaxha.rules import YaxhaRules, YaxhaState
 
@@ -38,3 +39,14 @@ def play_random(rules: YaxhaRules, seed: int, bot_seed: int | None = None):
         yield state, action
         state = rules.apply_action(state, action, rng)
     yield state, None
+
+
+def accepted(rules, state, rng) -> set[int]:
+    out = set()
+    for action in range(rules.spec.num_actions):
+        try:
+            rules.apply_action(state, action, rng)
+        except IllegalActionError:
+            continue
+        out.add(action)
+    return out

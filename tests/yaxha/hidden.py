@@ -5,6 +5,7 @@ uses, and the cross-cutting web tests reach through the game's key
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import numpy as np
 
@@ -32,3 +33,17 @@ def resample_hidden(state, observer: int, rng: np.random.Generator):
     return dataclasses.replace(
         state, choices=tuple(choices), hands=tuple(hands), discarded=tuple(discarded), pyramids=tuple(pyramids)
     )
+
+
+def conserved(rules, true, sampled, observer: int) -> None:
+    """The components of ``sampled`` (a ``determinize`` sample for ``observer``) are those of
+    ``true`` (tests/bots/test_determinize.py calls this for every hidden-information case)."""
+    n = rules.spec.num_players
+    for seat in range(n):
+        placed = Counter(sampled.pyramids[seat][c] for c in sampled.fresh[seat])
+        true_placed = Counter(true.pyramids[seat][c] for c in true.fresh[seat])
+        # this round's cubes: hand + placed + discarded this round is the tile either way
+        disc = sampled.discarded[seat] - true.discarded[seat]
+        total = sum(sampled.hands[seat]) + sum(placed.values())
+        assert total - (sum(true.hands[seat]) + sum(true_placed.values())) == -disc
+        assert sampled.market == true.market and sampled.bag == true.bag

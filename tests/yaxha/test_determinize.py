@@ -4,27 +4,12 @@ tests/bots/test_determinize.py), hidden choices and cubes covering every possibi
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 
 import numpy as np
 
 from maya_envs.yaxha import determinize as yaxha_det
 from maya_envs.yaxha.rules import BUILD, SELECT, YaxhaRules
-from tests.bots.test_determinize import coverage, play_states
-
-
-def conserved(rules, true, sampled, observer: int) -> None:
-    """The components of ``sampled`` (a ``determinize`` sample for ``observer``) are those of
-    ``true`` (tests/bots/test_determinize.py calls this for every hidden-information case)."""
-    n = rules.spec.num_players
-    for seat in range(n):
-        placed = Counter(sampled.pyramids[seat][c] for c in sampled.fresh[seat])
-        true_placed = Counter(true.pyramids[seat][c] for c in true.fresh[seat])
-        # this round's cubes: hand + placed + discarded this round is the tile either way
-        disc = sampled.discarded[seat] - true.discarded[seat]
-        total = sum(sampled.hands[seat]) + sum(placed.values())
-        assert total - (sum(true.hands[seat]) + sum(true_placed.values())) == -disc
-        assert sampled.market == true.market and sampled.bag == true.bag
+from tests.helpers.determinize import coverage, play_states
 
 
 def test_yaxha_hidden_choices_and_cubes_cover_every_possibility():

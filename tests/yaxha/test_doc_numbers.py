@@ -4,7 +4,8 @@ helpers and every game's card name: tests/test_doc_numbers.py)."""
 from __future__ import annotations
 
 from maya_envs.yaxha.rules import YaxhaRules
-from tests.test_doc_numbers import ROOT, card, docs_test, shape
+from tests.helpers import ROOT
+from tests.helpers.docs import card, docs_test, shape
 
 
 def yaxha_numbers():

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from maya_envs.yaxha.rules import YaxhaRules
-from tests.yaxha.test_mask_oracle import accepted
+from tests.yaxha.helpers import accepted
 
 # -- Yaxha: every phase, both footprints, a clash --------------------------------------------------
 

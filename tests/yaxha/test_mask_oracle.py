@@ -11,20 +11,9 @@ import numpy as np
 import pytest
 
 from maya_envs.bots import make_bot
-from maya_envs.core.errors import IllegalActionError
 from maya_envs.yaxha.rules import YaxhaRules
 from tests.conformance import play_states
-
-
-def accepted(rules, state, rng) -> set[int]:
-    out = set()
-    for action in range(rules.spec.num_actions):
-        try:
-            rules.apply_action(state, action, rng)
-        except IllegalActionError:
-            continue
-        out.add(action)
-    return out
+from tests.yaxha.helpers import accepted
 
 
 def check_game(rules, bots, seed):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from maya_envs.core.errors import IllegalActionError
-from tests.test_openspiel import SPIEL_NAMES, _chance_step, pyspiel
+from tests.helpers.openspiel import SPIEL_NAMES, chance_step, pyspiel
 
 YAXHA = SPIEL_NAMES["yaxha"]
 
@@ -26,7 +26,7 @@ def test_yaxha_simultaneous_form_plays_the_same_game_as_the_turn_based_form():
     idle_refused = False
     while not state.is_terminal():
         if state.is_chance_node():
-            _chance_step(state, rng)
+            chance_step(state, rng)
             other.apply_action(state.history()[-1])
             continue
         assert state.is_simultaneous_node()
@@ -61,7 +61,7 @@ def test_serialised_and_pickled_states_come_back_equal(params):
     state, rng = game.new_initial_state(), np.random.default_rng(0)
     for _ in range(40):
         if state.is_chance_node():
-            _chance_step(state, rng)
+            chance_step(state, rng)
         elif state.is_simultaneous_node():
             state.apply_actions([int(rng.choice(state.legal_actions(seat))) for seat in range(3)])
         else:

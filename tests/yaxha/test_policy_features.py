@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.games import GAMES
-from tests.test_policies import check_feature_block
+from tests.helpers.features import check_feature_block
 
 ENV_ID = GAMES["yaxha"].gym_id
 

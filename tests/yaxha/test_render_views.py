@@ -12,7 +12,7 @@ pytest.importorskip("PIL")
 from maya_envs.records import make_env  # noqa: E402
 from maya_envs.yaxha.render import render_text as yaxha_text  # noqa: E402
 from maya_envs.yaxha.render_image import render_image as yaxha_image  # noqa: E402
-from tests.test_render import legend_texts, random_states, svg_unchanged_by_resampling  # noqa: E402
+from tests.helpers.render import legend_texts, random_states, svg_unchanged_by_resampling  # noqa: E402
 from tests.yaxha.hidden import resample_hidden  # noqa: E402
 
 

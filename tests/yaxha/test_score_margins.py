@@ -8,8 +8,7 @@ import pytest
 
 from maya_envs.bots.search_common import terminal_margins
 from maya_envs.yaxha.determinize import LEAF_SCALES
-
-from ..test_margin_head import finished
+from tests.helpers.exit import finished
 
 
 @pytest.mark.parametrize("n", [2, 3])

@@ -4,7 +4,7 @@ helpers are that file's."""
 
 from __future__ import annotations
 
-from tests.test_web import new_game, ok, web_client
+from tests.helpers.web import new_game, ok, web_client
 
 
 def test_a_human_sees_other_seats_hidden_moves_only_by_their_public_part():

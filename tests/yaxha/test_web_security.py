@@ -4,8 +4,7 @@ folder); the helpers are that file's."""
 
 from __future__ import annotations
 
-from tests.test_web import web_client
-from tests.test_web_security import ok, refused
+from tests.helpers.web import ok, refused, web_client
 
 
 def test_the_issues_yaxha_case_one_step_then_the_record():
