@@ -15,8 +15,9 @@ never decodes a ``":serialized:"`` value. It rebuilds the model from readable fi
 * the hyperparameters and counters in :data:`PLAIN_KEYS` as they are (JSON numbers and lists);
 * the weights from ``policy.pth`` and ``policy.optimizer.pth`` with ``torch.load(weights_only=True)``.
 
-Runtime state SB3 saves but a loaded model resets (:data:`SKIPPED`: the last observation, the
-episode buffers) is not read. Anything else it cannot rebuild (another policy class, pickled
+Sizes are bounded before anything is allocated (:data:`MAX_BUFFER_VALUES`, :data:`MAX_LAYER`,
+:data:`MAX_WEIGHT_BYTES`, :data:`MAX_DATA_BYTES`). Runtime state SB3 saves but a loaded model
+resets (:data:`SKIPPED`: the last observation, the episode buffers) is not read. Anything else it cannot rebuild (another policy class, pickled
 ``policy_kwargs``, a pickled value under an unknown key, an unknown zip member) is refused with a
 :class:`ValueError` naming the file and the conversion command :data:`CONVERT`
 (``python -m maya_envs.sb3_zip OLD.zip NEW.zip``, which loads the old file with SB3 itself,
@@ -63,6 +64,13 @@ MEMBERS = {"data", "policy.pth", "policy.optimizer.pth", "pytorch_variables.pth"
 """The zip members a MaskablePPO file holds; any other is refused."""
 MAX_DATA_BYTES = 16 * 2**20
 """The ``data`` JSON read at most (a real one is a few hundred KiB)."""
+MAX_WEIGHT_BYTES = 256 * 2**20
+"""A weight file read at most, uncompressed (the shipped ones are under 5 MB)."""
+MAX_BUFFER_VALUES = 2**27
+"""``n_steps * n_envs * observation size`` at most: the rollout buffer a rebuilt model allocates
+(512 MiB of float32; the project's configs use under 2**24)."""
+MAX_LAYER = 8192
+"""The widest layer a ``net_arch`` may ask for (the project's use 512 at most)."""
 _CONSTANT = re.compile(r"ConstantSchedule\(val=([-+0-9.eE]+)\)")
 _CLASS_NAME = re.compile(r"<function (\w+)\.__init__ at ")
 
@@ -173,6 +181,32 @@ def _constant(path: Path, value: Any, key: str) -> float:
     return float(match.group(1))
 
 
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _check_sizes(path: Path, fields: dict[str, Any], kwargs: dict[str, Any], observation: Any) -> None:
+    """Refuse sizes that would make rebuilding the model unbounded work (module constants)."""
+    shape = observation.get("_shape") if isinstance(observation, dict) else None
+    sizes = [fields.get("n_steps"), fields.get("n_envs", 1), *(shape if isinstance(shape, list) else [None])]
+    if not all(_positive_int(size) for size in sizes):
+        raise _refuse(path, f"n_steps, n_envs and the observation shape are not positive ints: {sizes[:8]}")
+    values = 1
+    for size in sizes:
+        values *= size
+    if values > MAX_BUFFER_VALUES:
+        raise _refuse(path, f"n_steps x n_envs x observation size is {values}; at most {MAX_BUFFER_VALUES}")
+    arch = kwargs.get("net_arch", [])
+    widths = list(arch.values()) if isinstance(arch, dict) else [arch]
+    layers = [size for group in widths for size in (group if isinstance(group, list) else [group])]
+    if not all(_positive_int(size) and size <= MAX_LAYER for size in layers):
+        raise _refuse(path, f"its net_arch {str(arch)[:80]} is not a list of ints from 1 to {MAX_LAYER}")
+    # the other policy arguments index the observation (the action-feature block): no int past it
+    numbers = [n for key, v in kwargs.items() if key != "net_arch" for n in (v if isinstance(v, list) else [v])]
+    if any(isinstance(n, int) and not 0 <= n <= values // (sizes[0] * sizes[1]) for n in numbers):
+        raise _refuse(path, f"its policy_kwargs {str(kwargs)[:80]} hold ints past the observation")
+
+
 def rebuilt_fields(path: str | Path, env: Any = None) -> dict[str, Any]:
     """The attributes of the MaskablePPO model at ``path``, rebuilt from readable fields only
     (module docstring); ``env``: the env it will run on (its spaces must match).
@@ -197,6 +231,7 @@ def rebuilt_fields(path: str | Path, env: Any = None) -> dict[str, Any]:
         raise _refuse(path, f"its rollout buffer is not {ROLLOUT_BUFFER}'s")
     kwargs = dict(data.get("policy_kwargs") or {})
     kwargs.pop("device", None)
+    _check_sizes(path, fields, kwargs, data.get("observation_space"))
     return {
         **fields,
         "policy_class": _policy_class(path, data.get("policy_class")),
@@ -227,6 +262,8 @@ def read_weights(path: str | Path, device: str = "cpu") -> dict[str, Any]:
                 if member == "policy.pth":
                     raise _refuse(path, "it has no policy.pth")
                 continue
+            if archive.getinfo(member).file_size > MAX_WEIGHT_BYTES:
+                raise _refuse(path, f"{member} is over {MAX_WEIGHT_BYTES} bytes")
             try:
                 loaded = torch.load(io.BytesIO(archive.read(member)), map_location=device, weights_only=True)
             except Exception as error:  # torch raises UnpicklingError, RuntimeError, ... for a crafted file

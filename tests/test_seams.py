@@ -66,12 +66,14 @@ def test_rllib_env_and_trainer_import_each_other_in_no_circle():
 
 def test_gymnasium_is_imported_only_by_env_modules():
     """The rules, bots, evaluation and records never need gymnasium; the env modules (AEC and
-    Parallel bases, the registration, the single-agent view, a game's vector env) do."""
+    Parallel bases, the registration, the single-agent view, a game's vector env, the SB3 model
+    reader) do."""
     allowed = {
         "maya_envs/aec_base.py",
         "maya_envs/parallel_base.py",
         "maya_envs/registration.py",
         "maya_envs/wrappers/single_agent.py",
+        "maya_envs/sb3_zip.py",  # the SB3 model reader: rebuilds a model's gymnasium spaces
         *(f"maya_envs/{key}/vector_env.py" for key in GAMES),
     }
     users = {

@@ -343,3 +343,25 @@ def test_a_web_checkpoint_named_like_a_bot_plays_the_file(crafted_cwd):
     shutil.copy(SHIPPED_ZIP, "heuristic")
     assert resolve_seat("checkpoint:x", _rules(), 0, {"x": "heuristic"})._kind == "model"
     assert not crafted_cwd.exists()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("n_steps", 10**9, "n_steps x n_envs x observation size is"),
+        ("n_envs", -1, "not positive ints"),
+        ("policy_kwargs", {"net_arch": [10**6]}, "net_arch"),
+        ("policy_kwargs", {"net_arch": [64], "action_feature_block": [0, 10**7, 48]}, "past the observation"),
+    ],
+)
+def test_a_zip_asking_for_unbounded_sizes_is_refused_before_anything_is_built(tmp_path, key, value, message):
+    import json
+    import zipfile
+
+    from maya_envs.sb3_zip import load_maskable_ppo
+    from tests.crafted_models import zip_with_member
+
+    data = json.loads(zipfile.ZipFile(SHIPPED_ZIP).read("data"))
+    path = zip_with_member(SHIPPED_ZIP, tmp_path / "big.zip", "data", json.dumps({**data, key: value}).encode())
+    with pytest.raises(ValueError, match=rf"big\.zip' is not read: .*{message}"):
+        load_maskable_ppo(path)
