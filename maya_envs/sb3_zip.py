@@ -17,11 +17,12 @@ never decodes a ``":serialized:"`` value. It rebuilds the model from readable fi
 
 Sizes are bounded before anything is allocated (:data:`MAX_BUFFER_VALUES`, :data:`MAX_LAYER`,
 :data:`MAX_WEIGHT_BYTES`, :data:`MAX_DATA_BYTES`). Runtime state SB3 saves but a loaded model
-resets (:data:`SKIPPED`: the last observation, the episode buffers) is not read. Anything else it cannot rebuild (another policy class, pickled
-``policy_kwargs``, a pickled value under an unknown key, an unknown zip member) is refused with a
-:class:`ValueError` naming the file and the conversion command :data:`CONVERT`
-(``python -m maya_envs.sb3_zip OLD.zip NEW.zip``, which loads the old file with SB3 itself,
-so only for a file you trust, and writes one this module reads, or says why it cannot).
+resets (:data:`SKIPPED`: the last observation, the episode buffers) is not read. Anything else
+it cannot rebuild (another policy class, pickled ``policy_kwargs``, a pickled value under an
+unknown key, an unknown zip member) is refused with a :class:`ValueError` naming the file and
+the conversion command :data:`CONVERT` (``python -m maya_envs.sb3_zip OLD.zip NEW.zip``, which
+loads the old file with SB3 itself, so only for a file you trust, and writes one this module
+reads, or says why it cannot).
 """
 
 from __future__ import annotations
