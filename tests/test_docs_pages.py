@@ -67,6 +67,18 @@ def test_every_observation_part_has_its_offset_size_and_meaning(key):
         assert ends == size
 
 
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_game_with_hidden_information_says_what_is_hidden(key):
+    """The page's hidden-information section is the observation docstring's own paragraph for
+    every game that has imperfect information (not the one-word fallback)."""
+    game = GAMES[key]
+    rows = gen_docs.configs(game)
+    page = gen_docs.game_page(game)
+    section = page.split("## Hidden information", 1)[1].split("\n## ", 1)[0]
+    if any(row["spec"].information == "imperfect" for row in rows):
+        assert section.strip().startswith("Hidden information"), section[:200]
+
+
 def _reproduce_commands() -> list[str]:
     text = "\n".join(gen_docs.agents_section(game) for game in GAMES.values())
     return sorted(set(re.findall(r"`((?:python -m training\.exit\.match|maya-eval) [^`]+)`", text)))

@@ -6,6 +6,11 @@ cubes are visible; another seat's hidden tile choice and its cubes placed this r
 and the bag is seen only as colour counts). ``N = num_players``, ``C`` = cells (126
 floating, 30 fixed; cell order as in :mod:`maya_envs.yaxha.actions`).
 
+Hidden information: while the tile choices are collected, only the observer's own choice is
+shown (``choices`` row ``r = 0``); every seat's is shown once the rules reveal them. Another
+seat's cubes placed in the current round's building stay out of ``pyramids`` until that
+building ends, and the bag shows only its colour counts. Everything else is public.
+
 ==============  ===========  ===================================================================
 slice name      length       meaning
 ==============  ===========  ===================================================================
