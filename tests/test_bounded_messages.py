@@ -76,3 +76,19 @@ def test_unknown_options_and_option_values_are_counted_and_shortened():
 )
 def test_a_saved_states_bad_field_is_shortened(check, args):
     assert "(7,340,032 chars)" in _message(check, "field", MIB_7, *args)
+
+
+@pytest.mark.parametrize(
+    "spec", ["mcts:" + MIB_7, "mcts:" + "9" * 5000, "mcts:8:" + MIB_7 + "=1"],
+    ids=["long-part", "5000-digit-count", "long-option"],
+)
+def test_a_bot_spec_of_megabytes_is_named_in_a_line(spec):
+    """The message names the spec (and the bad part) shortened, then the grammar's syntax (a
+    fixed text): it fits a maya-web answer uncut (600 characters)."""
+    from maya_envs.bot_kinds import BOT_KINDS
+
+    with pytest.raises(ValueError) as caught:
+        BOT_KINDS["mcts"].read(spec)
+    message = str(caught.value)
+    assert f"({len(spec):,} chars)" in message and "Exceeds the limit" not in message, message[:300]
+    assert len(message) <= 600, message[:300]

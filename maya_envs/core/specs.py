@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from maya_envs.core.errors import shorten
+
 Reader = Callable[[str], Any]
 """``read(text) -> value``; raises :class:`ValueError` for a bad text."""
 
@@ -70,38 +72,43 @@ def parse_parts(name: str, grammar: Grammar, defaults: Mapping[str, Any] | None 
     parts = rest.split(":") if rest else []
     if grammar.model is not None:
         if not rest:
-            raise ValueError(f"bot {name!r}: expected {syntax}")
+            raise ValueError(f"bot {shorten(name)}: expected {syntax}")
         if grammar.model == "rest":
             model, parts = rest, []
         else:
             model, *parts = parts
             if not model or "=" in model:
-                raise ValueError(f"bot {name!r}: no model before the options; syntax: {syntax}")
+                raise ValueError(f"bot {shorten(name)}: no model before the options; syntax: {syntax}")
     positional = [p for p in parts if "=" not in p]
     keyed = [p for p in parts if "=" in p]
     if parts != positional + keyed:
-        raise ValueError(f"bot {name!r}: KEY=VALUE parts must come last; syntax: {syntax}")
+        raise ValueError(f"bot {shorten(name)}: KEY=VALUE parts must come last; syntax: {syntax}")
     if len(positional) > len(grammar.positional):
-        raise ValueError(f"bot {name!r}: too many parts; syntax: {syntax}")
+        raise ValueError(f"bot {shorten(name)}: too many parts; syntax: {syntax}")
     values: dict[str, Any] = dict(defaults or {})
     for text, (field_name, read) in zip(positional, grammar.positional):
         try:
             values[field_name] = read(text)
         except ValueError as error:
-            raise ValueError(f"bot {name!r}: {error}; syntax: {syntax}") from None
+            raise ValueError(f"bot {shorten(name)}: {error}; syntax: {syntax}") from None
     for part in keyed:
         key, _, text = part.partition("=")
         if key not in grammar.options:
-            raise ValueError(f"bot {name!r}: unknown option {key!r}; syntax: {syntax}")
+            raise ValueError(f"bot {shorten(name)}: unknown option {shorten(key)}; syntax: {syntax}")
         field_name, read = grammar.options[key]
         try:
             values[field_name] = read(text)
             if grammar.check is not None:
                 grammar.check(values)
         except ValueError:
-            raise ValueError(f"bot {name!r}: bad value {text!r} for {key!r}; syntax: {syntax}") from None
+            raise ValueError(f"bot {shorten(name)}: bad value {shorten(text)} for {key!r}; syntax: {syntax}") from None
     used = tuple(field_name for field_name, _ in grammar.positional[: len(positional)])
     return SpecParts(kind, model, used, values)
+
+
+MAX_COUNT_DIGITS = 18
+"""The most digits a count in a spec may have (a longer one is refused before ``int`` reads
+it: Python refuses past 4,300 digits in its own words)."""
 
 
 def positive_count(label: str) -> Reader:
@@ -109,8 +116,8 @@ def positive_count(label: str) -> Reader:
     (``"simulations '0' is not a positive int"``)."""
 
     def read(text: str) -> int:
-        if not text.isdigit() or int(text) < 1:
-            raise ValueError(f"{label} {text!r} is not a positive int")
+        if not text.isdigit() or len(text) > MAX_COUNT_DIGITS or int(text) < 1:
+            raise ValueError(f"{label} {shorten(text)} is not a positive int")
         return int(text)
 
     return read
@@ -121,7 +128,7 @@ def one_of(label: str, allowed: tuple[str, ...]) -> Reader:
 
     def read(text: str) -> str:
         if text not in allowed:
-            raise ValueError(f"{label} {text!r} is not one of {allowed}")
+            raise ValueError(f"{label} {shorten(text)} is not one of {allowed}")
         return text
 
     return read
