@@ -231,3 +231,19 @@ def test_allow_host_names_are_served_and_a_bad_one_is_refused_at_start(monkeypat
     with pytest.raises(SystemExit) as exited:
         main(["--allow-host", "gamebox.lan/x"])
     assert exited.value.code == 2 and "--allow-host" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("option", "value"), [("--host", "a b"), ("--host", "x:80"), ("--host", "x/y"),
+                                               ("--allow-host", "a b"), ("--allow-host", "é.example")])  # fmt: skip
+def test_a_host_that_is_no_host_name_is_refused_at_start(option, value, capsys):
+    from maya_envs.web.__main__ import build_parser
+
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args([option, value])
+    assert exited.value.code == 2 and option in capsys.readouterr().err
+
+
+def test_an_ipv6_host_binds_without_brackets():
+    from maya_envs.web.__main__ import build_parser
+
+    assert build_parser().parse_args(["--host", "[::1]"]).host == "::1"

@@ -64,12 +64,26 @@ def _allowed_host(text: str) -> str:
     return text
 
 
+def _bind_host(text: str) -> str:
+    """``--host``: an address or name without a port (the port is ``--port``), as the socket
+    takes it (an IPv6 address without brackets)."""
+    try:
+        name, port = host_entry(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"--host: {error}") from None
+    if port is not None:
+        raise argparse.ArgumentTypeError(f"--host {text!r}: give the port with --port")
+    return name
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="maya-web",
         description="Serve the local web app: play any game against any agent mix, watch agents, replay records.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument(
+        "--host", type=_bind_host, default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
+    )
     parser.add_argument(
         "--allow-host",
         type=_allowed_host,

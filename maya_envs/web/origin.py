@@ -24,6 +24,7 @@ what is allowed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -38,6 +39,8 @@ SAME_SITE_FETCHES = ("same-origin", "none")
 """``Sec-Fetch-Site`` values of the page's own requests (``none``: typed by the user)."""
 JSON_TYPE = "application/json"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_HOST_NAME = re.compile(r"[a-z0-9._-]+|[0-9a-f:.]+")
+"""A host name or IPv4 address (lower case, as ``urlsplit`` gives it), or an IPv6 address."""
 
 
 class ForeignHostError(ValueError):
@@ -55,7 +58,8 @@ class MediaTypeError(ValueError):
 def split_host(text: str, scheme: str = "http") -> tuple[str, int | None] | None:
     """``(lower-case name, port)`` of a ``Host`` value or a ``--allow-host`` entry
     (``name``, ``name:port``, ``[v6]:port``; a bare IPv6 address is read as one);
-    the port is ``None`` when not written; ``None`` for anything else (a path, a user, a bad port)."""
+    the port is ``None`` when not written; ``None`` for anything else (a path, a user, a bad
+    port, a character no host name has)."""
     if text.count(":") > 1 and not text.startswith("["):
         text = f"[{text}]"
     try:
@@ -64,6 +68,8 @@ def split_host(text: str, scheme: str = "http") -> tuple[str, int | None] | None
     except ValueError:
         return None
     if not parts.hostname or parts.username is not None or parts.path or parts.query or parts.fragment:
+        return None
+    if not _HOST_NAME.fullmatch(parts.hostname):
         return None
     if f"//{text}".endswith(":"):  # "name:" gives no port
         return None
