@@ -112,3 +112,14 @@ ids    n     meaning
     assert table.header == ("ids", "n", "meaning")
     assert table.rows == (("0-3", "4", "first row goes on"), ("4", "1", "``x`` :data:`~.a.B`"))
     assert docs_rst.table_markdown(table).splitlines()[-1] == "| 4 | 1 | `x` `a.B` |"
+
+
+def test_the_readme_is_a_front_page_whose_links_resolve():
+    """At most about 250 lines, every relative link names a file of the checkout, and it links
+    the site's entry pages."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    targets = {url.split("#")[0] for url in re.findall(r"\]\(([^)\s]+)\)", text) if "://" not in url}
+    assert [t for t in sorted(targets) if t and not (ROOT / t).exists()] == []
+    entry_pages = {"docs/getting_started.md", "docs/games/index.md", "docs/guides/index.md", "docs/results/index.md"}
+    assert entry_pages <= targets
