@@ -224,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.out:
             output_file(args.out)
         if args.games < 1:
-            raise ValueError(f"--games {args.games}; allowed: a positive int")
+            raise ValueError(f"games={args.games}; allowed: an int >= 1")
     except ValueError as error:
         parser.error(str(error))
     if args.actor_backend == "process":  # a cluster's actors (ray) are not this machine's cores
