@@ -50,6 +50,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable, AECIterator
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import CallOrderError, ConfigError, IllegalActionError, ResetNeededError
 from maya_envs.core.layout import Observer
 from maya_envs.core.legal import check_action_id
@@ -269,11 +270,7 @@ class RulesAECEnv(AECEnv):
     def render_observer(self, observer: int | str | None) -> None:
         if isinstance(observer, str) and observer in self._seat:
             observer = self._seat[observer]
-        valid = observer is None or (
-            isinstance(observer, (int, np.integer))
-            and not isinstance(observer, bool)
-            and 0 <= observer < len(self.possible_agents)
-        )
+        valid = observer is None or (is_int(observer) and 0 <= observer < len(self.possible_agents))
         if not valid:
             raise ConfigError(
                 f"render_observer={observer!r}; allowed: None, a seat 0..{len(self.possible_agents) - 1} "

@@ -29,6 +29,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.protocol import Rules
 from maya_envs.games import game_of_rules
 
@@ -59,7 +60,7 @@ def describe_action(rules: Rules, state: Any, action: int, actor: int, viewer: i
     for name, seat in (("actor", actor), ("viewer", viewer)):
         if seat is None and name == "viewer":
             continue
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        if not is_int(seat, numpy=False) or not 0 <= seat < n:
             raise ValueError(f"{name}={seat!r}; allowed: a seat 0..{n - 1}" + (" or None" if name == "viewer" else ""))
     return _game_module(rules).describe_action(rules, state, int(action), actor, viewer)
 

@@ -8,17 +8,13 @@ import math
 from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import ConfigError, shorten
-
-
-def is_number(value: Any) -> bool:
-    """An int or a float, not a bool."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def check_int(key: str, value: Any, minimum: int) -> None:
     """Raise unless ``value`` is an int (not a bool) >= ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if not is_int(value, numpy=False) or value < minimum:
         allowed = "a positive int" if minimum == 1 else f"an int >= {minimum}"
         raise ConfigError(f"{key}={shorten(value)}; allowed: {allowed}")
 
@@ -27,7 +23,7 @@ def check_number(key: str, value: Any, low: float = 0.0, high: float = math.inf)
     """Raise unless ``value`` is a finite number (not a bool) in ``[low, high]``: infinity and NaN
     are refused whatever the bounds (YAML reads ``.inf`` and ``.nan`` as floats; an infinite
     weight or NaN makes the losses and the draws NaN long after the config was read)."""
-    if not is_number(value) or not math.isfinite(value) or not low <= value <= high:
+    if not is_number(value, numpy=False) or not math.isfinite(value) or not low <= value <= high:
         raise ConfigError(f"{key}={shorten(value)}; allowed: {_finite_range(low, high)}")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS, BOT_NAMES
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import ConfigError, listed, shorten
 from maya_envs.games import DEFAULT_GAME
 from maya_envs.plain_yaml import load_yaml
@@ -161,14 +162,14 @@ class TrainConfig:
         if not sum(self.opponents.values()) > 0:
             raise ConfigError(f"opponents={shorten(self.opponents)}; allowed: weights >= 0, not all 0")
         gain = self.action_feature_gain
-        if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 < gain <= 1000:
+        if not is_number(gain, numpy=False) or not 0 < gain <= 1000:
             raise ConfigError(f"action_feature_gain={shorten(gain)}; allowed: a number in (0, 1000]")
         for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef"):
             check_number(name, getattr(self, name), -math.inf)
         if not (
             isinstance(self.net_arch, list)
             and self.net_arch
-            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in self.net_arch)
+            and all(is_int(n, numpy=False) and n > 0 for n in self.net_arch)
         ):
             raise ConfigError(f"net_arch={shorten(self.net_arch)}; allowed: a non-empty list of positive ints")
         if not isinstance(self.device, str) or self.device.split(":")[0] not in ("cpu", "cuda", "mps", "auto"):

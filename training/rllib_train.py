@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from maya_envs.cli import description
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.core.layout import action_feature_block as layout_feature_block
 from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
@@ -106,11 +107,11 @@ class RLlibConfig:
             action_feature_block(self.game, self.game_options)  # raises where the game has none
         for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "num_envs_per_env_runner"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            if not is_int(value, numpy=False) or value <= 0:
                 raise ConfigError(f"{name}={value!r}; allowed: a positive int")
         for name in ("seed", "num_env_runners", "num_learners", "checkpoint_every", "eval_games"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_int(value, numpy=False) or value < 0:
                 raise ConfigError(f"{name}={value!r}; allowed: an int >= 0")
         if self.minibatch_size > self.train_batch_size:
             raise ConfigError(f"minibatch_size={self.minibatch_size} exceeds train_batch_size={self.train_batch_size}")

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import IllegalActionError
 
 
@@ -35,7 +36,7 @@ def check_action_id(action: Any, num_actions: int) -> int:
         return action
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_int(action):  # np.bool_ is no numpy integer: refused too
         raise IllegalActionError(
             f"action must be an int in [0, {num_actions - 1}], got {action!r} of type {type(action).__name__}"
         )

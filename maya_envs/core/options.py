@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import ConfigError, listed, shorten
 
 
@@ -29,7 +30,7 @@ def _same_kind(value: Any, choice: Any) -> bool:
 
 def check_int(name: str, value: Any, low: int, high: int) -> None:
     """Raise unless ``value`` is an int (not a bool) in ``low..high``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise ConfigError(f"{name}={shorten(value)} is not allowed; allowed: an int in {low}..{high}")
 
 

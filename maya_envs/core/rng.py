@@ -6,6 +6,8 @@ import secrets
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
+
 
 def make_rng(seed: int | np.random.Generator | None = None) -> np.random.Generator:
     """Return a generator for ``seed``.
@@ -22,7 +24,7 @@ def make_rng(seed: int | np.random.Generator | None = None) -> np.random.Generat
         return seed
     if seed is None:
         return np.random.default_rng()
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+    if is_int(seed) and seed >= 0:
         return np.random.default_rng(int(seed))
     raise ValueError(f"seed must be None, a non-negative int or a numpy Generator, got {seed!r}")
 

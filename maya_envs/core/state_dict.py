@@ -9,7 +9,7 @@ a game once wrote keep loading (each game's ``from_dict`` lists them).
 The validators below return the checked value (ints as ``int``, lists as tuples where noted)
 and raise :class:`StateError` with the field's path; ``bool`` never counts as an int.
 
-Pure: standard library only.
+Pure: the standard library and the type predicates of :mod:`maya_envs.core.checks`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import StateError, shorten
 
 
@@ -54,18 +55,13 @@ def check_keys(data: Mapping[str, Any], keys: Iterable[str]) -> None:
         raise StateError("", f"missing keys {missing}, unknown keys {unknown}")
 
 
-def is_int(value: Any) -> bool:
-    """An int that is not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def int_field(field: str, value: Any, low: int, high: int) -> int:
     """``value``, an int in ``low..high``.
 
     Raises:
         StateError: anything else.
     """
-    if not is_int(value) or not low <= value <= high:
+    if not is_int(value, numpy=False) or not low <= value <= high:
         raise StateError(field, f"must be an int in {low}..{high}, got {shorten(value)}")
     return value
 

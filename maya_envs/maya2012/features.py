@@ -82,6 +82,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.observation import exchange_consequences, seat_outlook
 from maya_envs.maya2012.rules import (
@@ -330,7 +331,7 @@ class ActionFeatures:
         Raises:
             ValueError: ``seat`` is not a seat of this game, or an action id is not legal now.
         """
-        if isinstance(seat, bool) or not 0 <= seat < self._n:
+        if not is_int(seat) or not 0 <= seat < self._n:
             raise ValueError(f"seat {seat!r} out of range 0..{self._n - 1}")
         legal = set(self.rules.legal_actions(state))
         bad = [a for a in actions if a not in legal]

@@ -92,6 +92,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.layout import Layout
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012.rules import (
@@ -197,7 +198,7 @@ class Maya2012Observer:
             ValueError: ``seat`` is not a seat of this game.
         """
         n = self.rules.config.num_players
-        if isinstance(seat, bool) or not 0 <= seat < n:
+        if not is_int(seat) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
         return encode_observation(state, seat, self.rules.config)
 

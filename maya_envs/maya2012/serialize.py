@@ -45,6 +45,7 @@ from __future__ import annotations
 from typing import Any
 
 from maya_envs.core import state_dict as V
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import StateError
 from maya_envs.maya2012 import actions as A
 from maya_envs.maya2012 import state as S
@@ -180,7 +181,7 @@ def _cards(tasks: Any, spare: Any, n: int, dealt: bool) -> tuple[tuple[tuple[int
     ok = isinstance(tasks, list) and len(tasks) == n and all(isinstance(t, list) and len(t) == 2 for t in tasks)
     ok = ok and isinstance(spare, list) and len(spare) == spare_count
     cards = [c for t in tasks for c in t] + list(spare) if ok else []
-    if not ok or any(isinstance(c, bool) or not isinstance(c, int) for c in cards):
+    if not ok or not all(is_int(c, numpy=False) for c in cards):
         field = (
             "spare" if isinstance(spare, list) and len(spare) != spare_count or not isinstance(spare, list) else "tasks"
         )

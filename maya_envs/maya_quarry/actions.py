@@ -70,6 +70,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from maya_envs.core.checks import is_int
+
 MAX_PLAYERS = 5
 MAX_QUARRIES = 7
 MAX_PYRAMIDS = 4
@@ -239,7 +241,7 @@ def decode(action: int, num_actions: int = NUM_ACTIONS) -> Move:
     """
     if num_actions not in (NUM_ACTIONS, NUM_ACTIONS_ADVANCED):
         raise ValueError(f"num_actions={num_actions!r}; allowed: {[NUM_ACTIONS, NUM_ACTIONS_ADVANCED]}")
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < num_actions:
+    if not is_int(action, numpy=False) or not 0 <= action < num_actions:
         raise ValueError(f"action {action!r} is out of range: allowed ids are 0..{num_actions - 1}")
     for kind, base, count in _RANGES:
         if base <= action < base + count:

@@ -69,6 +69,7 @@ from collections.abc import Sequence
 import numpy as np
 
 import maya_envs.maya_quarry.actions as A
+from maya_envs.core.checks import is_int
 from maya_envs.maya_quarry.rules import MayaQuarryRules, MayaQuarryState, building
 from maya_envs.maya_quarry.rules.config import BLUE_MARKERS, BLUE_TRANSPORT_PLUS_4, MARKERS
 from maya_envs.maya_quarry.rules.quarry import BLUE_TRANSPORT_BONUS, PLUS2_POINTS
@@ -341,7 +342,7 @@ class ActionFeatures:
                 applies it).
         """
         n = state.num_players
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
+        if not is_int(seat) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r} is not a seat: allowed 0..{n - 1}")
         ids = [int(a) for a in actions]
         for a in ids:

@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.layout import Layout
 from maya_envs.maya_quarry.actions import CARD_COUNTS, CARD_IS_LOW, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
 from maya_envs.maya_quarry.rules import MayaQuarryRules
@@ -231,7 +232,7 @@ class MayaQuarryObserver:
             ValueError: ``seat`` is not in ``0 .. n-1``.
         """
         n = state.num_players
-        if not 0 <= seat < n:
+        if not is_int(seat) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
         blocks = self.rules.components.blocks_per_color
         at = self.layout.starts

@@ -42,6 +42,7 @@ import gymnasium as gym
 import numpy as np
 
 from maya_envs.aec_base import RulesAECEnv
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import ConfigError, ResetNeededError
 from maya_envs.core.rng import spawn_seed
 from maya_envs.games import find_game
@@ -256,11 +257,7 @@ def make_single_agent_env(
     if opponent is not None and opponents is not None:
         raise ValueError("pass either opponents= or its alias opponent=, not both")
     spec = opponents if opponents is not None else opponent if opponent is not None else "random"
-    if (
-        isinstance(reward_shaping, bool)
-        or not isinstance(reward_shaping, (int, float))
-        or not 0 <= reward_shaping < math.inf
-    ):
+    if not is_number(reward_shaping, numpy=False) or not 0 <= reward_shaping < math.inf:
         raise ConfigError(f"reward_shaping={reward_shaping!r}; allowed: a finite number >= 0 (0 disables shaping)")
     potential = load_potential(entry.key) if reward_shaping else None
     aec = entry.hook("env")(render_mode=render_mode, illegal_action=illegal_action, **game_options)
@@ -273,7 +270,7 @@ def _parse_seat(choice: int | str, num_players: int) -> int | None:
     if choice == "random":
         return None
     seat = SEAT_NAMES.get(choice, choice) if isinstance(choice, str) else choice
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_players:
+    if not is_int(seat) or not 0 <= seat < num_players:
         raise ConfigError(
             f"learner_seat={choice!r} is not allowed; allowed: 0..{num_players - 1}, 'first', 'second' or 'random'"
         )

@@ -75,6 +75,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import IllegalActionError
 from maya_envs.yaxha.actions import NUM_COLOURS, WAIT, Geometry
 from maya_envs.yaxha.rules import BUILD, NUM_BONUS_IN_PLAY, PENDING, SELECT, YaxhaRules, YaxhaState, swap_initiative
@@ -413,7 +414,7 @@ class ActionFeatures:
         """
         rules = self.rules
         n = rules.num_players
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+        if not is_int(seat) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r} is out of range: allowed 0..{n - 1}")
         seat = int(seat)
         key = ("features", seat, rules)
@@ -428,7 +429,7 @@ class ActionFeatures:
         legal, index, table = rows
         out = np.zeros((len(actions), len(NAMES)), np.float32)
         for i, action in enumerate(actions):
-            row = index.get(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else None
+            row = index.get(action) if is_int(action) else None
             if row is not None:
                 out[i] = table[row]
             elif not legal and action == WAIT and not isinstance(action, bool):

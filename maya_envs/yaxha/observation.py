@@ -64,6 +64,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.layout import ACTION_FEATURES, Layout
 from maya_envs.yaxha.actions import NUM_COLOURS
@@ -151,7 +152,7 @@ class YaxhaObserver:
         """
         rules = self.rules
         n = rules.num_players
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+        if not is_int(seat) or not 0 <= seat < n:
             raise ValueError(f"observer seat {seat!r} is out of range: allowed 0..{n - 1}")
         observer, start, block = int(seat), self.layout.starts, self._block
         obs = np.zeros(self.layout.size, np.float32)

@@ -11,8 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.options import check_choice, config_from_mapping
 from maya_envs.yaxha.actions import FOOTPRINTS
@@ -62,7 +61,7 @@ class YaxhaConfig:
 
     def __post_init__(self) -> None:
         n = self.num_players
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        if not is_int(n):
             raise ConfigError(f"num_players={n!r} is not allowed; allowed: [2, 3, 4]")
         check_choice("num_players", n, (2, 3, 4))
         object.__setattr__(self, "num_players", int(n))
@@ -73,7 +72,7 @@ class YaxhaConfig:
             )
         check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
         c = self.cubes_per_colour
-        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 6 * n:
+        if not is_int(c) or c < 6 * n:
             raise ConfigError(
                 f"cubes_per_colour={c!r} is not allowed; allowed: an int >= {6 * n} (10 rounds draw {30 * n} cubes)"
             )

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import ConfigError
 from maya_envs.players import check_player_spec
-from training.checks import check_bool, check_int, check_number, check_search_spec, is_number, is_search_spec
+from training.checks import check_bool, check_int, check_number, check_search_spec, is_search_spec
 
 LEAF_VALUES = ("net", "hook", "mix", "residual", "auto")
 """:attr:`ExitConfig.leaf_value` values (all but ``auto``: :data:`maya_envs.bots.guided.LEAVES`)."""
@@ -239,7 +240,7 @@ class ExitConfig:
         if (
             not isinstance(mix, dict)
             or not mix
-            or any(not is_number(w) or not math.isfinite(w) or w < 0 for w in mix.values())
+            or any(not is_number(w, numpy=False) or not math.isfinite(w) or w < 0 for w in mix.values())
             or not sum(mix.values()) > 0
         ):
             raise ConfigError(
@@ -313,7 +314,7 @@ class ExitConfig:
             )
         check_number("exit.playout_cap.p", cap["p"], 0, 1)
         small = cap["small"]
-        if isinstance(small, bool) or not isinstance(small, int) or not 1 <= small <= self.simulations:
+        if not is_int(small, numpy=False) or not 1 <= small <= self.simulations:
             raise ConfigError(
                 f"exit.playout_cap.small={small!r}; allowed: an int in [1, {self.simulations}] (exit.simulations)"
             )

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from training.exit.data import Positions
 
 
@@ -31,7 +32,7 @@ class ReplayWindow:
 
     def __init__(self, games: int, max_reuse: int) -> None:
         for name, value in (("games", games), ("max_reuse", max_reuse)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if not is_int(value, numpy=False) or value < 1:
                 raise ValueError(f"{name}={value!r}; allowed: an int >= 1")
         self.games, self.max_reuse = games, max_reuse
         self.data: Positions | None = None

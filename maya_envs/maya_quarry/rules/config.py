@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import ConfigError, listed
 from maya_envs.core.options import check_choice, config_from_mapping
 from maya_envs.maya_quarry.actions import MAX_LEVELS, MAX_PYRAMIDS, MAX_QUARRIES
@@ -112,12 +113,8 @@ class Components:
         return max(len(p.levels) for p in self.pyramids)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _int_field(path: str, value: Any, low: int, high: int) -> int:
-    if not _is_int(value) or not low <= value <= high:
+    if not is_int(value, numpy=False) or not low <= value <= high:
         raise ConfigError(f"{path}: must be an int in {low}..{high}, got {value!r}")
     return value
 
@@ -323,10 +320,10 @@ class MayaQuarryConfig:
         check_choice("variant", self.variant, VARIANTS)
         check_choice("reward_scheme", self.reward_scheme, ("win_loss", "gold_diff"))
         scale = self.gold_diff_scale
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < math.inf:
+        if not is_number(scale, numpy=False) or not 0 < scale < math.inf:
             raise ConfigError(f"gold_diff_scale={scale!r} is not allowed; allowed: a finite number > 0")
         start = self.first_start_player
-        if start != "random" and not (_is_int(start) and 0 <= start < self.num_players):
+        if start != "random" and not (is_int(start, numpy=False) and 0 <= start < self.num_players):
             raise ConfigError(
                 f"first_start_player={start!r} is not allowed; allowed: 'random' or a seat 0..{self.num_players - 1}"
             )

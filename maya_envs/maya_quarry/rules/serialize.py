@@ -31,6 +31,7 @@ from dataclasses import fields
 from typing import Any
 
 from maya_envs.core import state_dict as V
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import StateError
 from maya_envs.maya_quarry.actions import CARD_COUNTS, MAX_BID, MAX_LEVELS, NUM_BLUE, NUM_CARD_TYPES
 from maya_envs.maya_quarry.rules.invariants import check_invariants
@@ -87,7 +88,7 @@ def _upgrade(data: Any) -> Any:
     data = {**data, **V.header(GAME, VERSION)}
     if old == 1 and "bids" not in data:
         n = data.get("num_players")
-        data = {**data, **ADVANCED_NEUTRAL, "bids": [-1] * n if V.is_int(n) else None}
+        data = {**data, **ADVANCED_NEUTRAL, "bids": [-1] * n if is_int(n, numpy=False) else None}
     return data
 
 
