@@ -12,7 +12,7 @@ from pathlib import Path
 OPTIONAL_PAGES = {
     "Guides": (
         ("The JAX engines", "jax.md"),
-        ("maya-web", "web.md"),
+        ("maya-web: running it, security", "web.md"),
         ("The main job", "main_job.md"),
         ("Interoperability notes", "interop_notes.md"),
     ),

@@ -267,6 +267,10 @@ def endings_section(game: Game, rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _qualname(obj) -> str:
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
 def game_page(game: Game) -> str:
     rows = configs(game)
     actions = importlib.import_module(f"{game.package}.actions")
@@ -303,7 +307,7 @@ def game_page(game: Game) -> str:
         "",
         "## Observation",
         "",
-        f"A flat `float32` vector from the observer's seat; parts from `{game.hook('observer')}`'s "
+        f"A flat `float32` vector from the observer's seat; parts from `{_qualname(game.hook('observer'))}`'s "
         f"`layout`, meanings from `maya_envs/{game.key}/observation.py`.",
         "",
         observation_tables(game, rows),

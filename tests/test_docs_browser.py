@@ -44,6 +44,11 @@ from selenium.webdriver.common.by import By  # noqa: E402
 pytestmark = pytest.mark.xdist_group("docs_browser")
 
 
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # one line per request would flood the test's output
+        pass
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> str:
     """The built site served over HTTP; its base URL."""
@@ -54,8 +59,7 @@ def site(tmp_path_factory) -> str:
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)},
     )
     assert build.returncode == 0, build.stderr[-3000:]
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    handler.log_message = lambda *a, **k: None
+    handler = functools.partial(_QuietHandler, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_port}/"
