@@ -39,6 +39,19 @@ class _WinRate:
     def win_rate_ci95(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.games) if self.games else (0.0, 1.0)
 
+    def add_game(self, seat: int, result: float, illegal: bool) -> None:
+        """Count one game played at ``seat`` with final return ``result``: a win above 0, a loss
+        below, else a draw (``illegal``: its own illegal action ended the game)."""
+        self.games += 1
+        self.games_per_seat[seat] += 1
+        self.illegal_actions += illegal
+        if result > 0:
+            self.wins += 1
+        elif result < 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
     def rate_fields(self) -> dict[str, Any]:
         """``win_rate``, ``win_rate_ci95`` and ``win_rate_convention`` of a result row."""
         return {
@@ -66,6 +79,24 @@ class MatchResult(_WinRate):
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), **self.rate_fields()}
+
+
+def _play_game(env: RulesAECEnv, seated: list[Any]) -> tuple[list[float], set[str]]:
+    """Play the reset ``env`` to its end with ``seated[seat]`` choosing for each seat: each
+    seat's summed reward and the agents whose illegal action ended the game."""
+    by_agent = dict(zip(env.possible_agents, seated, strict=True))
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    offenders: set[str] = set()
+    for agent in env.agent_iter():
+        _, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            if info.get("offender") == agent:
+                offenders.add(agent)
+            env.step(None)
+            continue
+        env.step(by_agent[agent].choose(env, agent))
+    return [totals[agent] for agent in env.possible_agents], offenders
 
 
 def play_match(
@@ -108,27 +139,8 @@ def play_match(
         players.insert(seat, cand)
         for player in players:
             player.new_episode(spawn_seed(rng))
-        by_agent = dict(zip(env.possible_agents, players, strict=True))
-        me = env.possible_agents[seat]
-        total = 0.0
-        for agent in env.agent_iter():
-            _, reward, terminated, truncated, info = env.last()
-            if agent == me:
-                total += reward
-            if terminated or truncated:
-                if agent == me and info.get("offender") == me:
-                    result.illegal_actions += 1
-                env.step(None)
-                continue
-            env.step(by_agent[agent].choose(env, agent))
-        result.games += 1
-        result.games_per_seat[seat] += 1
-        if total > 0:
-            result.wins += 1
-        elif total < 0:
-            result.losses += 1
-        else:
-            result.draws += 1
+        returns, offenders = _play_game(env, players)
+        result.add_game(seat, returns[seat], env.possible_agents[seat] in offenders)
         if progress is not None:
             progress(game + 1)
     return result
@@ -199,6 +211,11 @@ class AgentStats(_WinRate):
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), **self.rate_fields(), "mean_score": self.mean_score}
+
+    def add_game(self, seat: int, result: float, illegal: bool) -> None:
+        """Count one game at ``seat`` with final return ``result``, its score included."""
+        self.score_sum += result
+        super().add_game(seat, result, illegal)
 
 
 @dataclass
@@ -353,6 +370,17 @@ def resolve_agent(spec: str) -> tuple[str, Any]:
     return name, spec
 
 
+def _rate_pair(elo: Any, h2h: dict[str, dict[str, list[int]]], seat_names: list[str], returns: list[float]) -> None:
+    """A two-seat game's Elo update and head-to-head count (win, draw, loss of the row's agent)."""
+    a, b = seat_names
+    score_a = 1.0 if returns[0] > returns[1] else 0.0 if returns[0] < returns[1] else 0.5
+    elo.update(a, b, score_a)
+    if a != b:
+        outcome = 0 if score_a == 1.0 else 2 if score_a == 0.0 else 1
+        h2h[a][b][outcome] += 1
+        h2h[b][a][2 - outcome] += 1
+
+
 def play_arena(
     env_fn: Callable[[], RulesAECEnv],
     agents: dict[str, Any],
@@ -393,41 +421,13 @@ def play_arena(
         seated = [players[idx][seat] for seat, idx in enumerate(table)]
         for player in seated:
             player.new_episode(spawn_seed(rng))
-        by_agent = dict(zip(env.possible_agents, seated, strict=True))
-        totals = dict.fromkeys(env.possible_agents, 0.0)
-        offenders: set[str] = set()
-        for agent in env.agent_iter():
-            _, reward, terminated, truncated, info = env.last()
-            totals[agent] += reward
-            if terminated or truncated:
-                if info.get("offender") == agent:
-                    offenders.add(agent)
-                env.step(None)
-                continue
-            env.step(by_agent[agent].choose(env, agent))
-        returns = [totals[agent] for agent in env.possible_agents]
+        returns, offenders = _play_game(env, seated)
         for seat, (agent, idx) in enumerate(zip(env.possible_agents, table, strict=True)):
-            s = stats[idx]
-            s.games += 1
-            s.games_per_seat[seat] += 1
-            s.score_sum += returns[seat]
-            s.illegal_actions += agent in offenders
-            if returns[seat] > 0:
-                s.wins += 1
-            elif returns[seat] < 0:
-                s.losses += 1
-            else:
-                s.draws += 1
+            stats[idx].add_game(seat, returns[seat], agent in offenders)
         seat_names = [names[idx] for idx in table]
         openskill.update(seat_names, returns)
         if elo is not None:
-            a, b = seat_names
-            score_a = 1.0 if returns[0] > returns[1] else 0.0 if returns[0] < returns[1] else 0.5
-            elo.update(a, b, score_a)
-            if a != b:
-                outcome = 0 if score_a == 1.0 else 2 if score_a == 0.0 else 1
-                h2h[a][b][outcome] += 1
-                h2h[b][a][2 - outcome] += 1
+            _rate_pair(elo, h2h, seat_names, returns)
         if progress is not None:
             progress(game + 1)
     return ArenaResult(
