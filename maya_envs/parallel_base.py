@@ -128,60 +128,18 @@ class RulesParallelEnv(ParallelEnv):
                 ``illegal_action="raise"`` (an idle agent's id other than ``rules.wait_action``
                 included).
         """
-        self._check_reset("step")
-        if not self.agents:
-            raise ResetNeededError("step() after the episode ended (agents is empty): call reset() to start a new game")
-        if not isinstance(actions, dict):
-            raise IllegalActionError(
-                f"step() takes a dict {{agent: action}} for the live agents {self.agents}, got "
-                f"{type(actions).__name__} {actions!r}"
-            )
-        strangers = [agent for agent in actions if agent not in self.agents]
-        if strangers:
-            raise IllegalActionError(f"actions for {strangers}, which are not live agents; live agents: {self.agents}")
-        aec, rules, state = self.aec_env, self.rules, self.game_state
-        acting = self.acting_agents()
-        chosen, offenders = [], []
-        wait = rules.wait_action
-        for agent in self.agents:
-            if agent in acting or actions.get(agent) is None:
-                continue
-            action = check_action_id(actions[agent], rules.spec.num_actions)
-            if action != wait:
-                offenders.append((agent, f"{agent} waits in this step and chose {action}; its only legal id is {wait}"))
-        for agent in acting:
-            if actions.get(agent) is None:
-                raise ValueError(f"no action for {agent}; this step needs actions from {acting}")
-            action = check_action_id(actions[agent], rules.spec.num_actions)
-            legal = rules.legal_actions_for(state, aec.seat_of(agent))
-            if action not in legal:
-                offenders.append(
-                    (
-                        agent,
-                        f"{agent} chose illegal action {action} ({rules.action_to_string(action)}); legal ids: {legal}",
-                    )
-                )
-            chosen.append(action)
+        self._check_step_input(actions)
+        chosen, offenders = self._choices(actions)
         agents = list(self.agents)
         if offenders:
             message = "; ".join(text for _, text in offenders)
-            if aec.illegal_action == "raise":
+            if self.aec_env.illegal_action == "raise":
                 raise IllegalActionError(message)
             warnings.warn(message + "; the game ends with the illegal-action penalty", stacklevel=2)
-            bad = [agent for agent, _ in offenders]
-            penalised = {member for agent in bad for member in aec.team_of(agent)}
-            rewards = {a: (aec.illegal_reward if a in penalised else 0.0) for a in agents}
-            info = {"illegal_action": message, "offenders": bad, "end": "illegal_action"}
-            self.agents = []
-            return (
-                self._observations(),
-                rewards,
-                dict.fromkeys(agents, True),
-                dict.fromkeys(agents, False),
-                {a: copy.deepcopy(info) for a in agents},
-            )
+            return self._end_illegally(message, [agent for agent, _ in offenders], agents)
+        aec = self.aec_env
         rewards = dict.fromkeys(agents, 0.0)
-        for agent, action in zip(acting, chosen, strict=True):
+        for agent, action in chosen:
             if aec.agent_selection != agent:
                 raise RuntimeError(
                     f"rules broke the parallel contract: expected {agent}, AEC asks {aec.agent_selection}"
@@ -195,6 +153,66 @@ class RulesParallelEnv(ParallelEnv):
         if any(terminations.values()) or any(truncations.values()):
             self.agents = []  # before the observations: an ended episode's masks are all zero
         return self._observations(), rewards, terminations, truncations, infos
+
+    def _check_step_input(self, actions: Any) -> None:
+        """Refuse a step before reset or after the end, and ``actions`` that is not a dict of
+        live agents (:meth:`step`'s errors)."""
+        self._check_reset("step")
+        if not self.agents:
+            raise ResetNeededError("step() after the episode ended (agents is empty): call reset() to start a new game")
+        if not isinstance(actions, dict):
+            raise IllegalActionError(
+                f"step() takes a dict {{agent: action}} for the live agents {self.agents}, got "
+                f"{type(actions).__name__} {actions!r}"
+            )
+        strangers = [agent for agent in actions if agent not in self.agents]
+        if strangers:
+            raise IllegalActionError(f"actions for {strangers}, which are not live agents; live agents: {self.agents}")
+
+    def _choices(self, actions: dict[str, Any]) -> tuple[list[tuple[str, int]], list[tuple[str, str]]]:
+        """``(agent, action id)`` of the acting agents in order, and ``(agent, why)`` for each illegal one: an
+        idle agent's id other than ``rules.wait_action`` or an acting agent's illegal id.
+
+        Raises:
+            ValueError: an acting agent has no action.
+            IllegalActionError: an id that is not an int in ``[0, num_actions)``.
+        """
+        rules, state = self.rules, self.game_state
+        acting = self.acting_agents()
+        chosen, offenders = [], []
+        wait = rules.wait_action
+        for agent in self.agents:
+            if agent in acting or actions.get(agent) is None:
+                continue
+            action = check_action_id(actions[agent], rules.spec.num_actions)
+            if action != wait:
+                offenders.append((agent, f"{agent} waits in this step and chose {action}; its only legal id is {wait}"))
+        for agent in acting:
+            if actions.get(agent) is None:
+                raise ValueError(f"no action for {agent}; this step needs actions from {acting}")
+            action = check_action_id(actions[agent], rules.spec.num_actions)
+            legal = rules.legal_actions_for(state, self.aec_env.seat_of(agent))
+            if action not in legal:
+                why = f"{agent} chose illegal action {action} ({rules.action_to_string(action)}); legal ids: {legal}"
+                offenders.append((agent, why))
+            chosen.append((agent, action))
+        return chosen, offenders
+
+    def _end_illegally(self, message: str, bad: list[str], agents: list[str]):
+        """End the episode on illegal actions: the offenders' teams get the penalty, every agent
+        terminates with the same ``info`` (:meth:`step`'s return value)."""
+        aec = self.aec_env
+        penalised = {member for agent in bad for member in aec.team_of(agent)}
+        rewards = {a: (aec.illegal_reward if a in penalised else 0.0) for a in agents}
+        info = {"illegal_action": message, "offenders": bad, "end": "illegal_action"}
+        self.agents = []
+        return (
+            self._observations(),
+            rewards,
+            dict.fromkeys(agents, True),
+            dict.fromkeys(agents, False),
+            {a: copy.deepcopy(info) for a in agents},
+        )
 
     def render(self) -> str | None:
         """The AEC env's ``render``.
