@@ -153,6 +153,26 @@ def game_readme(game: Game) -> str:
     return "\n".join(kept).strip()
 
 
+def plot_runs(game: Game) -> list[dict]:
+    """The stored runs a game's plots show: heuristic bots in every seat, the first variant the
+    rules accept at each player count (one line or bar group per player count)."""
+    report = json.loads(GAME_STATS.read_text(encoding="utf-8"))
+    chosen: dict[int, dict] = {}
+    for run in report["runs"]:
+        config = run["config"]
+        if config["game"] == game.key and config["lineup"][0] == "heuristic":
+            chosen.setdefault(config["options"]["num_players"], run)
+    return [chosen[n] for n in sorted(chosen)]
+
+
+def write_plots() -> list[Path]:
+    """Draw each game's ``maya-stats`` plots from the stored runs into docs/images/stats/<key>/
+    (PNG bytes depend on the matplotlib version, so the staleness check leaves them out)."""
+    from maya_envs.stats.plots import write_plots as draw
+
+    return [path for game in GAMES.values() for path in draw(plot_runs(game), DOCS / "images" / "stats" / game.key)]
+
+
 def stats_section(game: Game) -> str:
     report = json.loads(GAME_STATS.read_text(encoding="utf-8"))
     runs = [r for r in report["runs"] if r["config"]["game"] == game.key]
@@ -166,7 +186,20 @@ def stats_section(game: Game) -> str:
         "Moves: decisions per game; legal moves: per decision (mean / median); forced: decisions with "
         "one legal move; wins: % of games a seat's reward was positive, Wilson 95% interval; hidden: "
         "share of decisions at which the acting seat's view hides something (the game's determinizer; "
-        "[what maya-stats measures](../stats.md)).\n\n" + tables
+        "[what maya-stats measures](../stats.md)).\n\n" + tables + _plots(game)
+    )
+
+
+def _plots(game: Game) -> str:
+    folder = DOCS / "images" / "stats" / game.key
+    pngs = sorted(folder.glob("*.png")) if folder.is_dir() else []
+    if not pngs:
+        return ""
+    what = ", ".join(f"{r['config']['options']['num_players']}p {r['config']['options'][game.variant_option]}"
+                     for r in plot_runs(game))  # fmt: skip
+    return (
+        f"\n\nPlots of the heuristic-bot rows ({what}; `python scripts/gen_docs.py --plots` draws them from "
+        "the stored runs):\n\n" + "\n\n".join(f"![{p.stem}](../images/stats/{game.key}/{p.name})" for p in pngs)
     )
 
 
@@ -424,6 +457,7 @@ def stale_pages() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when a committed page is stale")
+    parser.add_argument("--plots", action="store_true", help="also draw the maya-stats plots (matplotlib)")
     args = parser.parse_args(argv)
     if args.check:
         stale = stale_pages()
@@ -432,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print("generated pages: current")
         return 0
+    if args.plots:
+        for path in write_plots():
+            print(f"drew {path.relative_to(ROOT)}")
     for path, text in pages().items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
