@@ -234,7 +234,6 @@ class MayaQuarryObserver:
         n = state.num_players
         if not is_int(seat) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r} out of range 0..{n - 1}")
-        blocks = self.rules.components.blocks_per_color
         at = self.layout.starts
         obs = self._template.copy()
         index: list[int] = []
@@ -255,7 +254,27 @@ class MayaQuarryObserver:
             if hands[hand_base + card]:
                 put_index(pos + card)
                 put_value(hands[hand_base + card] / CARD_COUNTS[card])
-        pos = at["seats"]
+        self._put_seats(state, seat, index, value)
+        self._put_quarries(state, seat, index, value)
+        self._put_levels(state, seat, index, value)
+        if state.reloc_src >= 0:
+            src_p, src_l = divmod(state.reloc_src, MAX_LEVELS)
+            put_index(at["relocation"] + src_p * self._height + src_l)
+            put_value(1.0)
+        if state.double_left:
+            put_index(at["double"])
+            put_value(state.double_left / 2)
+        if self.rules.advanced:
+            _advanced_values(state, seat, at, index, value)
+        obs[index] = value
+        return obs
+
+    def _put_seats(self, state: MayaQuarryState, seat: int, index: list[int], value: list[float]) -> None:
+        """Each seat's row (``SEAT_ROW``), from ``seat`` on round the table: indices and values appended."""
+        n = state.num_players
+        blocks = self.rules.components.blocks_per_color
+        hands = state.hands
+        pos = self.layout.starts["seats"]
         seat_size = SEAT_ROW.size
         holder = state.holder
         for k in range(n):
@@ -279,6 +298,11 @@ class MayaQuarryObserver:
                 other in state.pending,
             )
             pos += seat_size
+
+    def _put_quarries(self, state: MayaQuarryState, seat: int, index: list[int], value: list[float]) -> None:
+        """Each quarry's row and its cards (a card's value where ``seat`` may see it): appended."""
+        n = state.num_players
+        put_index, put_value = index.append, value.append
         resolving = state.resolving
         at_revealed, at_resolving, at_protected, at_placed, at_slots = self._quarry_at
         at_present, at_owner, at_high, at_known, at_value = self._slot_at
@@ -309,6 +333,11 @@ class MayaQuarryObserver:
                         index += (pos + at_known, pos + at_value + card)
                         value += (1.0, 1.0)
                     pos += slot_size
+
+    def _put_levels(self, state: MayaQuarryState, seat: int, index: list[int], value: list[float]) -> None:
+        """Each pyramid level's fullness and blocks per seat, from ``seat`` on: appended."""
+        n = state.num_players
+        put_index, put_value = index.append, value.append
         board, ever_full = state.board, state.ever_full
         at_full, at_ever_full, at_blocks = self._level_at
         for p, level, pos, spaces in self._levels:
@@ -326,17 +355,6 @@ class MayaQuarryObserver:
                 if count:
                     put_index(pos + at_blocks + k)
                     put_value(count / spaces)
-        if state.reloc_src >= 0:
-            src_p, src_l = divmod(state.reloc_src, MAX_LEVELS)
-            put_index(at["relocation"] + src_p * self._height + src_l)
-            put_value(1.0)
-        if state.double_left:
-            put_index(at["double"])
-            put_value(state.double_left / 2)
-        if self.rules.advanced:
-            _advanced_values(state, seat, at, index, value)
-        obs[index] = value
-        return obs
 
 
 def observe(rules: MayaQuarryRules, state: MayaQuarryState, seat: int) -> np.ndarray:
