@@ -350,98 +350,119 @@ class ActionFeatures:
                 raise ValueError(f"action {a!r} is out of range: allowed ids are 0..{self.num_actions - 1}")
         seat = int(seat)
         rows = np.zeros((len(ids), len(self.names)), np.float64)
-        col = self._column
-        phase = state.phase
-        rules = self.rules
-        cache: dict[str, object] = {}
-
-        def workers_base() -> tuple[list[float], float, float]:
-            if "base" not in cache:
-                per_q = [quarry_estimate(rules, state, seat, q, column)[0] for q, column in enumerate(state.columns)]
-                cache["base"] = (per_q, sum(per_q), hand_points(state, seat))
-            return cache["base"]  # type: ignore[return-value]
-
-        def build_now() -> tuple[list[int], int, np.random.Generator]:
-            if "build" not in cache:
-                cache["build"] = (scored_now(rules, state), state.gold[seat], np.random.default_rng(0))
-            return cache["build"]  # type: ignore[return-value]
-
+        cache: dict[str, object] = {}  # what every action of this call reads, computed once
         for i, action in enumerate(ids):
             move = self._moves[action]
-            kind = move.kind
-            row = rows[i]
-            row[self._kind_column[kind]] = 1.0
-            if kind in ("worker", "protect", "plus2"):
-                row[col["quarry"]] = move.a + 1
-            elif kind in ("place", "relocate_src", "relocate_dst", "free_block"):
-                row[col["pyramid"]] = move.a + 1
-                if kind in ("place", "relocate_src"):
-                    row[col["level"]] = move.b + 1
-            elif kind in ("minus3", "appoint"):
-                row[col["seat_offset"]] = move.a
-            elif kind == "bid":
-                gold = state.gold[seat]
-                rival = max(min(state.gold[s], A.MAX_BID) for s in range(n) if s != seat)
-                row[col["bid"]] = move.a
-                row[col["bid_gold_left"]] = min(gold - move.a, A.MAX_BID)
-                row[col["bid_margin"]] = move.a - rival
-            elif kind == "blue_choose":
-                row[col[_blue_name(move.a)]] = 1.0
-            elif kind == "joker":
-                row[col[_joker_name(move.a)]] = 1.0
-
-            if kind == "worker":
-                card = move.b
-                points = max(A.CARD_VALUES[card], 0)
-                row[col["card_points"]] = points
-                row[col["card_low"]] = A.CARD_IS_LOW[card]
-                row[col["card_minus3"]] = card == A.MINUS3_CARD
-            if phase == WORKERS and kind in ("worker", "worker_pass"):
-                per_q, total, hand = workers_base()
-                if kind == "worker":
-                    q = move.a
-                    after, rank = quarry_estimate(rules, state, seat, q, state.columns[q] + [(seat, move.b)])
-                    left = hand - max(A.CARD_VALUES[move.b], 0)
-                    total_after = total - per_q[q] + after
-                    self._quarry_row(row, per_q[q], after, rank)
-                else:
-                    left, total_after = hand, total
-                row[col["exp_blocks"]] = min(total_after, left)
-                row[col["exp_blocks_uncapped"]] = total_after
-                row[col["transport_left"]] = left
-            elif phase == PLUS2_CHOICE and kind in ("plus2", "plus2_decline"):
-                per_q, total, hand = workers_base()
-                total_after = total
-                if kind == "plus2":
-                    q = move.a
-                    after, rank = quarry_estimate(rules, state, seat, q, state.columns[q], bonus=True)
-                    total_after = total - per_q[q] + after
-                    self._quarry_row(row, per_q[q], after, rank)
-                row[col["exp_blocks"]] = min(total_after, hand)
-                row[col["exp_blocks_uncapped"]] = total_after
-                row[col["transport_left"]] = hand
-            elif phase == MINUS3 and kind in ("minus3", "minus3_none"):
-                if "minus3" not in cache:
-                    cache["minus3"] = minus3_scores(state)
-                scores = cache["minus3"]
-                row[col["minus3_blocks"]] = minus3_value(rules, state, seat, action, scores)
-                if kind == "minus3":
-                    row[col["minus3_target_points"]] = scores[(seat + move.a) % n]  # type: ignore[index]
-            elif phase == PROTECT_CHOICE and kind == "protect":
-                q = move.a
-                row[col["protect_points"]] = sum(
-                    visible_value(state, q, o, c, seat) for o, c in state.columns[q] if o == seat
-                )
-            elif phase in BUILD_PHASES and kind not in ("relocate_src", "relocate_decline"):
-                gold_now, own_gold, throwaway = build_now()
-                after = lookahead(rules, state, action, throwaway)
-                gold_after = scored_now(rules, after)
-                others = (sum(gold_after) - gold_after[seat]) / (n - 1)
-                row[col["build_standing"]] = gold_after[seat] - others
-                row[col["build_blocks"]] = board_blocks(after, seat)
-                row[col["build_payout_change"]] = gold_after[seat] - gold_now[seat]
-                row[col["gold_change"]] = after.gold[seat] - own_gold
+            self._move_columns(rows[i], move, state, seat)
+            self._phase_columns(rows[i], move, action, state, seat, cache)
         return (rows / self._divisor).astype(np.float32)
+
+    def _move_columns(self, row: np.ndarray, move: A.Move, state: MayaQuarryState, seat: int) -> None:
+        """The move's own columns: its kind, its quarry, pyramid, level, seat offset, bid, blue
+        marker or joker choice, and a worker's card."""
+        col = self._column
+        kind = move.kind
+        n = state.num_players
+        kind = move.kind
+        row[self._kind_column[kind]] = 1.0
+        if kind in ("worker", "protect", "plus2"):
+            row[col["quarry"]] = move.a + 1
+        elif kind in ("place", "relocate_src", "relocate_dst", "free_block"):
+            row[col["pyramid"]] = move.a + 1
+            if kind in ("place", "relocate_src"):
+                row[col["level"]] = move.b + 1
+        elif kind in ("minus3", "appoint"):
+            row[col["seat_offset"]] = move.a
+        elif kind == "bid":
+            gold = state.gold[seat]
+            rival = max(min(state.gold[s], A.MAX_BID) for s in range(n) if s != seat)
+            row[col["bid"]] = move.a
+            row[col["bid_gold_left"]] = min(gold - move.a, A.MAX_BID)
+            row[col["bid_margin"]] = move.a - rival
+        elif kind == "blue_choose":
+            row[col[_blue_name(move.a)]] = 1.0
+        elif kind == "joker":
+            row[col[_joker_name(move.a)]] = 1.0
+
+        if kind == "worker":
+            card = move.b
+            points = max(A.CARD_VALUES[card], 0)
+            row[col["card_points"]] = points
+            row[col["card_low"]] = A.CARD_IS_LOW[card]
+            row[col["card_minus3"]] = card == A.MINUS3_CARD
+
+    def _phase_columns(
+        self, row: np.ndarray, move: A.Move, action: int, state: MayaQuarryState, seat: int, cache: dict[str, object]
+    ) -> None:
+        """The look-ahead columns of the phase's decision: expected blocks of a worker or a +2
+        choice, the -3 target's cost, a protected quarry's points, a build's standing after it."""
+        col = self._column
+        kind = move.kind
+        phase = state.phase
+        rules = self.rules
+        n = state.num_players
+        if phase == WORKERS and kind in ("worker", "worker_pass"):
+            per_q, total, hand = self._workers_base(state, seat, cache)
+            if kind == "worker":
+                q = move.a
+                after, rank = quarry_estimate(rules, state, seat, q, state.columns[q] + [(seat, move.b)])
+                left = hand - max(A.CARD_VALUES[move.b], 0)
+                total_after = total - per_q[q] + after
+                self._quarry_row(row, per_q[q], after, rank)
+            else:
+                left, total_after = hand, total
+            row[col["exp_blocks"]] = min(total_after, left)
+            row[col["exp_blocks_uncapped"]] = total_after
+            row[col["transport_left"]] = left
+        elif phase == PLUS2_CHOICE and kind in ("plus2", "plus2_decline"):
+            per_q, total, hand = self._workers_base(state, seat, cache)
+            total_after = total
+            if kind == "plus2":
+                q = move.a
+                after, rank = quarry_estimate(rules, state, seat, q, state.columns[q], bonus=True)
+                total_after = total - per_q[q] + after
+                self._quarry_row(row, per_q[q], after, rank)
+            row[col["exp_blocks"]] = min(total_after, hand)
+            row[col["exp_blocks_uncapped"]] = total_after
+            row[col["transport_left"]] = hand
+        elif phase == MINUS3 and kind in ("minus3", "minus3_none"):
+            if "minus3" not in cache:
+                cache["minus3"] = minus3_scores(state)
+            scores = cache["minus3"]
+            row[col["minus3_blocks"]] = minus3_value(rules, state, seat, action, scores)
+            if kind == "minus3":
+                row[col["minus3_target_points"]] = scores[(seat + move.a) % n]  # type: ignore[index]
+        elif phase == PROTECT_CHOICE and kind == "protect":
+            q = move.a
+            row[col["protect_points"]] = sum(
+                visible_value(state, q, o, c, seat) for o, c in state.columns[q] if o == seat
+            )
+        elif phase in BUILD_PHASES and kind not in ("relocate_src", "relocate_decline"):
+            gold_now, own_gold, throwaway = self._build_now(state, seat, cache)
+            after = lookahead(rules, state, action, throwaway)
+            gold_after = scored_now(rules, after)
+            others = (sum(gold_after) - gold_after[seat]) / (n - 1)
+            row[col["build_standing"]] = gold_after[seat] - others
+            row[col["build_blocks"]] = board_blocks(after, seat)
+            row[col["build_payout_change"]] = gold_after[seat] - gold_now[seat]
+            row[col["gold_change"]] = after.gold[seat] - own_gold
+
+    def _workers_base(
+        self, state: MayaQuarryState, seat: int, cache: dict[str, object]
+    ) -> tuple[list[float], float, float]:
+        """Each quarry's expected blocks for ``seat`` as it stands, their sum and the hand's points (once a call)."""
+        if "base" not in cache:
+            per_q = [quarry_estimate(self.rules, state, seat, q, column)[0] for q, column in enumerate(state.columns)]
+            cache["base"] = (per_q, sum(per_q), hand_points(state, seat))
+        return cache["base"]  # type: ignore[return-value]
+
+    def _build_now(
+        self, state: MayaQuarryState, seat: int, cache: dict[str, object]
+    ) -> tuple[list[int], int, np.random.Generator]:
+        """The scores now, ``seat``'s gold and the look-ahead's throwaway generator (once a call)."""
+        if "build" not in cache:
+            cache["build"] = (scored_now(self.rules, state), state.gold[seat], np.random.default_rng(0))
+        return cache["build"]  # type: ignore[return-value]
 
     def _quarry_row(self, row: np.ndarray, before: float, after: float, rank: int) -> None:
         col = self._column
