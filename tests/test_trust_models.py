@@ -16,13 +16,17 @@ import pytest
 from maya_envs import pretrained
 from maya_envs.games import find_game
 from maya_envs.players import names_checkpoint, resolve_player
+from tests.conformance import shipped_config
 from tests.crafted_models import zip_with_serialized_entry
 
-SHIPPED_ZIP = Path(pretrained.__file__).parent / "maya2012_2p.zip"
+SB3_NAME = next(n for n in pretrained.list_pretrained() if pretrained.pretrained_info(n).kind == "sb3")
+"""A shipped MaskablePPO baseline (the first of the registry), the template of the crafted zips."""
+SB3_GAME = find_game(pretrained.pretrained_info(SB3_NAME).game)
+SHIPPED_ZIP = Path(pretrained.__file__).parent / pretrained.pretrained_info(SB3_NAME).file
 
 
 def _rules():
-    return find_game("maya2012").make_rules()
+    return SB3_GAME.make_rules()
 
 
 @pytest.fixture
@@ -48,7 +52,7 @@ def test_an_explicit_file_names_a_file(spec):
     assert names_checkpoint(spec)
 
 
-@pytest.mark.parametrize("spec", ["policy:runs/x/model.pt", "az:./net.pt:8", "pretrained:maya2012_2p"])
+@pytest.mark.parametrize("spec", ["policy:runs/x/model.pt", "az:./net.pt:8", f"pretrained:{SB3_NAME}"])
 def test_a_bot_or_shipped_spec_with_a_path_inside_is_no_file(spec):
     assert not names_checkpoint(spec)
 
@@ -133,8 +137,8 @@ def test_every_command_refuses_a_crafted_zip_without_running_it(tmp_path, capsys
     marker = tmp_path / "marker"
     path = zip_with_serialized_entry(SHIPPED_ZIP, tmp_path / "model.zip", marker)
     for command in (
-        lambda: maya_eval(["--checkpoint", str(path), "--game", "maya2012"]),
-        lambda: maya_train(["--config", "maya2012/2p_quick", "--resume", str(path)]),
+        lambda: maya_eval(["--checkpoint", str(path), "--game", SB3_GAME.key]),
+        lambda: maya_train(["--config", shipped_config(SB3_GAME, "quick"), "--resume", str(path)]),
     ):
         with pytest.raises(SystemExit):
             command()
@@ -150,7 +154,7 @@ def test_every_command_refuses_a_crafted_zip_without_running_it(tmp_path, capsys
     (tmp_path / "config.yaml").write_text("{}")
     (tmp_path / "evaluation.json").write_text("{}")
     with pytest.raises(ValueError, match="is not read"):
-        publish(tmp_path, "crafted", "maya2012/2p_quick", package_dir=tmp_path)
+        publish(tmp_path, "crafted", shipped_config(SB3_GAME, "quick"), package_dir=tmp_path)
     assert not marker.exists()
 
 
@@ -206,7 +210,7 @@ def test_an_exit_checkpoint_with_a_payload_is_refused_by_resume_and_refit(tmp_pa
     path = pt_with_payload(run / "checkpoint.pt", marker, {"format": FORMAT, "iteration": 0})
     (run / "config.yaml").write_text("algo: exit\n")
     with pytest.raises(SystemExit):
-        maya_train(["--config", "maya2012/2p_exit", "--resume", str(path), "--set", f"output_dir={tmp_path}"])
+        maya_train(["--config", shipped_config(SB3_GAME, "exit"), "--resume", str(path), "--set", f"output_dir={tmp_path}"])
     assert "holds more than tensors and plain data" in capsys.readouterr().err
     with pytest.raises(ValueError, match="holds more than tensors and plain data"):
         refit(run, [1])

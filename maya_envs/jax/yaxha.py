@@ -260,7 +260,7 @@ class Yaxha(pgx.core.Env):
 
     @property
     def version(self) -> str:
-        return "v1"  # the version of yaxha_v1, the rules this engine was written for
+        return "v1"  # the version of the rules this engine was written for (tests/jax compare them)
 
     @property
     def num_players(self) -> int:

@@ -34,9 +34,9 @@ def test_the_referee_still_accepts_only_pgx_game_ids():
     class Outside(type(state)):
         @property
         def env_id(self):
-            return "yaxha"
+            return "not_a_pgx_game"
 
     outside = Outside(**{k: v for k, v in state.__dict__.items()})
-    assert "yaxha" not in get_args(referee.EnvId)
+    assert "not_a_pgx_game" not in get_args(referee.EnvId)
     with pytest.raises(AssertionError):
         referee._validate_state(outside)

@@ -1,5 +1,5 @@
 """Helpers of ``tests/jax/test_yaxha.py``: games of the JAX engine (:mod:`maya_envs.jax.yaxha`)
-played in one batch beside the PettingZoo env ``yaxha_v1``, compared after every step, and
+played in one batch beside the game's PettingZoo env, compared after every step, and
 random pyramids for the scoring checks."""
 
 from __future__ import annotations
