@@ -25,24 +25,9 @@ def short_game_options(key: str) -> dict:
     return {"max_turns": 6} if hasattr(GAMES[key].make_rules({}).config, "max_turns") else {}
 
 
-class MaskInfo(gym.Wrapper):
-    """Keeps ``info["action_mask"]`` only. Gymnasium merges the sub-envs' infos into arrays typed
-    by the first value seen, so a final info whose value changes type between games (Maya
-    (2012)'s ``winner``: a seat, or ``None`` for a draw) fails in that merge: a separate fault,
-    kept out of this test of the masks."""
-
-    def reset(self, **kwargs):
-        obs, info = self.env.reset(**kwargs)
-        return obs, {"action_mask": info["action_mask"]}
-
-    def step(self, action):
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        return obs, reward, terminated, truncated, {"action_mask": info["action_mask"]}
-
-
 def vector_env(key: str, mode, num_envs: int = 2):
     kwargs = {} if mode is None else {"vector_kwargs": {"autoreset_mode": mode}}
-    return gym.make_vec(GAMES[key].gym_id, num_envs=num_envs, vectorization_mode="sync", wrappers=[MaskInfo],
+    return gym.make_vec(GAMES[key].gym_id, num_envs=num_envs, vectorization_mode="sync",
                         **kwargs, **short_game_options(key))  # fmt: skip
 
 

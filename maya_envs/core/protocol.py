@@ -27,6 +27,10 @@ class Rules(Protocol[State]):
     """
 
     spec: GameSpec
+    #: The :meth:`final_info` keys whose value is a seat, or ``None`` where no seat has it (a
+    #: draw, a truncation, nobody declared); ``()`` when there are none. Gymnasium views, whose
+    #: vector envs type each info key by its first value, write ``-1`` for that ``None``.
+    final_info_seat_keys: tuple[str, ...]
 
     def initial_state(self, rng: np.random.Generator) -> State:
         """Return the state before the first decision, drawing the setup from ``rng``."""

@@ -233,6 +233,9 @@ class Maya2012Rules(LegalActionCache):
             :meth:`Maya2012Config.from_mapping`.
     """
 
+    final_info_seat_keys = ("winner", "declared_by", "centre_bonus")
+    """:meth:`final_info` keys holding a seat or ``None`` (Gymnasium views write ``-1``)."""
+
     def __init__(self, config: Maya2012Config | Mapping[str, Any] | None = None, **options: Any) -> None:
         self.config = config = resolve_config(Maya2012Config, config, options)
         n = config.num_players
@@ -387,7 +390,8 @@ class Maya2012Rules(LegalActionCache):
         """Lists are indexed by seat; 2p ``winner`` is a seat or ``None`` (draw or
         truncation). 3-4p reveal every card: ``tasks``, ``spare``, ``centre_card``, and give
         ``colour_scores`` (per colour), ``declared_by``, ``centre_bonus`` (a seat or
-        ``None``), ``winners`` and, in 4p, ``team_scores`` (``[team {0,2}, team {1,3}]``)."""
+        ``None``), ``winners`` and, in 4p, ``team_scores`` (``[team {0,2}, team {1,3}]``). The
+        single-agent Gymnasium view writes ``-1`` for those ``None`` (:attr:`final_info_seat_keys`)."""
         over = state.phase == OVER
         common = {"turns": state.turn, "end": end_reason(state), "truncated": state.phase == TRUNCATED}
         if self._n == 2:

@@ -18,6 +18,13 @@ played by opponents inside ``step``.
   ``RuntimeError``. A learner seat that can never decide under the game's options
   (``rules.idle_seats()``, e.g. Maya (2012) seat 3 with ``max_turns=3``) is refused at
   construction with ``ConfigError``; ``"random"`` draws among the other seats.
+* Info: ``{}`` while the game runs, the game's final info (``rules.final_info``) once it is
+  over, plus ``"action_mask"`` and ``"learner"`` (the learner's agent name). Each key has one
+  type in every game, as ``gym.make_vec`` needs (it types a key's array by the first value
+  it sees): a final-info seat that may be ``None`` (``rules.final_info_seat_keys``, e.g. Maya
+  (2012)'s ``winner`` after a draw or truncation, ``declared_by`` when nobody declared,
+  ``centre_bonus`` when nobody has it) is :data:`NO_SEAT` (``-1``) here; the AEC env's infos
+  keep ``None``.
 * Use before ``reset()``: ``step``, ``action_masks`` and ``render`` raise
   :class:`~maya_envs.core.errors.ResetNeededError`.
 * Reward: always the learner's own (its team's where the game has teams), summed over
@@ -50,6 +57,9 @@ from maya_envs.wrappers.opponents import make_opponent
 from maya_envs.wrappers.shaping import load_potential
 
 SEAT_NAMES = {"first": 0, "second": 1}
+NO_SEAT = -1
+"""A final-info seat that nobody holds (``None`` in the AEC env's infos): an int, so that every
+game gives the key one type under ``gym.make_vec``."""
 MAX_GAMES_WITHOUT_LEARNER = 1000
 
 
@@ -214,6 +224,9 @@ class SingleAgentEnv(gym.Env):
     def _observation_and_info(self) -> tuple[np.ndarray, dict[str, Any]]:
         observed = self.aec_env.observe(self.learner)  # encoded once per reset/step
         info = copy.deepcopy(self.aec_env.infos[self.learner])
+        for key in self.rules.final_info_seat_keys:
+            if key in info and info[key] is None:
+                info[key] = NO_SEAT
         info["action_mask"] = np.ones_like(observed["action_mask"]) if self._over() else observed["action_mask"]
         info["learner"] = self.learner
         return observed["observation"], info

@@ -238,6 +238,9 @@ class YaxhaRules(LegalActionCache):
     wait_action = WAIT
     """The id an idle seat sends in a Parallel step (:data:`maya_envs.yaxha.actions.WAIT`)."""
 
+    final_info_seat_keys = ()
+    """No :meth:`final_info` value is a seat or ``None`` (``winners`` is a list)."""
+
     def __init__(self, config: YaxhaConfig | dict[str, Any] | None = None, **options: Any) -> None:
         self.config = config = resolve_config(YaxhaConfig, config, options)
         n = config.num_players

@@ -61,6 +61,9 @@ class MayaQuarryRules(LegalActionCache):
             names the field).
     """
 
+    final_info_seat_keys = ()
+    """No :meth:`final_info` value is a seat or ``None`` (``winners`` is a list)."""
+
     def __init__(self, config: MayaQuarryConfig | Mapping[str, Any] | None = None, **options: Any) -> None:
         self.config = config = resolve_config(MayaQuarryConfig, config, options)
         self.components = comp = load_components(config.components, config.num_players)
