@@ -77,3 +77,20 @@ def pt_with_payload(target: Path, marker: Path, base: dict[str, Any] | None = No
     """:func:`torch_bytes_with_payload` written to ``target``."""
     target.write_bytes(torch_bytes_with_payload(marker, base))
     return target
+
+
+def ray_checkpoint_with_payload(target: Path, marker: Path, metadata: dict[str, Any]) -> Path:
+    """A checkpoint directory of ``training.rllib_train`` as Ray lays it out, without the
+    weights-only export: ``maya_rllib.json`` (``metadata``), and every pickle Ray restores an
+    RLModule or algorithm from (``class_and_ctor_args.pkl``, ``module_state.pkl``, ...) holding
+    :class:`Payload`."""
+    (target / "learner_group" / "learner").mkdir(parents=True)
+    (target / "maya_rllib.json").write_text(json.dumps(metadata))
+    folders = [target, target / "learner_group", target / "learner_group" / "learner"]
+    for module_id in set(metadata["modules"].values()):
+        folders.append(target / "learner_group" / "learner" / "rl_module" / module_id)
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ("class_and_ctor_args.pkl", "module_state.pkl", "state.pkl"):
+            (folder / name).write_bytes(pickle.dumps(Payload(marker)))
+    return target

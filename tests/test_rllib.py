@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -22,15 +21,7 @@ import pytest
 from maya_envs.evaluation.arena import play_match
 from maya_envs.games import DEFAULT_GAME
 from maya_envs.games import GAMES as TABLE
-
-HAVE_RAY = importlib.util.find_spec("ray") is not None and importlib.util.find_spec("torch") is not None
-REQUIRE_RAY = os.environ.get("MAYA_REQUIRE_RLLIB") == "1"
-needs_ray = pytest.mark.skipif(
-    not HAVE_RAY and not REQUIRE_RAY,
-    reason="Ray RLlib is not in this venv; it has its own (ray pins gymnasium 1.2.2): "
-    "bash scripts/test_compat.sh tests/test_rllib.py",
-)
-
+from tests.helpers.rllib import needs_ray
 
 
 def _one_case_per_game() -> list[tuple[str, dict]]:
@@ -94,12 +85,14 @@ def local_ray():
     ray.shutdown()
 
 
-def test_rllib_spec_without_ray_names_the_extra(monkeypatch):
-    make_env = importlib.import_module(DEFAULT_GAME.env_module).env
+def test_rllib_spec_without_torch_names_the_extra(monkeypatch):
+    """The spec reads a weights-only export (tests/test_rllib_export.py): torch, not Ray."""
+    from training.rllib_agent import load_rllib_agent
 
-    # where Ray is installed, make its import fail as if it were not (None in sys.modules)
-    monkeypatch.setitem(sys.modules, "ray.rllib.core.rl_module.rl_module", None)
-    with pytest.raises(ImportError, match=r"pip install 'maya-envs\[rllib\]'"):
+    make_env = importlib.import_module(DEFAULT_GAME.env_module).env
+    load_rllib_agent.cache_clear()
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if torch were not installed
+    with pytest.raises(ImportError, match=r"pip install 'maya-envs\[train\]'"):
         play_match(make_env, "rllib:/nonexistent", "random", games=1)
 
 

@@ -1,16 +1,17 @@
 """An RLlib checkpoint of :mod:`training.rllib_train` as an arena agent: the spec ``rllib:<path>``.
 
 ``<path>`` is the checkpoint directory (``<run dir>/checkpoint``) or the run directory. The
-agent loads the RLModules saved under ``learner_group/learner/rl_module/<module id>`` and
+agent reads only the checkpoint's weights-only export (:mod:`training.rllib_policy`: plain JSON
+and ``torch.load(weights_only=True)``), never Ray's pickles, and needs torch but not Ray. It
 plays, for the agent to move, the module that the training's policy mapping gave that seat
-(``shared``: the same module everywhere; ``per_seat``: ``seat_<i>`` for ``player_<i>``). It
-picks the highest masked logit (greedy, as SB3 models play in the arena with
-``deterministic=True``). Needs ``ray`` (``pip install "maya-envs[rllib]"``).
+(``shared``: the same module everywhere; ``per_seat``: ``seat_<i>`` for ``player_<i>``), picking
+the highest masked logit (greedy, as SB3 models play in the arena with ``deterministic=True``).
+A Ray checkpoint without the export is refused with the command that writes it
+(:data:`training.rllib_policy.EXPORT_COMMAND`).
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,19 +19,20 @@ from typing import Any
 import numpy as np
 
 PREFIX = "rllib:"
-METADATA_FILE = "maya_rllib.json"  # the name training.rllib_train writes
+METADATA_FILE = "maya_rllib.json"
+"""Written by :mod:`training.rllib_train` into every checkpoint: game, options, policy mapping,
+module ids, and the export's description (:mod:`training.rllib_policy`)."""
 
 
-def _import_ray_modules():
+def _import_torch():
     try:
         import torch
-        from ray.rllib.core.rl_module.rl_module import RLModule
     except ImportError as error:
         raise ImportError(
-            f"agent specs {PREFIX}<path> need Ray RLlib and torch, which are not installed "
-            f"({error}); install them with: pip install 'maya-envs[rllib]'"
+            f"agent specs {PREFIX}<path> need torch, which is not installed ({error}); install it with: "
+            "pip install 'maya-envs[train]'"
         ) from error
-    return torch, RLModule
+    return torch
 
 
 def find_checkpoint(path: str | Path) -> Path:
@@ -49,25 +51,54 @@ def find_checkpoint(path: str | Path) -> Path:
     )
 
 
+def _check_game(checkpoint: Path, metadata: dict[str, Any], nets: dict[str, Any]) -> dict[str, str]:
+    """The agent -> module mapping of ``metadata`` once the game it names (made with its options)
+    has exactly those agents, and each agent's observation and action sizes fit its network.
+
+    Raises:
+        UnreadableModel: anything that does not fit (the message says what differs).
+    """
+    from maya_envs.games import make_aec_env
+    from training.rllib_policy import refusal
+
+    try:
+        env = make_aec_env(metadata.get("game"), metadata.get("game_options") or {})
+    except (ValueError, TypeError, KeyError) as error:
+        raise refusal(checkpoint, f"its game and options do not make a game ({error})") from None
+    mapping = metadata["modules"]
+    if sorted(mapping) != sorted(env.possible_agents):
+        raise refusal(checkpoint, f"its agents {sorted(mapping)[:8]} are not the game's {env.possible_agents}")
+    for agent, module_id in mapping.items():
+        spec, space = nets[module_id].spec, env.observation_space(agent)["observation"]
+        sizes = (spec["observation_size"], spec["num_actions"])
+        if sizes != (space.shape[0], env.action_space(agent).n):
+            raise refusal(
+                checkpoint,
+                f"module {module_id!r} takes {sizes[0]} observation values and {sizes[1]} actions; {agent} of "
+                f"{metadata['game']} has {space.shape[0]} and {env.action_space(agent).n} (another game version?)",
+            )
+    return dict(mapping)
+
+
 class RLlibAgent:
-    """Plays an RLlib checkpoint in our AEC envs; used through ``choose(env, agent)``."""
+    """Plays an RLlib checkpoint's export in our AEC envs; used through ``choose(env, agent)``.
+
+    Raises (constructor):
+        FileNotFoundError: no checkpoint at ``path``.
+        UnreadableModel: no export, or one that is malformed or does not fit its game.
+    """
 
     def __init__(self, path: str | Path) -> None:
-        torch, rl_module = _import_ray_modules()
-        self._torch = torch
+        from training.rllib_policy import read_export
+
+        self._torch = _import_torch()
         self.checkpoint = find_checkpoint(path)
-        self.metadata = json.loads((self.checkpoint / METADATA_FILE).read_text())
-        self.modules_by_agent: dict[str, str] = dict(self.metadata["modules"])
-        root = self.checkpoint / "learner_group" / "learner" / "rl_module"
-        self.modules = {
-            module_id: rl_module.from_checkpoint(str((root / module_id).resolve()))
-            for module_id in sorted(set(self.modules_by_agent.values()))
-        }
-        for module in self.modules.values():
-            module.eval()
+        self.metadata, self.modules = read_export(self.checkpoint)
+        self.modules_by_agent = _check_game(self.checkpoint, self.metadata, self.modules)
 
     def action_logits(self, observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
-        """Masked logits of the module that plays ``agent`` (``-inf``-like where masked).
+        """Masked logits, float32 ``(num_actions,)``, of the module that plays ``agent``
+        (about ``-3.4e38`` where masked).
 
         Raises:
             KeyError: ``agent`` is not an agent of the game the checkpoint was trained on.
@@ -75,15 +106,12 @@ class RLlibAgent:
         if agent not in self.modules_by_agent:
             raise KeyError(f"agent {agent!r} is not in this checkpoint's mapping {sorted(self.modules_by_agent)}")
         torch = self._torch
-        batch = {
-            "obs": {
-                "observation": torch.as_tensor(observation["observation"][None], dtype=torch.float32),
-                "action_mask": torch.as_tensor(observation["action_mask"][None]),
-            }
-        }
+        inputs = (
+            torch.as_tensor(observation["observation"][None], dtype=torch.float32),
+            torch.as_tensor(observation["action_mask"][None]),
+        )
         with torch.no_grad():
-            out = self.modules[self.modules_by_agent[agent]].forward_inference(batch)
-        return out["action_dist_inputs"][0].numpy()
+            return self.modules[self.modules_by_agent[agent]](*inputs)[0].numpy()
 
     def choose(self, env, agent: str) -> int:
         """Greedy legal action for ``agent`` in ``env`` (an AEC env of the checkpoint's game)."""
@@ -104,8 +132,9 @@ def load_rllib_agent(spec: str) -> RLlibAgent:
 
     Raises:
         ValueError: ``spec`` does not start with ``rllib:``.
-        ImportError: Ray RLlib is not installed (the message says how to install it).
+        ImportError: torch is not installed (the message says how to install it).
         FileNotFoundError: no checkpoint at the path.
+        UnreadableModel: a checkpoint without a (valid) weights-only export.
     """
     if not spec.startswith(PREFIX):
         raise ValueError(f"an RLlib agent spec looks like {PREFIX}<checkpoint path>, got {spec!r}")

@@ -2,9 +2,9 @@
 
 The observation is our dict ``{"observation": Box float32, "action_mask": Box int8}``. The
 module builds RLlib's default PPO encoder and heads on the ``"observation"`` Box alone, and
-adds ``log(mask)`` (clamped to ``FLOAT_MIN``) to the action logits in every forward pass
-(inference, exploration, training), so masked actions get probability 0 when sampled and
-contribute nothing to the PPO loss. The value function sees the observation only.
+adds ``log(mask)`` (clamped to RLlib's ``FLOAT_MIN``; :func:`training.rllib_policy.masked_logits`)
+to the action logits in every forward pass (inference, exploration, training), so masked actions
+get probability 0 when sampled and contribute nothing to the PPO loss. The value function sees the observation only.
 
 Optionally (``model_config["action_feature_block"] = [start, features, actions]``), the logits of
 the first ``actions`` action ids also get a linear score of a per-action feature block of the
@@ -26,8 +26,9 @@ import gymnasium as gym
 import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
-from ray.rllib.utils.torch_utils import FLOAT_MIN
 from torch import nn
+
+from training.rllib_policy import masked_logits
 
 OBS_KEY = "observation"
 MASK_KEY = "action_mask"
@@ -81,14 +82,8 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return inner, obs[MASK_KEY]
 
     def _mask(self, outs: dict[str, Any], observation: torch.Tensor, mask: torch.Tensor) -> dict[str, Any]:
-        logits = outs[Columns.ACTION_DIST_INPUTS]
-        if self.action_feature_block is not None:
-            start, features, actions = self.action_feature_block
-            block = observation[:, start : start + features * actions].reshape(-1, features, actions)
-            scores = self.action_feature_head(self.action_feature_gain * block.transpose(1, 2)).squeeze(-1)
-            logits = torch.cat([logits[:, :actions] + scores, logits[:, actions:]], dim=1)
-        penalty = torch.clamp(torch.log(mask.to(logits.dtype)), min=FLOAT_MIN)
-        outs[Columns.ACTION_DIST_INPUTS] = logits + penalty
+        # the same function as the weights-only export's network, so both give the same logits
+        outs[Columns.ACTION_DIST_INPUTS] = masked_logits(self, outs[Columns.ACTION_DIST_INPUTS], observation, mask)
         return outs
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

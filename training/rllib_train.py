@@ -35,14 +35,13 @@ from maya_envs.games import DEFAULT_GAME, GAMES, find_game, make_aec_env
 from maya_envs.plain_yaml import load_yaml
 from training.checks import check_number
 from training.config_names import resolve_config, split_override, whole_floats_to_ints
+from training.rllib_agent import METADATA_FILE
 from training.run_dirs import new_run_dir
 
 GAME_NAMES = tuple(GAMES)
 """Game names in the RLlib configs: the keys of :data:`maya_envs.games.GAMES`."""
 POLICY_MAPPINGS = ("shared", "per_seat")
 POLICIES = ("mlp", "action_features")
-METADATA_FILE = "maya_rllib.json"
-"""Written into every checkpoint: game, options, policy mapping, module ids (read by the arena)."""
 
 
 @dataclass
@@ -271,7 +270,10 @@ def run_name(config: RLlibConfig) -> str:
 
 
 def save_checkpoint(algo, config: RLlibConfig, path: Path) -> Path:
-    """``algo.save_to_path(path)`` plus :data:`METADATA_FILE` for the arena's ``rllib:`` specs."""
+    """``algo.save_to_path(path)``, :data:`METADATA_FILE`, and the weights-only export that the
+    arena's ``rllib:`` specs read (:func:`training.rllib_export.export_checkpoint`)."""
+    from training.rllib_export import export_checkpoint
+
     algo.save_to_path(str(path.resolve()))
     agents = list(make_aec_env(config.game, config.game_options).possible_agents)
     metadata = {
@@ -281,7 +283,7 @@ def save_checkpoint(algo, config: RLlibConfig, path: Path) -> Path:
         "modules": module_ids(config.policy_mapping, agents),
     }
     (path / METADATA_FILE).write_text(json.dumps(metadata, indent=2))
-    return path
+    return export_checkpoint(path)  # this process's own checkpoint, so reading it through Ray is safe
 
 
 def train(config: RLlibConfig, address: str | None = None, num_cpus: int | None = None) -> Path:
