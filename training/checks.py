@@ -40,6 +40,25 @@ def check_bool(key: str, value: Any) -> None:
         raise ConfigError(f"{key}={shorten(value)}; allowed: true, false")
 
 
+def check_choice(key: str, value: Any, allowed, quote: bool = True) -> None:
+    """Raise unless ``value`` is one of the strings ``allowed`` (a list, a mapping or ``None``
+    is refused by name, not hashed); the message lists them quoted unless ``quote`` is false."""
+    if not isinstance(value, str) or value not in allowed:
+        shown = ", ".join(map(repr, allowed) if quote else allowed)
+        raise ConfigError(f"{key}={shorten(value)}; allowed: {shown}")
+
+
+def check_names(key: str, names: Any, empty: bool = False) -> None:
+    """Raise unless ``names`` is a list of strings, non-empty unless ``empty`` (a nested list
+    or a mapping in it is refused by its index, before any name is looked up)."""
+    size = "a" if empty else "a non-empty"
+    if not isinstance(names, list) or not (empty or names):
+        raise ConfigError(f"{key}={shorten(names)}; allowed: {size} list of bot names")
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            raise ConfigError(f"{key}[{index}]={shorten(name)}; allowed: a bot name (a string)")
+
+
 def is_search_spec(name: Any) -> bool:
     """Whether ``name`` names a search bot that plays without a network: a row of
     :data:`maya_envs.bot_kinds.BOT_KINDS` with settings and no model (``mcts...``, ``ismcts...``)."""

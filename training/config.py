@@ -21,7 +21,7 @@ from maya_envs.plain_yaml import load_yaml
 from maya_envs.players import PRETRAINED_SPECS, check_player_spec
 from maya_envs.pretrained import is_pretrained_spec
 from maya_envs.registration import resolve_env_id
-from training.checks import check_bool, check_int, check_number
+from training.checks import check_bool, check_choice, check_int, check_names, check_number
 from training.config_names import path_name, resolve_config, split_override, whole_floats_to_ints
 from training.exit.config import ExitConfig
 
@@ -129,8 +129,8 @@ class TrainConfig:
     def validate(self) -> None:
         """Raise :class:`ConfigError` on a bad value; a versionless ``env_id`` becomes the
         game's current versioned id."""
-        if self.algo not in ALGOS:
-            raise ConfigError(f"algo={shorten(self.algo)}; allowed: {', '.join(map(repr, ALGOS))}")
+        check_choice("algo", self.algo, ALGOS)
+        check_names("eval_opponents", self.eval_opponents)
         if not isinstance(self.exit, ExitConfig):
             raise ConfigError(f"exit={shorten(self.exit)}; allowed: a mapping with keys {_field_names(ExitConfig)}")
         if self.algo == "exit":
@@ -138,25 +138,22 @@ class TrainConfig:
             for name in self.eval_opponents:
                 if is_pretrained_spec(name):
                     raise ConfigError(
-                        f"eval_opponents: {name!r}; algo: exit plays its evaluation in lock step with bots only: "
-                        + quoted(BOT_NAMES)
+                        f"eval_opponents: {shorten(name)}; algo: exit plays its evaluation in lock step with "
+                        "bots only: " + quoted(BOT_NAMES)
                     )
         self.env_id = resolve_env_id(self.env_id)
         positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs")
         for name in positive:
             check_int(name, getattr(self, name), minimum=1)
-        if self.policy not in ("mlp", "action_features", "action_scoring"):
-            raise ConfigError(f"policy={shorten(self.policy)}; allowed: 'mlp', 'action_features', 'action_scoring'")
-        if self.vec_env not in ("dummy", "subproc"):
-            raise ConfigError(f"vec_env={shorten(self.vec_env)}; allowed: 'dummy', 'subproc'")
-        if self.learner_seat not in ("random", "first", "second"):
-            raise ConfigError(f"learner_seat={shorten(self.learner_seat)}; allowed: 'random', 'first', 'second'")
+        check_choice("policy", self.policy, ("mlp", "action_features", "action_scoring"))
+        check_choice("vec_env", self.vec_env, ("dummy", "subproc"))
+        check_choice("learner_seat", self.learner_seat, ("random", "first", "second"))
         if not isinstance(self.opponents, dict) or not self.opponents:
             raise ConfigError(f"opponents={shorten(self.opponents)}; allowed: a non-empty mapping bot name -> weight")
-        if not isinstance(self.eval_opponents, list) or not self.eval_opponents:
-            raise ConfigError(f"eval_opponents={shorten(self.eval_opponents)}; allowed: a non-empty list of bot names")
-        for name in list(self.opponents) + list(self.eval_opponents):
-            check_opponent(name, training=name in self.opponents)
+        for name in self.opponents:
+            check_opponent(name, training=True, key="opponents")
+        for name in self.eval_opponents:
+            check_opponent(name, training=name in self.opponents, key="eval_opponents")
         for name, weight in self.opponents.items():
             check_number(f"opponents.{name}", weight)
         if not sum(self.opponents.values()) > 0:
@@ -255,7 +252,7 @@ def check_env(config: TrainConfig) -> None:
     try:
         env = make_single_agent_env(config)
     except (TypeError, ValueError) as error:  # ConfigError is a ValueError
-        raise ConfigError(f"{config.env_id} with game_options={config.game_options}: {error}") from None
+        raise ConfigError(f"{config.env_id} with game_options={shorten(config.game_options)}: {error}") from None
     env.close()
 
 
@@ -271,7 +268,7 @@ def _block_keys(name: str, cls: type, block: Any) -> dict[str, Any]:
     """
     if not isinstance(block, dict):
         raise ConfigError(f"{name}={shorten(block)}; allowed: a mapping with keys {_field_names(cls)}")
-    unknown = sorted(set(block) - set(_field_names(cls)))
+    unknown = sorted(set(block) - set(_field_names(cls)), key=repr)
     if unknown:
         raise ConfigError(f"unknown {name} key(s) {listed(unknown)}; known keys: {_field_names(cls)}")
     return dict(block)
@@ -301,27 +298,29 @@ def quoted(names) -> str:
     return ", ".join(repr(name) for name in names)
 
 
-def check_opponent(name: Any, training: bool) -> None:
+def check_opponent(name: Any, training: bool, key: str = "") -> None:
     """Refuse an opponent spec a PPO run cannot play: a bot kind of the table
     (:data:`maya_envs.bot_kinds.BOT_KINDS`; as a ``training`` opponent only the kinds fast
     enough for it, :attr:`~maya_envs.bot_kinds.BotKind.training_opponent`) or a shipped agent,
     parsed and its model or shipped name looked up (no torch needed).
 
     Raises:
-        ConfigError: the message names the opponent and lists what is allowed.
+        ConfigError: the message names the config ``key`` (when given), the opponent and what
+            is allowed.
     """
+    where = f"{key}: " if key else ""
     kind = BOT_KINDS.get(name.split(":", 1)[0]) if isinstance(name, str) else None
     if not (is_pretrained_spec(name) or (kind is not None and (kind.training_opponent or not training))):
         fast = [k.syntax for k in BOT_KINDS.values() if k.training_opponent]
         slow = [k.syntax for k in BOT_KINDS.values() if not k.training_opponent]
         raise ConfigError(
-            f"opponent {name!r}; allowed: {quoted(fast + list(PRETRAINED_SPECS))}"
+            f"{where}opponent {shorten(name)}; allowed: {quoted(fast + list(PRETRAINED_SPECS))}"
             + ("" if training else f", {quoted(slow)} (evaluation only)")
         )
     try:
         check_player_spec(name)
     except ValueError as error:
-        raise ConfigError(f"opponent {name!r}: {error}") from None
+        raise ConfigError(f"{where}opponent {shorten(name)}: {error}") from None
 
 
 def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConfig:
@@ -349,7 +348,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
             continue
         data[key] = _yaml(raw, f"override {shorten(item)}")
     known = {f.name: f for f in fields(TrainConfig)}
-    unknown = sorted(set(data) - set(known))
+    unknown = sorted(set(data) - set(known), key=repr)  # YAML keys may be of mixed types
     if "game" in unknown and "env_id" not in data:  # the RLlib configs name a game, not an env id
         raise ConfigError(
             f"config {str(path)!r} is an RLlib config (it names a game, not an env_id); run it with "
@@ -361,8 +360,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
     if "self_play" in data:
         data["self_play"] = _self_play(data["self_play"])
     algo = data.get("algo", TrainConfig.algo)
-    if algo not in ALGOS:
-        raise ConfigError(f"algo={algo!r}; allowed: {', '.join(map(repr, ALGOS))}")
+    check_choice("algo", algo, ALGOS)
     if algo == "exit":
         refused = sorted(set(data) & set(PPO_ONLY_KEYS))
         if refused:
@@ -371,7 +369,7 @@ def load_config(path: str | Path | None, overrides: list[str] = ()) -> TrainConf
                 f"its settings are the exit block: {_field_names(ExitConfig)}"
             )
     elif "exit" in data:
-        raise ConfigError(f"the exit block needs algo: exit (algo is {algo!r})")
+        raise ConfigError(f"the exit block needs algo: exit (algo is {shorten(algo)})")
     if "exit" in data:
         data["exit"] = _exit_block(data["exit"])
     config = TrainConfig(**data)

@@ -9,9 +9,17 @@ from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS
 from maya_envs.core.checks import is_int, is_number
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, listed, shorten
 from maya_envs.players import check_player_spec
-from training.checks import check_bool, check_int, check_number, check_search_spec, is_search_spec
+from training.checks import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_names,
+    check_number,
+    check_search_spec,
+    is_search_spec,
+)
 
 LEAF_VALUES = ("net", "hook", "mix", "residual", "auto")
 """:attr:`ExitConfig.leaf_value` values (all but ``auto``: :data:`maya_envs.bots.guided.LEAVES`)."""
@@ -194,7 +202,7 @@ class ExitConfig:
             check_int(f"exit.{name}", getattr(self, name), minimum=1)
         if self.imitation_games == 0 and self.imitation != "none":  # iteration 0 would learn from no game
             raise ConfigError(
-                f"exit.imitation_games=0 with exit.imitation={self.imitation!r}; allowed: an int >= 1, "
+                f"exit.imitation_games=0 with exit.imitation={shorten(self.imitation)}; allowed: an int >= 1, "
                 "or exit.imitation: none to start without imitation"
             )
         for name in ("max_seconds", "weight_decay", "value_weight"):
@@ -205,15 +213,14 @@ class ExitConfig:
             check_number(f"exit.{name}", getattr(self, name), 0, 1)
         if self.value_target_hook + self.value_target_q > 1:
             raise ConfigError(
-                f"exit.value_target_hook={self.value_target_hook!r} + exit.value_target_q={self.value_target_q!r} "
+                f"exit.value_target_hook={self.value_target_hook} + exit.value_target_q={self.value_target_q} "
                 "is above 1; allowed: weights summing to at most 1 (the rest is the final result's)"
             )
         check_int("exit.window_games", self.window_games, minimum=0)
         check_int("exit.max_reuse", self.max_reuse, minimum=1)
         check_int("exit.holdout_checks", self.holdout_checks, minimum=1)
         check_number("exit.holdout_fraction", self.holdout_fraction, 0, 0.5)
-        if self.holdout_stop not in HOLDOUT_STOPS:
-            raise ConfigError(f"exit.holdout_stop={self.holdout_stop!r}; allowed: {', '.join(HOLDOUT_STOPS)}")
+        check_choice("exit.holdout_stop", self.holdout_stop, HOLDOUT_STOPS, quote=False)
         check_bool("exit.id_bias", self.id_bias)
         self._check_backend()
         check_bool("exit.keep_forced", self.keep_forced)
@@ -222,16 +229,15 @@ class ExitConfig:
         if self.eval_search_opponents is not None:
             self._check_bots("exit.eval_search_opponents", self.eval_search_opponents, empty=False)
         self.playout_cap_settings()
-        if self.leaf_value not in LEAF_VALUES:
-            raise ConfigError(f"exit.leaf_value={self.leaf_value!r}; allowed: {', '.join(LEAF_VALUES)}")
+        check_choice("exit.leaf_value", self.leaf_value, LEAF_VALUES, quote=False)
         if not isinstance(self.search, dict):
-            raise ConfigError(f"exit.search={self.search!r}; allowed: a mapping of guided-search settings")
+            raise ConfigError(f"exit.search={shorten(self.search)}; allowed: a mapping of guided-search settings")
         from maya_envs.bots.guided import GuidedConfig
 
         known = sorted(f.name for f in fields(GuidedConfig) if f.name not in ("simulations", "leaf"))
-        unknown = sorted(set(self.search) - set(known))
+        unknown = sorted(set(self.search) - set(known), key=repr)
         if unknown:
-            raise ConfigError(f"exit.search: unknown setting(s) {unknown}; known: {known}")
+            raise ConfigError(f"exit.search: unknown setting(s) {listed(unknown)}; known: {known}")
         try:
             self.search_config()
         except ValueError as error:
@@ -244,15 +250,17 @@ class ExitConfig:
             or not sum(mix.values()) > 0
         ):
             raise ConfigError(
-                f"exit.opponents={mix!r}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> a finite weight >= 0,"
-                " not all 0"
+                f"exit.opponents={shorten(mix)}; allowed: a mapping of {', '.join(EXIT_OPPONENTS)} -> a finite "
+                "weight >= 0, not all 0"
             )
-        unknown = sorted(set(mix) - set(EXIT_OPPONENTS))
+        unknown = sorted(set(mix) - set(EXIT_OPPONENTS), key=repr)
         if unknown:
-            raise ConfigError(f"exit.opponents: unknown kind(s) {unknown}; allowed: {', '.join(EXIT_OPPONENTS)}")
+            raise ConfigError(
+                f"exit.opponents: unknown kind(s) {listed(unknown)}; allowed: {', '.join(EXIT_OPPONENTS)}"
+            )
         if self.imitation not in ("heuristic", "none") and not is_search_spec(self.imitation):
             raise ConfigError(
-                f"exit.imitation={self.imitation!r}; allowed: 'heuristic', 'none' or a search bot "
+                f"exit.imitation={shorten(self.imitation)}; allowed: 'heuristic', 'none' or a search bot "
                 + ", ".join(repr(k.syntax) for k in BOT_KINDS.values() if is_search_spec(k.name))
             )
         if is_search_spec(self.imitation):
@@ -262,9 +270,7 @@ class ExitConfig:
     def _check_bots(key: str, names: Any, empty: bool) -> None:
         """``names`` is a list (non-empty unless ``empty``) of bots of the table that play
         without a network; else :class:`ConfigError` naming ``key``."""
-        if not isinstance(names, list) or not (empty or names):
-            size = "a" if empty else "a non-empty"
-            raise ConfigError(f"{key}={names!r}; allowed: {size} list of bot names")
+        check_names(key, names, empty)
         for name in names:
             try:  # bots of the table that play without a network
                 check_player_spec(name, shipped=False, models=False)
@@ -274,16 +280,15 @@ class ExitConfig:
     def _check_backend(self) -> None:
         from training.exit.actors import BACKENDS, import_ray
 
-        if self.actor_backend not in BACKENDS:
-            raise ConfigError(f"exit.actor_backend={self.actor_backend!r}; allowed: {', '.join(BACKENDS)}")
+        check_choice("exit.actor_backend", self.actor_backend, tuple(BACKENDS), quote=False)
         address = self.ray_address
         if address is not None and (not isinstance(address, str) or not address.strip()):
             raise ConfigError(
-                f"exit.ray_address={address!r}; allowed: null, 'auto', 'host:port' or 'ray://host:port'"
+                f"exit.ray_address={shorten(address)}; allowed: null, 'auto', 'host:port' or 'ray://host:port'"
             )
         if address is not None and self.actor_backend != "ray":
             raise ConfigError(
-                f"exit.ray_address={address!r} is only read with exit.actor_backend: ray (it is "
+                f"exit.ray_address={shorten(address)} is only read with exit.actor_backend: ray (it is "
                 f"{self.actor_backend!r}); allowed: null here"
             )
         if self.actor_backend == "ray":
@@ -302,21 +307,22 @@ class ExitConfig:
         cap = self.playout_cap
         keys = ("p", "small", "value_weight")
         if not isinstance(cap, dict):
-            raise ConfigError(f"exit.playout_cap={cap!r}; allowed: a mapping with keys p, small (value_weight)")
+            raise ConfigError(f"exit.playout_cap={shorten(cap)}; allowed: a mapping with keys p, small (value_weight)")
         if not cap:
             return None
-        unknown = sorted(set(cap) - set(keys))
+        unknown = sorted(set(cap) - set(keys), key=repr)
         missing = [k for k in keys[:2] if k not in cap]
         if unknown or missing:
             raise ConfigError(
-                f"exit.playout_cap={cap!r}: unknown key(s) {unknown}, missing {missing}; "
+                f"exit.playout_cap={shorten(cap)}: unknown key(s) {listed(unknown)}, missing {missing}; "
                 "allowed: p, small, value_weight"
             )
         check_number("exit.playout_cap.p", cap["p"], 0, 1)
         small = cap["small"]
         if not is_int(small, numpy=False) or not 1 <= small <= self.simulations:
             raise ConfigError(
-                f"exit.playout_cap.small={small!r}; allowed: an int in [1, {self.simulations}] (exit.simulations)"
+                f"exit.playout_cap.small={shorten(small)}; allowed: an int in [1, {self.simulations}] "
+                "(exit.simulations)"
             )
         weight = cap.get("value_weight", 0.0)
         check_number("exit.playout_cap.value_weight", weight, 0, 1)
