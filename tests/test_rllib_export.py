@@ -117,9 +117,11 @@ def _set(path: list, value):
     return change
 
 
-def _rename_module(new: str):
+def _rename_module(new: str, mapped_as=None):
+    """seat_1 exported as ``new``, and mapped as ``mapped_as`` (default ``new``)."""
+
     def change(metadata, checkpoint):
-        metadata["modules"]["player_1"] = new
+        metadata["modules"]["player_1"] = new if mapped_as is None else mapped_as
         metadata["export"]["modules"][new] = metadata["export"]["modules"].pop("seat_1")
 
     return change
@@ -149,6 +151,8 @@ MALFORMED = {
     ),
     "mapping": (_set(["modules", "player_1"], "seat_7"), "mapping .* does not name the exported modules"),
     "game": (_set(["game"], "chess"), "its game and options do not make a game"),
+    "options": (_set(["game_options"], []), r"its game_options \[\] are not a JSON object"),
+    "module id a number": (_rename_module("1", mapped_as=1), "mapping .* does not name the exported modules"),
     "version": (_other_game_version, r"7 observation values .*another game version"),
     "agents": (
         _set(["modules", "player_2"], "seat_0"),

@@ -58,11 +58,15 @@ def _check_game(checkpoint: Path, metadata: dict[str, Any], nets: dict[str, Any]
     Raises:
         UnreadableModel: anything that does not fit (the message says what differs).
     """
+    from maya_envs.core.errors import shorten
     from maya_envs.games import make_aec_env
     from training.rllib_policy import refusal
 
+    options = metadata.get("game_options", {})
+    if not isinstance(options, dict):
+        raise refusal(checkpoint, f"its game_options {shorten(options)} are not a JSON object")
     try:
-        env = make_aec_env(metadata.get("game"), metadata.get("game_options") or {})
+        env = make_aec_env(metadata.get("game"), options)
     except (ValueError, TypeError, KeyError) as error:
         raise refusal(checkpoint, f"its game and options do not make a game ({error})") from None
     mapping = metadata["modules"]

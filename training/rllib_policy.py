@@ -228,7 +228,7 @@ def read_export(checkpoint: Path) -> tuple[dict[str, Any], dict[str, MaskedPolic
     if not isinstance(export, dict) or export.get("format") != FORMAT or not isinstance(export.get("modules"), dict):
         raise refusal(checkpoint, f"its export is not of format {FORMAT} (found {shorten(export)})")
     mapping = metadata.get("modules")
-    if not isinstance(mapping, dict) or not mapping or not set(map(str, mapping.values())) == set(export["modules"]):
+    if not isinstance(mapping, dict) or not mapping or set(mapping.values()) != set(export["modules"]):
         raise refusal(checkpoint, f"its agent-to-module mapping {shorten(mapping)} does not name the exported modules")
     nets = {}
     for module_id, spec in export["modules"].items():
