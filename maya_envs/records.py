@@ -53,6 +53,7 @@ from typing import Any
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from maya_envs.aec_base import GameAECEnv, check_action_id
+from maya_envs.core.checks import is_number
 from maya_envs.core.errors import listed, plain_words, shorten
 from maya_envs.core.rng import seed_hides_draws
 from maya_envs.games import GAMES, find_game, renamed_note
@@ -384,7 +385,7 @@ def _check_end(number: int, end: Any) -> dict[str, Any]:
         raise RecordError(f"line {number}: the end line is {{\"end\": {{...}}}}", line=number, key="end")
     _check_keys(number, "end", end, END_KEYS, optional=("illegal",))
     rewards = end["rewards"]
-    if not all(isinstance(r, (int, float)) and not isinstance(r, bool) for r in rewards.values()):
+    if not all(is_number(r, numpy=False) for r in rewards.values()):
         raise RecordError(f"line {number}: end field 'rewards' must map agents to numbers", line=number, key="rewards")
     if "illegal" in end:
         _check_keys(number, "illegal", end["illegal"], ILLEGAL_KEYS)

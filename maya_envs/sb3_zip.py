@@ -37,6 +37,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from maya_envs.core.checks import is_int, is_number
+
 CONVERT = "python -m maya_envs.sb3_zip OLD.zip NEW.zip"
 """Rewrites a MaskablePPO zip this module refuses (it unpickles the old file: a file you trust)."""
 POLICIES = {
@@ -120,7 +122,7 @@ def num_timesteps(path: str | Path) -> int:
         UnreadableModel: as :func:`rebuilt_fields`, or no plain ``num_timesteps``.
     """
     value = rebuilt_fields(path).get("num_timesteps")
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value, numpy=False):
         raise _refuse(Path(path), f"num_timesteps={value!r} is not an int")
     return value
 
@@ -174,7 +176,7 @@ def _action_space(path: Path, value: Any) -> Any:
 
 
 def _constant(path: Path, value: Any, key: str) -> float:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if is_number(value, numpy=False):
         return float(value)
     match = _CONSTANT.fullmatch(str(value.get("value_schedule", ""))) if isinstance(value, dict) else None
     if match is None:
@@ -183,7 +185,7 @@ def _constant(path: Path, value: Any, key: str) -> float:
 
 
 def _positive_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+    return is_int(value, numpy=False) and value > 0
 
 
 def _check_sizes(path: Path, fields: dict[str, Any], kwargs: dict[str, Any], observation: Any) -> None:

@@ -64,6 +64,7 @@ import numpy as np
 import pgx
 import pgx.core
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.layout import Layout
 from maya_envs.core.options import resolve_config
 from maya_envs.maya2012 import actions as A
@@ -273,7 +274,7 @@ class Maya2012(pgx.core.Env):
             if not self.observe_on_step:  # Pgx's init and step ask this way
                 return jnp.zeros(self._size, jnp.float32)
             return jax.lax.stop_gradient(self._observe(state, state.current_player))
-        if isinstance(player_id, (int, np.integer)) and not isinstance(player_id, bool):
+        if is_int(player_id):
             if not 0 <= player_id < self._n:
                 raise ValueError(f"player_id={int(player_id)} is not a seat: allowed 0..{self._n - 1}")
             return jax.lax.stop_gradient(self._observe(state, jnp.int32(player_id)))

@@ -39,6 +39,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import ConfigError, ResetNeededError
 from maya_envs.jax.engines import make
 
@@ -179,6 +180,6 @@ class JaxVectorEnv:
 
 def _bounded_int(name: str, value: Any, low: int, high: int) -> int:
     """``value`` as an int in ``low..high``; else ``ConfigError`` naming it (shortened)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise ConfigError(f"{name}={str(value)[:40]!r}: an int in {low}..{high} required")
     return int(value)

@@ -59,6 +59,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from maya_envs.core.checks import is_int
+
 FORMAT = "maya_envs.network"
 VERSION = 1
 
@@ -97,13 +99,10 @@ class PolicyValueNet(nn.Module):
         margin_head: bool = False,
     ) -> None:
         super().__init__()
-        for name, value in (("board_dim", board_dim), ("feature_dim", feature_dim), ("num_actions", num_actions)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        sizes = {"board_dim": board_dim, "feature_dim": feature_dim, "num_actions": num_actions}
+        for name, value in {**sizes, "num_values": num_values, "hidden": hidden}.items():
+            if not is_int(value, numpy=False) or value < 1:  # True is no size
                 raise ValueError(f"{name}={value!r}; allowed: an int >= 1")
-        if not isinstance(num_values, int) or num_values < 1:
-            raise ValueError(f"num_values={num_values!r}; allowed: an int >= 1")
-        if not isinstance(hidden, int) or hidden < 1:
-            raise ValueError(f"hidden={hidden!r}; allowed: an int >= 1")
         if not isinstance(residual, bool):
             raise ValueError(f"residual={residual!r}; allowed: True or False")
         if not isinstance(margin_head, bool):

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.checks import is_int, is_number
 from maya_envs.games import Game, find_game
 
 #: ``rules.state_to_dict`` field naming the phase (every game's serializer writes it).
@@ -178,7 +179,7 @@ def _score_list(info: Mapping[str, Any], n: int) -> tuple[str | None, list[float
         if (
             isinstance(value, list)
             and len(value) == n
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            and all(is_number(v, numpy=False) for v in value)
         ):
             return key, [float(v) for v in value]
     return None, None
@@ -199,7 +200,7 @@ class Table:
         self.game: Game = find_game(config.game)
         for name, low in (("hidden_games", 0), ("world_samples", 2), ("probe_every", 1)):
             value = getattr(config, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            if not is_int(value, numpy=False) or value < low:
                 raise ValueError(f"{name}={value!r}; allowed: an int >= {low}")
         self.env = importlib.import_module(self.game.env_module).raw_env(**dict(config.options))
         self.rules = self.env.rules

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from maya_envs.captions import move_caption, result_line
+from maya_envs.core.checks import is_int
 from maya_envs.core.errors import IllegalActionError, plain_words, shorten
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import game_names, game_of_rules
@@ -147,7 +148,7 @@ class LiveGame(Item):
             raise ValueError(f"player_{mover} ({self.seats[mover]}) is an agent; use step or play to let it move")
         if seat is not None and check_viewer(seat, len(self.seats)) != mover:
             raise ValueError(f"it is player_{mover}'s turn, not player_{seat}'s")
-        if isinstance(action, bool) or not isinstance(action, int):
+        if not is_int(action, numpy=False):
             raise ValueError(f"a move must be an action id (int), got {shorten(action)}")
         legal = self.rules.legal_actions(self.env.game_state)
         if action not in legal:

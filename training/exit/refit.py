@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from maya_envs.core.checks import is_int
 from training.exit.data import Positions
 
 REFITS = "refits"
@@ -90,7 +91,7 @@ def refit(run_dir: Path, seeds: list[int], overrides: Sequence[str] = (), tag: s
     from training.exit.play import Played
 
     for seed in seeds:
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        if not is_int(seed, numpy=False) or seed < 0:
             raise ValueError(f"seed={seed!r}; allowed: an int >= 0")
     overrides = list(overrides)
     for item in overrides:
