@@ -9,7 +9,7 @@ from maya_envs.wrappers.opponents import register_resolver
 
 
 def _rllib_opponent(spec, rules=None):
-    from training.rllib_agent import resolve_opponent  # lazy: needs ray only for such a spec
+    from training.rllib_agent import resolve_opponent  # lazy: torch, only for such a spec (never Ray)
 
     return resolve_opponent(spec, rules)
 
