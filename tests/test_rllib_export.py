@@ -240,3 +240,14 @@ def test_the_export_command_refuses_a_folder_without_a_checkpoint(tmp_path, caps
     with pytest.raises(SystemExit) as exit_info:
         export_main([str(tmp_path)])
     assert exit_info.value.code == 2 and "no RLlib checkpoint of training.rllib_train" in capsys.readouterr().err
+
+
+def test_the_export_command_without_ray_names_the_extra(tmp_path, capsys, no_ray):
+    from training.rllib_export import main as export_main
+
+    marker = tmp_path / "marker"
+    ray_checkpoint_with_payload(tmp_path / "checkpoint", marker, {"game": GAME, "modules": dict(MAPPING)})
+    with pytest.raises(SystemExit) as exit_info:
+        export_main([str(tmp_path)])
+    assert exit_info.value.code == 2 and "exporting needs Ray RLlib" in capsys.readouterr().err
+    assert not marker.exists()
