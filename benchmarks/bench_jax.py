@@ -31,6 +31,7 @@ Usage::
     python benchmarks/bench_jax.py           # 2-4p, ~4 min on the idle 2-core machine: results/bench_jax.{json,md}
     python benchmarks/bench_jax.py --quick   # 2p rows and the verdicts only (~1.5 min), batch 1024
     python benchmarks/bench_jax.py --smoke --out /tmp/bench_jax   # batch 64, 0.2 s: does it run
+    python benchmarks/bench_jax.py --sweep --batches 1024 --players 2 --seconds 1   # every engine, Pgx games, rules
 """
 
 from __future__ import annotations
@@ -52,7 +53,10 @@ import numpy as np
 import pgx
 from bench_envs import RESULTS_DIR, save
 
+from maya_envs.games import find_game
 from maya_envs.jax import Maya2012, relabel_board, sample_board
+from maya_envs.jax.engines import engine_names
+from maya_envs.jax.engines import make as make_engine
 from maya_envs.maya2012.batched import BatchedMaya2012
 
 _WORD = 25  # mask bits per packed word (75 actions: 3 words)
@@ -244,6 +248,105 @@ def connect_four_case(batch: int, chunk: int, seconds: float, repeats: int) -> d
                    step_compile=False)
 
 
+def engine_case(game: str, num_players: int, batch: int, chunk: int, seconds: float, repeats: int,
+                observe: bool) -> dict[str, Any]:  # fmt: skip
+    """Any engine of :data:`maya_envs.jax.engines.ENGINES`: random play as :func:`maya_case`;
+    new games from ``init_like`` on one ``init`` start per 64 games where the engine has it
+    (Maya (2012)'s exact board sampler), else from ``init``."""
+    env = make_engine(game, num_players=num_players, observe_on_step=observe)
+    keys = jax.random.split(jax.random.PRNGKey(num_players), batch)
+    if hasattr(env, "init_like"):
+        bases = jax.jit(jax.vmap(env.init))(keys[: max(batch // 64, 1)])
+        starts = jax.tree_util.tree_map(lambda v: jnp.resize(v, (batch, *v.shape[1:])), bases)
+
+        def reset(keys, starts):
+            return jax.vmap(env.init_like)(keys, starts)
+    else:
+        starts = jnp.int32(0)
+
+        def reset(keys, _):
+            return jax.vmap(env.init)(keys)
+
+    state = jax.jit(reset)(keys, starts)
+    return measure(env, batch, chunk, seconds, repeats, reset, starts, state, step_compile=False)
+
+
+def pgx_case(name: str, batch: int, chunk: int, seconds: float, repeats: int) -> dict[str, Any]:
+    """One of Pgx's own games (``pgx.make(name)``), random play as :func:`maya_case`."""
+    env = pgx.make(name)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), batch))
+    return measure(env, batch, chunk, seconds, repeats, lambda keys, _: jax.vmap(env.init)(keys), jnp.int32(0), state,
+                   step_compile=False)  # fmt: skip
+
+
+def rules_case(game: str, num_players: int, seconds: float, repeats: int, observe: bool) -> dict[str, Any]:
+    """The Python rules engine of ``game``: one game at a time, random legal ids, the mover's
+    observation (the game's observer) after each step when ``observe``."""
+    entry = find_game(game)
+    rules = entry.make_rules({"num_players": num_players})
+    observer = entry.hook("observer")(rules)
+    rng = np.random.default_rng(0)
+    state = rules.initial_state(rng)
+
+    def run_once():
+        nonlocal state
+        for _ in range(200):
+            if rules.is_terminal(state):
+                state = rules.initial_state(rng)
+            legal = rules.legal_actions(state)
+            state = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
+            if observe and not rules.is_terminal(state):
+                observer.encode(state, rules.current_player(state))
+        return 200
+
+    return _rates(run_once, seconds, repeats)
+
+
+def sweep(batches: list[int], players: list[int], chunk: int, seconds: float, repeats: int) -> dict[str, Any]:
+    """Every JAX engine at ``players`` (those the game has) and every batch, with and without
+    the observation, beside Pgx ``connect_four``, ``othello`` and ``backgammon`` and the Python
+    rules engine of the same game (with the observation), all in this process."""
+    rows: dict[str, Any] = {}
+
+    def add(name, row):
+        rows[name] = row
+        print(name, {k: row[k] for k in ("steps_per_cpu_s", "compile_chunk_s") if k in row}, flush=True)
+
+    for game in engine_names():
+        for n in (n for n in players if n in find_game(game).player_counts):
+            add(f"{game} {n}p python rules (observation)", rules_case(game, n, seconds, repeats, observe=True))
+    for batch in batches:
+        for name in ("connect_four", "othello", "backgammon"):
+            add(f"pgx {name} @ {batch}", pgx_case(name, batch, chunk, seconds, repeats))
+        for game in engine_names():
+            for n in (n for n in players if n in find_game(game).player_counts):
+                for observe in (True, False):
+                    label = "observation" if observe else "observe_on_step=False"
+                    add(f"{game} {n}p {label} @ {batch}", engine_case(game, n, batch, chunk, seconds, repeats, observe))
+    return rows
+
+
+def sweep_markdown(meta: dict[str, Any], rows: dict[str, Any]) -> str:
+    """The sweep as a table: agent-steps per CPU second and the ratio to ``connect_four`` at
+    the same batch (to the Python rules engine of the game for its rows)."""
+    lines = [f"Measured {meta['time']}, jax {meta['jax']}, pgx {meta['pgx']}, device {meta['device']}, "
+             f"{meta['cores']} cores, median of {meta['repeats']} x {meta['seconds']} s; load average "
+             f"{meta['loadavg_before']} before, {meta['loadavg_after']} after.", "",
+             "| row | agent-steps per CPU s | x connect_four (same batch) | x its Python rules engine "
+             "| compile chunk (s) |",
+             "|---|---:|---:|---:|---:|"]  # fmt: skip
+    for name, row in rows.items():
+        cpu = row["steps_per_cpu_s"]
+        batch = name.rsplit(" @ ", 1)[1] if " @ " in name else None
+        c4 = rows.get(f"pgx connect_four @ {batch}", {}).get("steps_per_cpu_s")
+        game_n = " ".join(name.split()[:2])
+        python = rows.get(f"{game_n} python rules (observation)", {}).get("steps_per_cpu_s")
+        vs_c4 = f"{cpu / c4:.2f}x" if c4 and batch else ""
+        vs_py = f"{cpu / python:.1f}x" if python and batch and "observation @" in name else ""
+        lines.append(f"| {name} | {cpu:,.0f} | {vs_c4} | {vs_py} | {row.get('compile_chunk_s', '')} |")
+    return "\n".join(lines) + "\n"
+
+
 def _loadavg() -> str:
     try:
         with open("/proc/loadavg") as handle:
@@ -427,11 +530,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--quick", action="store_true", help="2p rows (and numba) only, 1 s x 3: the verdicts")
     parser.add_argument("--smoke", action="store_true", help="batch 64, 0.2 s x 1, 2p only: does it run")
+    parser.add_argument("--sweep", action="store_true",
+                        help="every JAX engine at --batches with and without the observation, Pgx connect_four/othello/"
+                             "backgammon and the Python rules engines: results/bench_jax_sweep.{json,md}")  # fmt: skip
+    parser.add_argument("--batches", type=int, nargs="+", default=[256, 1024, 4096], help="--sweep's batch sizes")
     parser.add_argument("--child-single-thread", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "bench_jax")
     args = parser.parse_args(argv)
     if args.child_single_thread:
         _child_single_thread(args.batch, args.chunk, args.seconds, args.repeats)
+        return 0
+    if args.sweep:
+        meta = {"time": time.strftime("%Y-%m-%d %H:%M:%S"), "jax": jax.__version__, "pgx": pgx.__version__,
+                "device": str(jax.devices()[0]), "cores": len(os.sched_getaffinity(0)), "repeats": args.repeats,
+                "seconds": args.seconds, "batches": args.batches, "loadavg_before": _loadavg()}  # fmt: skip
+        rows = sweep(args.batches, args.players, args.chunk, args.seconds, args.repeats)
+        meta["loadavg_after"] = _loadavg()
+        out = args.out if args.out != RESULTS_DIR / "bench_jax" else RESULTS_DIR / "bench_jax_sweep"
+        save({"meta": meta, "rows": rows}, sweep_markdown(meta, rows), out)
         return 0
     if args.quick:
         args.seconds, args.players = 1.0, [2]
