@@ -51,7 +51,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable, AECIterator
 
 from maya_envs.core.checks import is_int
-from maya_envs.core.errors import CallOrderError, ConfigError, IllegalActionError, ResetNeededError
+from maya_envs.core.errors import CallOrderError, ConfigError, IllegalActionError, ResetNeededError, shorten
 from maya_envs.core.layout import Observer
 from maya_envs.core.legal import check_action_id
 from maya_envs.core.protocol import Rules
@@ -112,14 +112,14 @@ class RulesAECEnv(AECEnv):
     ) -> None:
         super().__init__()
         if render_mode in PICTURE_MODES and picture is None:
-            raise ConfigError(f"render_mode={render_mode!r} needs a picture renderer; this game has none")
+            raise ConfigError(f"render_mode={shorten(render_mode)} needs a picture renderer; this game has none")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(
-                f"render_mode={render_mode!r} is not supported; allowed: None, "
+                f"render_mode={shorten(render_mode)} is not supported; allowed: None, "
                 + ", ".join(repr(m) for m in self.metadata["render_modes"])
             )
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
-            raise ConfigError(f"illegal_action={illegal_action!r}; allowed: {ILLEGAL_ACTION_POLICIES}")
+            raise ConfigError(f"illegal_action={shorten(illegal_action)}; allowed: {ILLEGAL_ACTION_POLICIES}")
         self.rules = rules
         if observer is None:
             raise ConfigError(f"{type(rules).__name__}: an env needs observer= (the game's observation encoder)")
@@ -273,7 +273,7 @@ class RulesAECEnv(AECEnv):
         valid = observer is None or (is_int(observer) and 0 <= observer < len(self.possible_agents))
         if not valid:
             raise ConfigError(
-                f"render_observer={observer!r}; allowed: None, a seat 0..{len(self.possible_agents) - 1} "
+                f"render_observer={shorten(observer)}; allowed: None, a seat 0..{len(self.possible_agents) - 1} "
                 f"or an agent name {self.possible_agents}"
             )
         self._render_observer = None if observer is None else int(observer)

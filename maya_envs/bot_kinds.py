@@ -20,7 +20,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from maya_envs.core.errors import did_you_mean
+from maya_envs.core.errors import did_you_mean, shorten
 
 TRAIN_EXTRA = "pip install 'maya-envs[train]'"
 MODEL = "{model}"
@@ -79,7 +79,7 @@ class BotKind:
         """
         if self.parse is None:
             if spec != self.name:
-                raise ValueError(f"bot {spec!r}: {self.name!r} takes no settings; syntax: {self.syntax}")
+                raise ValueError(f"bot {shorten(spec)}: {shorten(self.name)} takes no settings; syntax: {self.syntax}")
             return None, None
         return _load(self.parse)(spec)
 
@@ -104,7 +104,7 @@ class BotKind:
             try:
                 importlib.import_module(module)
             except ImportError as error:
-                raise ImportError(f"bot {spec!r} needs {module}, from the train extra: {TRAIN_EXTRA}") from error
+                raise ImportError(f"bot {shorten(spec)} needs {module}, from the train extra: {TRAIN_EXTRA}") from error
         if self.parse is None:
             return _load(self.factory)(rules, seed)
         return _load(self.factory)(spec, rules, seed)
@@ -184,7 +184,7 @@ def bot_kind(name: Any) -> BotKind:
     """
     kind = BOT_KINDS.get(name.split(":", 1)[0]) if isinstance(name, str) else None
     if kind is None or (kind.parse is None and name != kind.name):
-        raise ValueError(f"unknown bot {name!r}{_near_bot(name)}; known bots: {', '.join(BOT_NAMES)}")
+        raise ValueError(f"unknown bot {shorten(name)}{_near_bot(name)}; known bots: {', '.join(BOT_NAMES)}")
     return kind
 
 

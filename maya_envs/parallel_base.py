@@ -40,7 +40,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from maya_envs.aec_base import RulesAECEnv
-from maya_envs.core.errors import IllegalActionError, ResetNeededError
+from maya_envs.core.errors import IllegalActionError, ResetNeededError, shorten
 from maya_envs.core.legal import check_action_id
 
 
@@ -163,7 +163,7 @@ class RulesParallelEnv(ParallelEnv):
         if not isinstance(actions, dict):
             raise IllegalActionError(
                 f"step() takes a dict {{agent: action}} for the live agents {self.agents}, got "
-                f"{type(actions).__name__} {actions!r}"
+                f"{type(actions).__name__} {shorten(actions)}"
             )
         strangers = [agent for agent in actions if agent not in self.agents]
         if strangers:

@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS, TRAIN_EXTRA, bot_kind, bot_syntax, is_bot_spec, make_bot
+from maya_envs.core.errors import shorten
+from maya_envs.core.paths import names_a_file, shown_path
 from maya_envs.games import game_of_rules
 from maya_envs.pretrained import (
     PREFIX,
@@ -96,7 +98,7 @@ def _pretrained(spec: str, rules: Any, observation_shape: tuple[int, ...] | None
     ``"pretrained"`` the default entry's ``default_spec`` (a bot spec), else an ``sb3``
     entry's MaskablePPO model or a ``network`` entry's bot ``"policy:<name>"``."""
     if not is_pretrained_spec(spec):
-        raise ValueError(f"a pretrained spec looks like 'pretrained' or 'pretrained:<name>', got {spec!r}")
+        raise ValueError(f"a pretrained spec looks like 'pretrained' or 'pretrained:<name>', got {shorten(spec)}")
     shape = default_observation_shape(rules) if observation_shape is None else tuple(observation_shape)
     name = resolve_pretrained_spec(spec, replace(rules.spec, observation_shape=shape))
     agent = default_agent(name) if spec == PREFIX else raw_agent(name)
@@ -147,8 +149,8 @@ def load_checkpoint(spec: str, what: str = "checkpoint") -> Any:
             (:class:`~maya_envs.sb3_zip.UnreadableModel`, naming the conversion command).
     """
     path = checkpoint_path(spec)
-    if not path.is_file():
-        raise ValueError(f"{what} {str(path)!r} does not exist")
+    if not names_a_file(path):
+        raise ValueError(f"{what} {shown_path(path)} does not exist")
     try:
         import sb3_contrib  # noqa: F401  (the train extra)
     except ImportError as error:
@@ -244,10 +246,10 @@ def check_player_spec(spec: Any, *, shipped: bool = True, models: bool = True) -
             raise ValueError(f"no such pretrained baseline; known: {list_pretrained()}")
         return
     if not is_bot_spec(spec):
-        raise ValueError(f"{spec!r}; allowed: {player_syntax(shipped=shipped, models=models)}")
+        raise ValueError(f"{shorten(spec)}; allowed: {player_syntax(shipped=shipped, models=models)}")
     kind = bot_kind(spec)
     if kind.model is not None and not models:
-        raise ValueError(f"{spec!r} plays a network; allowed: {player_syntax(shipped=shipped, models=False)}")
+        raise ValueError(f"{shorten(spec)} plays a network; allowed: {player_syntax(shipped=shipped, models=False)}")
     kind.check(spec)
 
 

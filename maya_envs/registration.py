@@ -30,7 +30,7 @@ from typing import Any
 
 import gymnasium
 
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.games import GAMES, RENAMED_ENVS, renamed_to
 
 ENTRY_POINT = "maya_envs.wrappers.single_agent:make_single_agent_env"
@@ -79,8 +79,8 @@ def _refuse_parallel(env_id: str, **_options) -> None:
     """The Parallel creator of an AEC-only game: raises :class:`NoParallelApiError`."""
     parallel = [i for kind, i in PETTINGZOO_ENTRIES if kind == "parallel"]
     raise NoParallelApiError(
-        f"{env_id!r}: this game has no Parallel API (its seats move one at a time, each move deciding who "
-        f"moves next); allowed: pettingzoo.make('aec', {env_id!r}), or pettingzoo.make('parallel', id) "
+        f"{shorten(env_id)}: this game has no Parallel API (its seats move one at a time, each move deciding who "
+        f"moves next); allowed: pettingzoo.make('aec', {shorten(env_id)}), or pettingzoo.make('parallel', id) "
         f"with id one of {parallel}"
     )
 
@@ -134,11 +134,11 @@ def resolve_env_id(env_id: Any) -> str:
         versioned = re.fullmatch(r"(.+)-v(\d+)", env_id)
         if env_id in RENAMED_IDS:
             new_id, change = RENAMED_IDS[env_id]
-            reason = f" was renamed {new_id!r} (what changed: {change}; README 'Versions')"
+            reason = f" was renamed {shorten(new_id)} (what changed: {change}; README 'Versions')"
         elif versioned and versioned[1] in VERSIONLESS_IDS:
             base, version = versioned.groups()
-            reason = f": {base} has no version v{version} (current: {VERSIONLESS_IDS[base]!r})"
-    raise ConfigError(f"env_id={env_id!r}{reason}; allowed: {sorted([*VERSIONLESS_IDS, *ENV_IDS])}")
+            reason = f": {base} has no version v{version} (current: {shorten(VERSIONLESS_IDS[base])})"
+    raise ConfigError(f"env_id={shorten(env_id)}{reason}; allowed: {sorted([*VERSIONLESS_IDS, *ENV_IDS])}")
 
 
 def _refuse_renamed(old_id: str, **_options) -> None:

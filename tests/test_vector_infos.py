@@ -87,8 +87,13 @@ def test_every_info_key_has_one_type_across_games(key, num_players):
     assert mixed == {}
 
 
-def test_a_draw_is_no_seat_in_the_gym_info_and_none_in_the_aec_info():
-    env = gym.make(GAMES["maya2012"].gym_id, **short_game_options("maya2012", 2), at_max_turns="truncate")
+SEAT_KEY_GAMES = [key for key in sorted(GAMES) if GAMES[key].make_rules({}).final_info_seat_keys]
+
+
+@pytest.mark.parametrize("key", SEAT_KEY_GAMES)
+def test_a_truncated_game_has_no_seat_in_the_gym_info_and_none_in_the_aec_info(key):
+    num_players = GAMES[key].player_counts[0]
+    env = gym.make(GAMES[key].gym_id, **short_game_options(key, num_players), at_max_turns="truncate")
     rng = np.random.default_rng(0)
     _obs, info = env.reset(seed=0)
     truncated = terminated = False
@@ -96,4 +101,6 @@ def test_a_draw_is_no_seat_in_the_gym_info_and_none_in_the_aec_info():
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         _obs, _reward, terminated, truncated, info = env.step(action)
     aec_info = env.unwrapped.aec_env.infos[info["learner"]]
-    assert truncated and info["winner"] == NO_SEAT and aec_info["winner"] is None
+    assert truncated
+    for seat_key in set(info) & set(GAMES[key].make_rules({}).final_info_seat_keys):
+        assert info[seat_key] == NO_SEAT and aec_info[seat_key] is None

@@ -59,7 +59,7 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep:
-            raise ValueError(f"--option {item!r} must look like key=value")
+            raise ValueError(f"--option {shorten(item)} must look like key=value")
         options[key.strip()] = load_yaml(raw, f"--option {shorten(item)}")  # a ConfigError (ValueError) names it
     return options
 
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             env_id = find_game(args.env).gym_id
         except ValueError:
-            parser.error(f"--env {args.env!r}; allowed: {game_names()}")
+            parser.error(f"--env {shorten(args.env)}; allowed: {game_names()}")
     try:
         game_options.update(_parse_options(args.option))
     except ValueError as error:
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:
             parser.error(str(error))
         if name in agents:
-            parser.error(f"agent name {name!r} given twice; label one as name=spec")
+            parser.error(f"agent name {shorten(name)} given twice; label one as name=spec")
         agents[name] = agent
     make_env = env_factory(env_id, game_options)
     try:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from maya_envs.core.errors import ConfigError, did_you_mean
+from maya_envs.core.errors import ConfigError, did_you_mean, shorten
 
 
 def _configs_dir() -> Path:
@@ -94,7 +94,7 @@ def split_override(item: str) -> tuple[str, str]:
     """
     key, sep, raw = item.partition("=")
     if not sep:
-        raise ConfigError(f"override {item!r} must look like key=value")
+        raise ConfigError(f"override {shorten(item)} must look like key=value")
     return key.strip(), raw
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
 from maya_envs.cli.args import output_folder
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.evaluation import MatchResult, checkpoint_name, play_match
 from maya_envs.games import find_game, game_names
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             overrides.append(f"env_id={find_game(args.game).gym_id}")
         except ValueError:
-            parser.error(f"--game {args.game!r}; allowed: {game_names()}")
+            parser.error(f"--game {shorten(args.game)}; allowed: {game_names()}")
     if args.players is not None:
         overrides.append(f"game_options.num_players={args.players}")
     overrides += list(args.set)

@@ -26,7 +26,7 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.core.layout import ACTION_FEATURES, Layout
 from maya_envs.core.layout import action_feature_block as layout_feature_block
 
@@ -167,4 +167,4 @@ def policy_for(name: str, layout: Layout, action_feature_gain: float = 10.0) -> 
         block = action_feature_block(layout, name)
         policy = ActionFeaturePolicy if name == "action_features" else ActionScoringPolicy
         return policy, {"action_feature_block": block, "action_feature_gain": float(action_feature_gain)}
-    raise ConfigError(f"policy={name!r}; allowed: {list(POLICIES)}")
+    raise ConfigError(f"policy={shorten(name)}; allowed: {list(POLICIES)}")

@@ -33,6 +33,7 @@ import gymnasium as gym
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs import pretrained
 from maya_envs.cli import description
+from maya_envs.core.errors import shorten
 from maya_envs.pretrained.manifest import differences, file_sha256
 from training.config import load_config
 
@@ -48,7 +49,7 @@ def publish(run_dir: Path, name: str, config_name: str, package_dir: Path = PACK
             a name that is not a plain identifier, or a file over 5 MB.
     """
     if not name.isidentifier():
-        raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
+        raise ValueError(f"name {shorten(name)} must be a plain identifier (letters, digits, _)")
     if (run_dir / "model.pt").is_file() and not (run_dir / "model.zip").is_file():
         return publish_network(run_dir, name, config_name, package_dir)
     from maya_envs.sb3_zip import load_maskable_ppo
@@ -107,7 +108,7 @@ def _write_entry(package_dir: Path, name: str, entry: dict) -> dict:
     entry.setdefault("training_command", f"maya-train --config {entry['config']} --set seed={entry['seed']}")
     found = differences(entry, package_dir / entry["file"])
     if found:
-        raise ValueError(f"entry {name!r} does not fit the game now: {'; '.join(found)}")
+        raise ValueError(f"entry {shorten(name)} does not fit the game now: {'; '.join(found)}")
     registry_path = package_dir / "registry.json"
     registry = json.loads(registry_path.read_text()) if registry_path.is_file() else {}
     registry[name] = entry
@@ -128,7 +129,7 @@ def refresh(name: str, package_dir: Path = PACKAGE_DIR) -> dict:
 
     registry = json.loads((package_dir / "registry.json").read_text())
     if name not in registry:
-        raise ValueError(f"no registry entry {name!r}; known: {list(registry)}")
+        raise ValueError(f"no registry entry {shorten(name)}; known: {list(registry)}")
     entry = dict(registry[name])
     path = package_dir / entry["file"]
     if entry.get("kind") == "network":
@@ -205,9 +206,9 @@ def publish_network(
     from maya_envs.plain_yaml import load_yaml
 
     if not name.isidentifier():
-        raise ValueError(f"name {name!r} must be a plain identifier (letters, digits, _)")
+        raise ValueError(f"name {shorten(name)} must be a plain identifier (letters, digits, _)")
     if default_spec is not None and (not isinstance(default_spec, str) or not default_spec.strip()):
-        raise ValueError(f"default_spec={default_spec!r}; allowed: an agent spec such as 'policy:{name}'")
+        raise ValueError(f"default_spec={shorten(default_spec)}; allowed: an agent spec such as 'policy:{name}'")
     model = run_dir / "model.pt" if model is None else Path(model)
     for needed in (model, run_dir / "config.yaml", run_dir / "evaluation.json"):
         if not needed.is_file():

@@ -49,6 +49,7 @@ import numpy as np
 from maya_envs.bots.heuristic import heuristic_bot
 from maya_envs.bots.search_common import determinizer, game_hook, with_overrides
 from maya_envs.core.checks import is_int, is_number
+from maya_envs.core.errors import shorten
 from maya_envs.core.protocol import Rules
 from maya_envs.core.rng import make_rng
 from maya_envs.core.specs import Grammar, number, one_of, parse_parts, positive_count
@@ -94,15 +95,15 @@ class MCTSConfig:
         if self.simulations is None and self.time_limit is None:
             raise ValueError("MCTSConfig needs simulations or a time_limit (both are None)")
         if self.simulations is not None and (not is_int(self.simulations) or self.simulations < 1):
-            raise ValueError(f"simulations={self.simulations!r}; allowed: an int >= 1 or None")
+            raise ValueError(f"simulations={shorten(self.simulations)}; allowed: an int >= 1 or None")
         if self.time_limit is not None and not (is_number(self.time_limit) and 0 < self.time_limit < math.inf):
-            raise ValueError(f"time_limit={self.time_limit!r}; allowed: seconds > 0 (finite) or None")
+            raise ValueError(f"time_limit={shorten(self.time_limit)}; allowed: seconds > 0 (finite) or None")
         if self.rollout not in ROLLOUTS:
-            raise ValueError(f"rollout={self.rollout!r}; allowed: {', '.join(ROLLOUTS)}")
+            raise ValueError(f"rollout={shorten(self.rollout)}; allowed: {', '.join(ROLLOUTS)}")
         if not is_int(self.depth) or self.depth < 0:
-            raise ValueError(f"depth={self.depth!r}; allowed: an int >= 0")
+            raise ValueError(f"depth={shorten(self.depth)}; allowed: an int >= 0")
         if not is_number(self.exploration) or not 0 <= self.exploration < math.inf:
-            raise ValueError(f"exploration={self.exploration!r}; allowed: a finite number >= 0")
+            raise ValueError(f"exploration={shorten(self.exploration)}; allowed: a finite number >= 0")
 
 
 SEARCH_GRAMMAR = Grammar(
@@ -128,7 +129,7 @@ def parse_spec(name: str) -> tuple[str, MCTSConfig]:
     """
     kind = name.split(":", 1)[0]
     if kind not in SEARCH_NAMES:
-        raise ValueError(f"bot {name!r} is not a search bot; syntax: {SPEC_SYNTAX}")
+        raise ValueError(f"bot {shorten(name)} is not a search bot; syntax: {SPEC_SYNTAX}")
     parts = parse_parts(name, SEARCH_GRAMMAR)
     options = parts.values
     if "time_limit" in options and not parts.positional:

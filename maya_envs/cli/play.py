@@ -42,7 +42,7 @@ from typing import Any, TextIO
 
 from maya_envs.cli import description
 from maya_envs.cli.args import output_file
-from maya_envs.core.errors import did_you_mean
+from maya_envs.core.errors import did_you_mean, shorten
 from maya_envs.core.paths import claim_new, timestamp
 from maya_envs.core.rng import draw_seed, seed_hides_draws
 from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
@@ -64,7 +64,7 @@ def parse_option(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with VALUE read as JSON when it parses (``6``, ``true``, ``[2,3]``), else a string."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"--option needs KEY=VALUE, got {text!r}")
+        raise argparse.ArgumentTypeError(f"--option needs KEY=VALUE, got {shorten(text)}")
     try:
         return key, json.loads(value)
     except json.JSONDecodeError:
@@ -85,11 +85,11 @@ def load_seat(spec: str, rules, seed: int, observation_shape: tuple[int, ...] | 
         return None
     near = "" if is_pretrained_spec(spec) else did_you_mean(spec, (HUMAN, "pretrained"))
     if near and ":" not in spec and not names_checkpoint(spec):
-        raise ValueError(f"unknown seat {spec!r}{near}; a seat is {SEAT_KINDS}")
+        raise ValueError(f"unknown seat {shorten(spec)}{near}; a seat is {SEAT_KINDS}")
     try:  # the one resolver: a shipped agent, a checkpoint path, a registered prefix or a bot spec
         return make_opponent(spec, rules, seed, observation_shape, files=True)
     except ImportError as error:  # a network or shipped seat without torch
-        raise ValueError(f"{spec!r}: {error}" if is_pretrained_spec(spec) else str(error)) from error
+        raise ValueError(f"{shorten(spec)}: {error}" if is_pretrained_spec(spec) else str(error)) from error
 
 
 def log_viewer(seats: list[str], actor: int) -> int | None:
@@ -165,7 +165,7 @@ def ask_human(env, agent: str, stdin, out) -> int:
         elif typed is not None:
             print(f"no such move: {typed}", file=out)
         else:
-            print(f"not a move: {text!r}; type 1-{len(legal)}, a move's notation, ? or q", file=out)
+            print(f"not a move: {shorten(text)}; type 1-{len(legal)}, a move's notation, ? or q", file=out)
 
 
 def play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:

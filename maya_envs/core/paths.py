@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from maya_envs.core.errors import shorten
+
 #: How many same-second names :func:`claim_new` tries before it gives up.
 MAX_SAME_SECOND = 1000
 
@@ -45,3 +47,21 @@ def claim_new(parent: str | Path, stem: str, make: Callable[[Path], None] = new_
             continue
         return path
     raise FileExistsError(f"{MAX_SAME_SECOND} files or folders {parent / stem}[-k]{suffix} exist already")
+
+
+def names_a_file(path: str | Path) -> bool:
+    """Whether ``path`` is an existing regular file; ``False`` for a name the system cannot look
+    up (longer than the system allows, or with a NUL byte), where ``Path.is_file`` raises."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+SHOWN_PATH_CHARS = 300
+"""The longest a path is shown in a message: a real path fits whole, a megabyte "name" does not."""
+
+
+def shown_path(path: str | Path) -> str:
+    """``repr(str(path))`` for a message, cut (with its length) past :data:`SHOWN_PATH_CHARS`."""
+    return shorten(str(path), SHOWN_PATH_CHARS)

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.aec_base import RulesAECEnv
+from maya_envs.core.errors import shorten
+from maya_envs.core.paths import names_a_file, shown_path
 from maya_envs.core.rng import make_rng, spawn_seed
 from maya_envs.evaluation.stats import wilson_interval
 from maya_envs.players import checkpoint_path, load_model_file, names_checkpoint, player_syntax
@@ -174,7 +176,7 @@ def seating_plan(num_agents: int, num_players: int, design: str = "latin") -> li
     if num_agents < 1 or num_players < 2:
         raise ValueError(f"need >= 1 agent and >= 2 players, got {num_agents} agents, {num_players} players")
     if design not in DESIGNS:
-        raise ValueError(f"design={design!r}; allowed: {', '.join(DESIGNS)}")
+        raise ValueError(f"design={shorten(design)}; allowed: {', '.join(DESIGNS)}")
     if num_agents >= num_players:
         tables = list(itertools.combinations(range(num_agents), num_players))
     else:
@@ -281,7 +283,7 @@ class ArenaResult:
             lines.append(row + (f" {self.elo[a.name]:.0f} |" if has_elo else ""))
         lines.append("")
         lines.append(
-            f"{self.games} games, {self.num_players} players, seats by the {self.design!r} design "
+            f"{self.games} games, {self.num_players} players, seats by the {shorten(self.design)} design "
             f"(block of {self.block_size}; {'balanced' if self.balanced else 'NOT balanced: games not a multiple'}); "
             f"fair share (all seat-wins / seat-games) {self.fair_share:.1%}; illegal actions: "
             + ", ".join(f"{a.name} {a.illegal_actions}" for a in self.agents)
@@ -362,8 +364,8 @@ def resolve_agent(spec: str) -> tuple[str, Any]:
         raise ValueError(f"an empty agent spec; allowed: {player_syntax()}, a checkpoint .zip, rllib:<path>")
     if names_checkpoint(spec):
         path = checkpoint_path(spec)
-        if not path.is_file():
-            raise ValueError(f"agent {spec!r}: checkpoint file does not exist")
+        if not names_a_file(path):
+            raise ValueError(f"agent {shown_path(spec)}: checkpoint file does not exist")
         if name == spec:
             name = checkpoint_name(path)
         return name, load_model_file(spec)

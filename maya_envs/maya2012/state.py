@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.core.options import check_choice, check_int, config_from_mapping
 from maya_envs.maya2012 import actions as A
 
@@ -84,7 +84,7 @@ class Maya2012Config:
         allowed = SETUPS[self.num_players]
         if self.setup not in allowed:
             suffix = "" if self.num_players == 2 else f" with num_players={self.num_players}"
-            raise ConfigError(f"setup={self.setup!r} is not allowed{suffix}; allowed: {list(allowed)}")
+            raise ConfigError(f"setup={shorten(self.setup)} is not allowed{suffix}; allowed: {list(allowed)}")
         check_choice("at_max_turns", self.at_max_turns, ("score", "truncate"))
         check_choice("three_plus_two", self.three_plus_two, ("sum", "best"))
         check_choice("reward_scheme", self.reward_scheme, ("win_loss", "score_diff"))
@@ -94,7 +94,7 @@ class Maya2012Config:
         check_int("priests_per_player", self.priests_per_player, 0, 100)
         spaces = tuple(self.ladder_spaces) if isinstance(self.ladder_spaces, (list, tuple)) else None
         if spaces is None or len(spaces) != 9:
-            raise ConfigError(f"ladder_spaces must be a list of 9 ints in 0..4, got {self.ladder_spaces!r}")
+            raise ConfigError(f"ladder_spaces must be a list of 9 ints in 0..4, got {shorten(self.ladder_spaces)}")
         for tower, count in enumerate(spaces):
             check_int(f"ladder_spaces[{tower}]", count, 0, 4)
         object.__setattr__(self, "ladder_spaces", spaces)
@@ -349,7 +349,7 @@ def score_runs(runs: list[int], three_plus_two: str = "sum") -> int:
     if three_plus_two == "best":
         longest = max(runs, default=0)
         return longest * (longest - 1) // 2 if longest >= 3 else total
-    raise ValueError(f"three_plus_two={three_plus_two!r}; allowed: ['sum', 'best']")
+    raise ValueError(f"three_plus_two={shorten(three_plus_two)}; allowed: ['sum', 'best']")
 
 
 def tower_runs(column: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -382,7 +382,7 @@ def colour_scores(towers: tuple[tuple[int, ...], ...], three_plus_two: str = "su
         ValueError: an unknown ``three_plus_two``.
     """
     if three_plus_two not in ("sum", "best"):
-        raise ValueError(f"three_plus_two={three_plus_two!r}; allowed: ['sum', 'best']")
+        raise ValueError(f"three_plus_two={shorten(three_plus_two)}; allowed: ['sum', 'best']")
     return [colour_score(total, three_plus_two) for total in colour_totals(towers)]
 
 

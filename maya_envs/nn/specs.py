@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from maya_envs.bots.guided import GuidedConfig, parse_az_spec
+from maya_envs.core.errors import shorten
+from maya_envs.core.paths import names_a_file, shown_path
 from maya_envs.core.specs import Grammar, parse_parts
 from maya_envs.pretrained import network_file, network_names
 
@@ -31,7 +33,7 @@ def parse_network_spec(name: str) -> tuple[str, str, GuidedConfig | None]:
     if kind == "az":
         model, config = parse_az_spec(name)
         return kind, model, config
-    raise ValueError(f"bot {name!r} is not a network bot (policy:<model> or az:<model>[...])")
+    raise ValueError(f"bot {shorten(name)} is not a network bot (policy:<model> or az:<model>[...])")
 
 
 def read_policy_spec(name: str) -> tuple[str, None]:
@@ -43,7 +45,7 @@ def read_policy_spec(name: str) -> tuple[str, None]:
     """
     kind, model, _ = parse_network_spec(name)
     if kind != "policy":
-        raise ValueError(f"bot {name!r}: expected {POLICY_SYNTAX}")
+        raise ValueError(f"bot {shorten(name)}: expected {POLICY_SYNTAX}")
     return model, None
 
 
@@ -61,12 +63,14 @@ def model_path(model: str) -> Path:
     looks_like_path = model.endswith(".pt") or Path(model).name != model
     if not looks_like_path and model in network_names():
         return network_file(model)
-    if looks_like_path or Path(model).is_file():
+    if looks_like_path or names_a_file(model):
         path = Path(model)
-        if not path.is_file():
-            raise ValueError(f"network checkpoint {model!r} does not exist")
+        if not names_a_file(path):
+            raise ValueError(f"network checkpoint {shown_path(model)} does not exist")
         return path
-    raise ValueError(f"model {model!r} is neither a .pt checkpoint nor a shipped network; shipped: {network_names()}")
+    raise ValueError(
+        f"model {shorten(model)} is neither a .pt checkpoint nor a shipped network; shipped: {network_names()}"
+    )
 
 
 def check_network_spec(name: str) -> None:

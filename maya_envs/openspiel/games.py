@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.games import GAMES
 
 
@@ -98,7 +98,7 @@ def _to_param(default: Any) -> Any:
         return default
     if isinstance(default, (tuple, list)):
         return ":".join(str(v) for v in default)
-    raise TypeError(f"no OpenSpiel parameter type for {default!r}")
+    raise TypeError(f"no OpenSpiel parameter type for {shorten(default)}")
 
 
 def _from_param(name: str, value: Any, default: Any) -> Any:
@@ -114,7 +114,7 @@ def _from_param(name: str, value: Any, default: Any) -> Any:
         try:
             return tuple(int(v) for v in text.split(":"))
         except ValueError:
-            raise ConfigError(f"{name}={value!r}: expected colon-separated ints") from None
+            raise ConfigError(f"{name}={shorten(value)}: expected colon-separated ints") from None
     return text
 
 

@@ -42,6 +42,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from maya_envs.core.errors import shorten
 from maya_envs.pretrained.manifest import check_shipped
 
 PREFIX = "pretrained"
@@ -122,7 +123,7 @@ def _registry() -> dict[str, PretrainedInfo]:
     }
     for info in registry.values():
         if info.kind not in KINDS:
-            raise ValueError(f"registry entry {info.name!r}: kind {info.kind!r}; allowed: {list(KINDS)}")
+            raise ValueError(f"registry entry {shorten(info.name)}: kind {shorten(info.kind)}; allowed: {list(KINDS)}")
     return registry
 
 
@@ -141,7 +142,7 @@ def network_file(name: str) -> Path:
     """
     info = _registry().get(name)
     if info is None or info.kind != "network":
-        raise ValueError(f"no shipped network named {name!r}; known: {network_names()}")
+        raise ValueError(f"no shipped network named {shorten(name)}; known: {network_names()}")
     path = Path(str(resources.files(__name__).joinpath(info.file)))
     check_shipped(name, asdict(info), path)
     return path
@@ -160,7 +161,7 @@ def pretrained_info(name: str) -> PretrainedInfo:
     """
     registry = _registry()
     if name not in registry:
-        raise ValueError(f"no pretrained baseline named {name!r}; known: {list(registry)}")
+        raise ValueError(f"no pretrained baseline named {shorten(name)}; known: {list(registry)}")
     return registry[name]
 
 
@@ -212,7 +213,7 @@ def resolve_pretrained_spec(text: str, spec) -> str:
     info = pretrained_info(name)
     if not info.fits(spec):
         raise ValueError(
-            f"pretrained baseline {name!r} plays {info.game} with {info.num_players} players "
+            f"pretrained baseline {shorten(name)} plays {info.game} with {info.num_players} players "
             f"({info.num_actions} actions, observation {info.observation_shape}); this game is {spec.name} with "
             f"{spec.num_players} players ({spec.num_actions} actions, observation {spec.observation_shape})"
         )
@@ -236,7 +237,7 @@ def load_pretrained(name: str, device: str = "cpu"):
     """
     info = pretrained_info(name)
     if info.kind != "sb3":
-        raise ValueError(f"pretrained {name!r} is a {info.kind} entry; play it as the bot 'policy:{name}'")
+        raise ValueError(f"pretrained {shorten(name)} is a {info.kind} entry; play it as the bot 'policy:{name}'")
     try:
         import sb3_contrib  # noqa: F401  (the train extra)
     except ImportError as error:  # pragma: no cover - depends on the install

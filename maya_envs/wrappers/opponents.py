@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from maya_envs.bot_kinds import BOT_NAMES, make_bot
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.players import (  # noqa: F401  (register_resolver, resolver_for, ENTRY_POINT_GROUP: the old import path)
     ENTRY_POINT_GROUP,
     default_observation_shape,
@@ -72,7 +72,7 @@ class OpponentPolicy:
             self._kind = "model"
             expects = getattr(getattr(spec, "observation_space", None), "shape", None)
             if expects is not None and tuple(expects) != shape:
-                where = f"checkpoint {named!r}: " if isinstance(named, str) else ""
+                where = f"checkpoint {shorten(named)}: " if isinstance(named, str) else ""
                 raise ValueError(
                     f"{where}model expects observations of shape {tuple(expects)}, but {rules.spec.name} with "
                     f"{rules.spec.num_players} players and these options gives {shape} "
@@ -84,7 +84,7 @@ class OpponentPolicy:
             self._kind = "callable"
         else:
             raise ValueError(
-                f"opponent {spec!r} is not usable; allowed: one of {list(BOT_NAMES)}, a bot with "
+                f"opponent {shorten(spec)} is not usable; allowed: one of {list(BOT_NAMES)}, a bot with "
                 "act(state), a model with predict(obs, action_masks=...), an object with choose(env, agent), "
                 "'pretrained[:<name>]', 'rllib:<checkpoint path>', or a callable(obs_dict)"
             )
@@ -126,7 +126,7 @@ class OpponentPool:
             raise ValueError("an opponent pool needs at least one member")
         values = np.asarray(list(weights.values()), dtype=np.float64)
         if not np.isfinite(values).all() or (values < 0).any() or values.sum() <= 0:
-            raise ConfigError(f"opponents={weights!r}; allowed: finite weights >= 0 with a positive sum")
+            raise ConfigError(f"opponents={shorten(weights)}; allowed: finite weights >= 0 with a positive sum")
         self.members = [OpponentPolicy(spec, rules, observation_shape=observation_shape) for spec in weights]
         self.probabilities = values / values.sum()
         self.current = self.members[0]

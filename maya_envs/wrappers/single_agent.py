@@ -50,7 +50,7 @@ import numpy as np
 
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.core.checks import is_int, is_number
-from maya_envs.core.errors import ConfigError, ResetNeededError
+from maya_envs.core.errors import ConfigError, ResetNeededError, shorten
 from maya_envs.core.rng import spawn_seed
 from maya_envs.games import find_game
 from maya_envs.wrappers.opponents import make_opponent
@@ -100,14 +100,14 @@ class SingleAgentEnv(gym.Env):
         idle = self.rules.idle_seats()
         if self._seat_choice in idle or len(idle) == n:
             raise ConfigError(
-                f"learner_seat={learner_seat!r} never decides with these game options (seats without a decision: "
-                f"{list(idle)}); allowed: one of {[s for s in range(n) if s not in idle]} or 'random'"
+                f"learner_seat={shorten(learner_seat)} never decides with these game options (seats without a "
+                f"decision: {list(idle)}); allowed: one of {[s for s in range(n) if s not in idle]} or 'random'"
             )
         self._seats = [s for s in range(n) if s not in idle]
         if _is_spec_list(opponents):
             specs = list(opponents)
             if len(specs) != n - 1:
-                raise ValueError(f"expected {n - 1} opponent specs for {n} players, got {len(specs)}: {specs!r}")
+                raise ValueError(f"expected {n - 1} opponent specs for {n} players, got {len(specs)}: {shorten(specs)}")
             self.opponents = [make_opponent(spec, self.rules, observation_shape=shape) for spec in specs]
         else:  # one spec for every other seat, each seat with its own generator
             self.opponents = [make_opponent(opponents, self.rules, observation_shape=shape) for _ in range(n - 1)]
@@ -271,7 +271,9 @@ def make_single_agent_env(
         raise ValueError("pass either opponents= or its alias opponent=, not both")
     spec = opponents if opponents is not None else opponent if opponent is not None else "random"
     if not is_number(reward_shaping, numpy=False) or not 0 <= reward_shaping < math.inf:
-        raise ConfigError(f"reward_shaping={reward_shaping!r}; allowed: a finite number >= 0 (0 disables shaping)")
+        raise ConfigError(
+            f"reward_shaping={shorten(reward_shaping)}; allowed: a finite number >= 0 (0 disables shaping)"
+        )
     potential = load_potential(entry.key) if reward_shaping else None
     aec = entry.hook("env")(render_mode=render_mode, illegal_action=illegal_action, **game_options)
     return SingleAgentEnv(
@@ -285,7 +287,8 @@ def _parse_seat(choice: int | str, num_players: int) -> int | None:
     seat = SEAT_NAMES.get(choice, choice) if isinstance(choice, str) else choice
     if not is_int(seat) or not 0 <= seat < num_players:
         raise ConfigError(
-            f"learner_seat={choice!r} is not allowed; allowed: 0..{num_players - 1}, 'first', 'second' or 'random'"
+            f"learner_seat={shorten(choice)} is not allowed; allowed: 0..{num_players - 1}, 'first', 'second' or "
+            "'random'"
         )
     return int(seat)
 

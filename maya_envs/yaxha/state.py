@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from maya_envs.core.checks import is_int
-from maya_envs.core.errors import ConfigError
+from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.core.options import check_choice, config_from_mapping
 from maya_envs.yaxha.actions import FOOTPRINTS
 from maya_envs.yaxha.scoring import FIRST_GAME_CARDS, NUM_BONUS_CARDS, PAIRWISE_CARDS
@@ -62,25 +62,26 @@ class YaxhaConfig:
     def __post_init__(self) -> None:
         n = self.num_players
         if not is_int(n):
-            raise ConfigError(f"num_players={n!r} is not allowed; allowed: [2, 3, 4]")
+            raise ConfigError(f"num_players={shorten(n)} is not allowed; allowed: [2, 3, 4]")
         check_choice("num_players", n, (2, 3, 4))
         object.__setattr__(self, "num_players", int(n))
         check_choice("footprint", self.footprint, tuple(FOOTPRINTS))
         if not isinstance(self.bonus_zero_ties_score, bool):
             raise ConfigError(
-                f"bonus_zero_ties_score={self.bonus_zero_ties_score!r} is not allowed; allowed: [True, False]"
+                f"bonus_zero_ties_score={shorten(self.bonus_zero_ties_score)} is not allowed; allowed: [True, False]"
             )
         check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
         c = self.cubes_per_colour
         if not is_int(c) or c < 6 * n:
             raise ConfigError(
-                f"cubes_per_colour={c!r} is not allowed; allowed: an int >= {6 * n} (10 rounds draw {30 * n} cubes)"
+                f"cubes_per_colour={shorten(c)} is not allowed; allowed: an int >= {6 * n} (10 rounds draw "
+                f"{30 * n} cubes)"
             )
         cards = self.bonus_cards
         if isinstance(cards, str):
             if cards not in BONUS_MODES:
                 raise ConfigError(
-                    f"bonus_cards={cards!r} is not allowed; allowed: {list(BONUS_MODES)} or a list of 3 card ids"
+                    f"bonus_cards={shorten(cards)} is not allowed; allowed: {list(BONUS_MODES)} or a list of 3 card ids"
                 )
         else:
             try:
@@ -94,11 +95,11 @@ class YaxhaConfig:
                 or not all(0 <= i < NUM_BONUS_CARDS for i in ids)
             ):
                 raise ConfigError(
-                    f"bonus_cards={cards!r} is not allowed; allowed: {list(BONUS_MODES)} or 3 distinct ids in "
+                    f"bonus_cards={shorten(cards)} is not allowed; allowed: {list(BONUS_MODES)} or 3 distinct ids in "
                     f"0..{NUM_BONUS_CARDS - 1}"
                 )
             if n == 2 and any(i in PAIRWISE_CARDS for i in ids):
-                raise ConfigError(f"bonus_cards={cards!r}: cards 5-9 are excluded with 2 players (section 9)")
+                raise ConfigError(f"bonus_cards={shorten(cards)}: cards 5-9 are excluded with 2 players (section 9)")
             object.__setattr__(self, "bonus_cards", tuple(sorted(ids)))
 
     @classmethod

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.core.errors import shorten
 from training.exit.data import Positions
 from training.exit.play import Played, play_games
 
@@ -130,7 +131,7 @@ class _Actor:
             elif kind == "bot":
                 made = BotAgent(rules, resolve_player(rest, rules, rng), rng=rng)
             else:
-                raise ValueError(f"unknown agent spec {spec!r}")
+                raise ValueError(f"unknown agent spec {shorten(spec)}")
             agents[spec] = made
             return made
 

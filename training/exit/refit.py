@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from maya_envs.core.checks import is_int
+from maya_envs.core.errors import shorten
 from training.exit.data import Positions
 
 REFITS = "refits"
@@ -92,19 +93,21 @@ def refit(run_dir: Path, seeds: list[int], overrides: Sequence[str] = (), tag: s
 
     for seed in seeds:
         if not is_int(seed, numpy=False) or seed < 0:
-            raise ValueError(f"seed={seed!r}; allowed: an int >= 0")
+            raise ValueError(f"seed={shorten(seed)}; allowed: an int >= 0")
     overrides = list(overrides)
     for item in overrides:
         key, _ = split_override(item)
         if key not in LEARNING_KEYS:
             raise ValueError(
-                f"--set {item!r}: a refit changes only how iteration 0 learns; allowed keys: {', '.join(LEARNING_KEYS)}"
+                f"--set {shorten(item)}: a refit changes only how iteration 0 learns; allowed keys: "
+                + ", ".join(LEARNING_KEYS)
             )
     if bool(overrides) != (tag is not None):
         raise ValueError("--set and --tag go together: a sweep's networks need their own folder, refits/<tag>/")
     if tag is not None and not TAG.fullmatch(tag):
         raise ValueError(
-            f"--tag {tag!r}; allowed: letters, digits, '_', '.', '-', starting with a letter or digit (at most 64)"
+            f"--tag {shorten(tag)}; allowed: letters, digits, '_', '.', '-', starting with a letter or digit "
+            "(at most 64)"
         )
     for name in ("config.yaml", "checkpoint.pt"):
         if not (run_dir / name).is_file():

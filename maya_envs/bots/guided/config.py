@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from maya_envs.core.checks import is_int, is_number
+from maya_envs.core.errors import shorten
 from maya_envs.core.protocol import Rules
 
 Evaluator = Callable[[Sequence[Any], Sequence[int]], tuple[Sequence[np.ndarray], np.ndarray]]
@@ -97,36 +98,36 @@ class GuidedConfig:
 
     def __post_init__(self) -> None:
         if not is_int(self.simulations) or self.simulations < 1:
-            raise ValueError(f"simulations={self.simulations!r}; allowed: an int >= 1")
+            raise ValueError(f"simulations={shorten(self.simulations)}; allowed: an int >= 1")
         if self.selection not in SELECTIONS:
-            raise ValueError(f"selection={self.selection!r}; allowed: {', '.join(SELECTIONS)}")
+            raise ValueError(f"selection={shorten(self.selection)}; allowed: {', '.join(SELECTIONS)}")
         if not is_int(self.max_considered) or self.max_considered < 1:
-            raise ValueError(f"max_considered={self.max_considered!r}; allowed: an int >= 1")
+            raise ValueError(f"max_considered={shorten(self.max_considered)}; allowed: an int >= 1")
         for name in ("gumbel_scale", "c_puct", "c_visit", "c_scale"):
             value = getattr(self, name)
             if not is_number(value) or not 0 <= value < math.inf:
-                raise ValueError(f"{name}={value!r}; allowed: a finite number >= 0")
+                raise ValueError(f"{name}={shorten(value)}; allowed: a finite number >= 0")
         if self.determinize not in (None, True, False):
-            raise ValueError(f"determinize={self.determinize!r}; allowed: None, True, False")
+            raise ValueError(f"determinize={shorten(self.determinize)}; allowed: None, True, False")
         if self.leaf is not None and self.leaf not in LEAVES:
-            raise ValueError(f"leaf={self.leaf!r}; allowed: {', '.join(LEAVES)} (or None: the evaluator's)")
+            raise ValueError(f"leaf={shorten(self.leaf)}; allowed: {', '.join(LEAVES)} (or None: the evaluator's)")
         if self.time_limit is not None and not (is_number(self.time_limit) and 0 < self.time_limit < math.inf):
-            raise ValueError(f"time_limit={self.time_limit!r}; allowed: seconds > 0 (finite) or None")
+            raise ValueError(f"time_limit={shorten(self.time_limit)}; allowed: seconds > 0 (finite) or None")
         if not (self.cache is None or isinstance(self.cache, bool)):
-            raise ValueError(f"cache={self.cache!r}; allowed: None, True, False")
+            raise ValueError(f"cache={shorten(self.cache)}; allowed: None, True, False")
         if not isinstance(self.reuse, bool):
-            raise ValueError(f"reuse={self.reuse!r}; allowed: True, False")
+            raise ValueError(f"reuse={shorten(self.reuse)}; allowed: True, False")
         if self.reuse and self.cache is False:
             raise ValueError("reuse=True needs the node cache (cache=None or True), got cache=False")
         if not is_int(self.memo) or self.memo < 0:
-            raise ValueError(f"memo={self.memo!r}; allowed: an int >= 0 (evaluations kept; 0: none)")
+            raise ValueError(f"memo={shorten(self.memo)}; allowed: an int >= 0 (evaluations kept; 0: none)")
         if self.prior_depth is not None:
             if not is_int(self.prior_depth) or self.prior_depth < 1:
-                raise ValueError(f"prior_depth={self.prior_depth!r}; allowed: an int >= 1 or None")
+                raise ValueError(f"prior_depth={shorten(self.prior_depth)}; allowed: an int >= 1 or None")
             if self.leaf not in (None, "hook"):
                 raise ValueError(
                     f"prior_depth={self.prior_depth} needs leaf='hook' (no evaluator value there), "
-                    f"got leaf={self.leaf!r}"
+                    f"got leaf={shorten(self.leaf)}"
                 )
 
 

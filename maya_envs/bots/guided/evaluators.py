@@ -13,6 +13,7 @@ import numpy as np
 from maya_envs.bots.guided.config import LEAVES, MIX_WEIGHT, Evaluator, GuidedConfig
 from maya_envs.bots.search_common import game_hook
 from maya_envs.core.checks import is_int
+from maya_envs.core.errors import shorten
 from maya_envs.core.protocol import Rules
 
 
@@ -34,11 +35,11 @@ class LeafValueEvaluator:
 
     def __init__(self, base: Evaluator, rules: Rules, mode: str) -> None:
         if mode not in LEAVES:
-            raise ValueError(f"leaf={mode!r}; allowed: {', '.join(LEAVES)}")
+            raise ValueError(f"leaf={shorten(mode)}; allowed: {', '.join(LEAVES)}")
         self.base, self.rules, self.mode = base, rules, mode
         self.hook = game_hook(rules, "leaf_values") if mode != "net" else None
         if mode != "net" and self.hook is None:
-            raise ValueError(f"leaf={mode!r}: {type(rules).__name__} has no leaf_values hook (maya_envs.games)")
+            raise ValueError(f"leaf={shorten(mode)}: {type(rules).__name__} has no leaf_values hook (maya_envs.games)")
         if mode == "residual" and not getattr(base, "has_residual", False):
             raise ValueError(
                 "leaf='residual': the evaluator has no residual value head (a network built with residual=True, "
@@ -79,7 +80,7 @@ class EvaluationMemo:
 
     def __init__(self, base: Evaluator, entries: int) -> None:
         if not is_int(entries) or entries < 1:
-            raise ValueError(f"entries={entries!r}; allowed: an int >= 1")
+            raise ValueError(f"entries={shorten(entries)}; allowed: an int >= 1")
         self.base, self.entries = base, entries
         self._memo: OrderedDict[Any, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self.hits = self.misses = 0
@@ -130,7 +131,7 @@ def leaf_evaluator(rules: Rules, config: GuidedConfig, evaluator: Evaluator) -> 
             cannot give (:class:`LeafValueEvaluator`).
     """
     if config.prior_depth is not None and config.leaf != "hook":
-        raise ValueError(f"prior_depth={config.prior_depth} needs leaf='hook', got leaf={config.leaf!r}")
+        raise ValueError(f"prior_depth={config.prior_depth} needs leaf='hook', got leaf={shorten(config.leaf)}")
     if config.leaf not in (None, "net"):
         return LeafValueEvaluator(evaluator, rules, config.leaf)
     return evaluator

@@ -5,6 +5,7 @@ network part is in :mod:`maya_envs.nn.agent`."""
 from __future__ import annotations
 
 from maya_envs.bots.guided.config import TIMED_SIMULATIONS, GuidedConfig
+from maya_envs.core.errors import shorten
 from maya_envs.core.specs import Grammar, parse_parts, positive_count
 
 AZ_SYNTAX = (
@@ -27,7 +28,7 @@ AZ_SYNTAX = (
 def _zero_or_one(text: str) -> bool:
     """``"0"`` -> False, ``"1"`` -> True (the spec's ``reuse=``); anything else is a ValueError."""
     if text not in ("0", "1"):
-        raise ValueError(f"{text!r} is not 0 or 1")
+        raise ValueError(f"{shorten(text)} is not 0 or 1")
     return text == "1"
 
 
@@ -62,7 +63,7 @@ def parse_az_spec(name: str) -> tuple[str, GuidedConfig]:
         ValueError: a malformed name; the message names the bad part and gives the syntax.
     """
     if name.partition(":")[0] != "az":
-        raise ValueError(f"bot {name!r}: expected {AZ_SYNTAX}")
+        raise ValueError(f"bot {shorten(name)}: expected {AZ_SYNTAX}")
     parts = parse_parts(name, AZ_GRAMMAR, {"gumbel_scale": 0.0})  # a match bot plays without root noise
     values = dict(parts.values)
     if "time_limit" in values and not parts.positional:  # a clock without a count: the clock decides

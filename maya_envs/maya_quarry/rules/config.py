@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.core.checks import is_int, is_number
-from maya_envs.core.errors import ConfigError, listed
+from maya_envs.core.errors import ConfigError, listed, shorten
 from maya_envs.core.options import check_choice, config_from_mapping
+from maya_envs.core.paths import shown_path
 from maya_envs.maya_quarry.actions import MAX_LEVELS, MAX_PYRAMIDS, MAX_QUARRIES
 
 #: The seven green Special Property markers, in the seed's order (rules file section 4).
@@ -115,7 +116,7 @@ class Components:
 
 def _int_field(path: str, value: Any, low: int, high: int) -> int:
     if not is_int(value, numpy=False) or not low <= value <= high:
-        raise ConfigError(f"{path}: must be an int in {low}..{high}, got {value!r}")
+        raise ConfigError(f"{path}: must be an int in {low}..{high}, got {shorten(value)}")
     return value
 
 
@@ -137,9 +138,11 @@ def load_components(components: str | Path | Mapping[str, Any] | None, num_playe
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ConfigError(f"components: file {str(path)!r} not found") from None
+            raise ConfigError(f"components: file {shown_path(path)} not found") from None
         except json.JSONDecodeError as err:
-            raise ConfigError(f"components: file {str(path)!r} is not valid JSON ({err})") from None
+            raise ConfigError(f"components: file {shown_path(path)} is not valid JSON ({err})") from None
+        except (OSError, ValueError) as err:  # a name too long or with a NUL byte, a folder, no access
+            raise ConfigError(f"components: file {shown_path(path)} cannot be read ({type(err).__name__})") from None
         source = str(path)
     elif isinstance(components, Mapping):
         data, source = dict(components), "<mapping>"
@@ -158,9 +161,9 @@ def _validate(data: Any, n: int, source: str) -> Components:
         if key not in data:
             raise ConfigError(f"components.{key}: missing")
     if data["schema"] != COMPONENTS_SCHEMA:
-        raise ConfigError(f"components.schema: must be {COMPONENTS_SCHEMA!r}, got {data['schema']!r}")
+        raise ConfigError(f"components.schema: must be {shorten(COMPONENTS_SCHEMA)}, got {shorten(data['schema'])}")
     if not isinstance(data["canonical"], bool):
-        raise ConfigError(f"components.canonical: must be true or false, got {data['canonical']!r}")
+        raise ConfigError(f"components.canonical: must be true or false, got {shorten(data['canonical'])}")
     blocks = _int_field("components.blocks_per_color", data["blocks_per_color"], 1, 200)
     starting = _int_field("components.starting_blocks", data["starting_blocks"], 0, MAX_PYRAMIDS)
     key = str(n)
@@ -170,16 +173,16 @@ def _validate(data: Any, n: int, source: str) -> Components:
         raise ConfigError("components.pyramids: must be an object name -> levels")
     sets = data["pyramid_sets"]
     if not isinstance(sets, Mapping) or key not in sets:
-        raise ConfigError(f"components.pyramid_sets: must be an object with a list for {key!r} players")
+        raise ConfigError(f"components.pyramid_sets: must be an object with a list for {shorten(key)} players")
     names = sets[key]
-    path = f"components.pyramid_sets[{key!r}]"
+    path = f"components.pyramid_sets[{shorten(key)}]"
     if not isinstance(names, list) or not 1 <= len(names) <= MAX_PYRAMIDS:
-        raise ConfigError(f"{path}: must be a list of 1..{MAX_PYRAMIDS} pyramid names, got {names!r}")
+        raise ConfigError(f"{path}: must be a list of 1..{MAX_PYRAMIDS} pyramid names, got {shorten(names)}")
     for index, name in enumerate(names):
         if not isinstance(name, str):
-            raise ConfigError(f"{path}[{index}]: must be a pyramid name (a string), got {name!r}")
+            raise ConfigError(f"{path}[{index}]: must be a pyramid name (a string), got {shorten(name)}")
     if len(set(names)) != len(names):
-        raise ConfigError(f"{path}: names a pyramid twice: {names!r}")
+        raise ConfigError(f"{path}: names a pyramid twice: {shorten(names)}")
     if starting > len(names):
         raise ConfigError(
             f"components.starting_blocks: {starting} starting blocks need as many pyramids "
@@ -188,14 +191,14 @@ def _validate(data: Any, n: int, source: str) -> Components:
     pyramids = []
     for name in names:
         if name not in pyramids_data:
-            raise ConfigError(f"{path}: unknown pyramid {name!r}; known: {sorted(pyramids_data)}")
+            raise ConfigError(f"{path}: unknown pyramid {shorten(name)}; known: {sorted(pyramids_data)}")
         pyramids.append(_pyramid(name, pyramids_data[name], n, starting))
 
     quarries_data = data["quarries"]
     if not isinstance(quarries_data, Mapping) or key not in quarries_data:
-        raise ConfigError(f"components.quarries: must be an object with a list for {key!r} players")
+        raise ConfigError(f"components.quarries: must be an object with a list for {shorten(key)} players")
     rows = quarries_data[key]
-    path = f"components.quarries[{key!r}]"
+    path = f"components.quarries[{shorten(key)}]"
     if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_QUARRIES:
         raise ConfigError(f"{path}: must be a list of 1..{MAX_QUARRIES} quarries")
     quarries, seen = [], set()
@@ -209,14 +212,14 @@ def _validate(data: Any, n: int, source: str) -> Components:
 
 
 def _pyramid(name: str, levels: Any, n: int, starting: int) -> Pyramid:
-    path = f"components.pyramids[{name!r}]"
+    path = f"components.pyramids[{shorten(name)}]"
     if not isinstance(levels, list) or not 1 <= len(levels) <= MAX_LEVELS:
         raise ConfigError(f"{path}: must be a list of 1..{MAX_LEVELS} levels [spaces, gold_first, gold_second]")
     out = []
     for index, level in enumerate(levels):
         where = f"{path}[{index}]"
         if not isinstance(level, list) or len(level) != 3:
-            raise ConfigError(f"{where}: must be [spaces, gold_first, gold_second], got {level!r}")
+            raise ConfigError(f"{where}: must be [spaces, gold_first, gold_second], got {shorten(level)}")
         low_spaces = n if index == 0 and starting else 1
         spaces = _int_field(f"{where}.spaces", level[0], low_spaces, 30)
         first = _int_field(f"{where}.gold_first", level[1], 0, 100)
@@ -236,7 +239,7 @@ def _quarry(path: str, row: Any, n: int, blocks: int) -> Quarry:
             raise ConfigError(f"{path}.{key}: missing")
     ranks = row["ranks"]
     if not isinstance(ranks, list) or not 1 <= len(ranks) <= n:
-        raise ConfigError(f"{path}.ranks: must be a list of 1..{n} block counts, got {ranks!r}")
+        raise ConfigError(f"{path}.ranks: must be a list of 1..{n} block counts, got {shorten(ranks)}")
     for index, count in enumerate(ranks):
         _int_field(f"{path}.ranks[{index}]", count, 0, blocks)
     max_cards = _int_field(f"{path}.max_cards", row["max_cards"], 1, MAX_CARDS_PER_QUARRY)
@@ -246,7 +249,7 @@ def _quarry(path: str, row: Any, n: int, blocks: int) -> Quarry:
     elif marker in MARKERS:
         marker_id = MARKERS.index(marker)
     else:
-        raise ConfigError(f"{path}.marker: {marker!r} is not a green marker; allowed: {list(MARKERS)} or null")
+        raise ConfigError(f"{path}.marker: {shorten(marker)} is not a green marker; allowed: {list(MARKERS)} or null")
     return Quarry(tuple(ranks), max_cards, marker_id)
 
 
@@ -321,16 +324,17 @@ class MayaQuarryConfig:
         check_choice("reward_scheme", self.reward_scheme, ("win_loss", "gold_diff"))
         scale = self.gold_diff_scale
         if not is_number(scale, numpy=False) or not 0 < scale < math.inf:
-            raise ConfigError(f"gold_diff_scale={scale!r} is not allowed; allowed: a finite number > 0")
+            raise ConfigError(f"gold_diff_scale={shorten(scale)} is not allowed; allowed: a finite number > 0")
         start = self.first_start_player
         if start != "random" and not (is_int(start, numpy=False) and 0 <= start < self.num_players):
             raise ConfigError(
-                f"first_start_player={start!r} is not allowed; allowed: 'random' or a seat 0..{self.num_players - 1}"
+                f"first_start_player={shorten(start)} is not allowed; allowed: 'random' or a seat "
+                f"0..{self.num_players - 1}"
             )
         flags = ("minus3_no_target", "missing_levels_full", "bonus_on_special_placements", "skip_forced")
         for name in (*flags, "plus2_empty_quarry"):
             if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; allowed: True or False")
+                raise ConfigError(f"{name}={shorten(getattr(self, name))} is not allowed; allowed: True or False")
         check_choice("minus3_targets", self.minus3_targets, MINUS3_TARGET_READINGS)
         check_choice("pool_shortfall", self.pool_shortfall, ("partial", "nothing"))
         check_choice("global_level_rule", self.global_level_rule, ("current", "ever_filled"))
