@@ -25,9 +25,9 @@ def test_a_failing_test_is_named_in_the_log_before_the_closing_summary(tmp_path,
     )
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.report_failures", *workers,
-         str(tmp_path / "test_sample.py")],
+         "--rootdir", str(tmp_path), str(tmp_path / "test_sample.py")],
         capture_output=True, text=True, cwd=ROOT, timeout=120,
-    )  # fmt: skip
+    )  # fmt: skip (--rootdir: node ids relative to tmp_path whatever config file an ancestor of it holds)
     assert done.returncode == 1, done.stdout + done.stderr
     before_summary = done.stdout.split("short test summary info")[0]
     assert before_summary.count("FAILED test_sample.py::test_fails\n") == 1, done.stdout
