@@ -96,8 +96,9 @@ def score_round(t: Tables, x: Game, erode: jax.Array) -> Game:
     gold_first, gold_second = jnp.asarray(t.gold_first)[..., None], jnp.asarray(t.gold_second)[..., None]
     pay = jnp.where(first > 0, jnp.where(board == first, gold_first, jnp.where(board == second, gold_second, 0)), 0)
     eroded = ((pay != 0) & (board > 0)).astype(jnp.int32)
-    worn, pool = remove_unsupported(t, board - eroded, x.pool + eroded.sum(axis=(0, 1)),
-                                    jnp.ones((t.num_pyramids, t.n), bool))  # fmt: skip
+    worn, pool = remove_unsupported(
+        t, board - eroded, x.pool + eroded.sum(axis=(0, 1)), jnp.ones((t.num_pyramids, t.n), bool)
+    )
     return x._replace(
         board=jnp.where(erode, worn, board),
         pool=jnp.where(erode, pool, x.pool),
@@ -132,4 +133,3 @@ def free_block_usable(t: Tables, x: Game, seat: jax.Array) -> jax.Array:
 def one_seat(t: Tables, seat: jax.Array) -> jax.Array:
     """``(n,) bool`` one-hot of ``seat`` (all false for -1)."""
     return jnp.arange(t.n) == seat
-

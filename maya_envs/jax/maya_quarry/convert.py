@@ -23,21 +23,45 @@ def game_from_rules(env: MayaQuarry, s: MayaQuarryState) -> Game:
             col_seat[q, i], col_card[q, i] = seat, card
     choosers = np.full(n, -1, np.int32)
     choosers[: len(s.choosers)] = s.choosers
-    ints = {name: jnp.int32(getattr(s, name)) for name in (
-        "round", "phase", "start", "turn", "actor", "resolving", "protect_q", "protect_seat", "reloc_src",
-        "double_left", "plus2_q", "plus2_seat", "joker_seat", "joker_as", "joker_protect_q")}  # fmt: skip
+    ints = {
+        name: jnp.int32(getattr(s, name))
+        for name in (
+            "round",
+            "phase",
+            "start",
+            "turn",
+            "actor",
+            "resolving",
+            "protect_q",
+            "protect_seat",
+            "reloc_src",
+            "double_left",
+            "plus2_q",
+            "plus2_seat",
+            "joker_seat",
+            "joker_as",
+            "joker_protect_q",
+        )
+    }
     return Game(
         **ints,
-        gold=jnp.asarray(s.gold, jnp.int32), pool=jnp.asarray(s.pool, jnp.int32), held=jnp.asarray(s.held, jnp.int32),
+        gold=jnp.asarray(s.gold, jnp.int32),
+        pool=jnp.asarray(s.pool, jnp.int32),
+        held=jnp.asarray(s.held, jnp.int32),
         board=jnp.asarray(s.board, jnp.int32).reshape(t.num_pyramids, A.MAX_LEVELS, n),
-        hands=jnp.asarray(s.hands, jnp.int32).reshape(n, A.NUM_CARD_TYPES), passed=jnp.asarray(s.passed, bool),
-        col_seat=jnp.asarray(col_seat), col_card=jnp.asarray(col_card), deduct=jnp.asarray(s.deduct, jnp.int32),
-        pending=jnp.asarray([seat in s.pending for seat in range(n)]), holder=jnp.asarray(s.holder, jnp.int32),
+        hands=jnp.asarray(s.hands, jnp.int32).reshape(n, A.NUM_CARD_TYPES),
+        passed=jnp.asarray(s.passed, bool),
+        col_seat=jnp.asarray(col_seat),
+        col_card=jnp.asarray(col_card),
+        deduct=jnp.asarray(s.deduct, jnp.int32),
+        pending=jnp.asarray([seat in s.pending for seat in range(n)]),
+        holder=jnp.asarray(s.holder, jnp.int32),
         ever_full=jnp.asarray(s.ever_full, bool).reshape(t.num_pyramids, A.MAX_LEVELS),
         bids=jnp.asarray(s.bids or [-1] * n, jnp.int32),
         blue_offer=jnp.asarray([m in s.blue_offer for m in range(A.NUM_BLUE)]),
-        blue_holder=jnp.asarray(s.blue_holder, jnp.int32), choosers=jnp.asarray(choosers),
-    )  # fmt: skip
+        blue_holder=jnp.asarray(s.blue_holder, jnp.int32),
+        choosers=jnp.asarray(choosers),
+    )
 
 
 def state_from_rules(env: MayaQuarry, s: MayaQuarryState) -> State:
@@ -54,18 +78,46 @@ def state_to_rules(state: State, row: int | None = None) -> MayaQuarryState:
         x = jax.tree_util.tree_map(lambda v: v[row], x)
     n = x.gold.shape[0]
     start = int(x.start)
-    columns = [[(int(a), int(c)) for a, c in zip(seats, cards, strict=True) if a >= 0]
-               for seats, cards in zip(x.col_seat, x.col_card, strict=True)]  # fmt: skip
-    ints = {name: int(getattr(x, name)) for name in (
-        "round", "phase", "start", "turn", "actor", "resolving", "protect_q", "protect_seat", "reloc_src",
-        "double_left", "plus2_q", "plus2_seat", "joker_seat", "joker_as", "joker_protect_q")}  # fmt: skip
+    columns = [
+        [(int(a), int(c)) for a, c in zip(seats, cards, strict=True) if a >= 0]
+        for seats, cards in zip(x.col_seat, x.col_card, strict=True)
+    ]
+    ints = {
+        name: int(getattr(x, name))
+        for name in (
+            "round",
+            "phase",
+            "start",
+            "turn",
+            "actor",
+            "resolving",
+            "protect_q",
+            "protect_seat",
+            "reloc_src",
+            "double_left",
+            "plus2_q",
+            "plus2_seat",
+            "joker_seat",
+            "joker_as",
+            "joker_protect_q",
+        )
+    }
     return MayaQuarryState(
         num_players=n,
         **ints,
-        gold=x.gold.tolist(), pool=x.pool.tolist(), held=x.held.tolist(), board=x.board.reshape(-1).tolist(),
-        hands=x.hands.reshape(-1).tolist(), passed=[bool(v) for v in x.passed], columns=columns,
-        deduct=x.deduct.tolist(), pending=[(start + k) % n for k in range(n) if x.pending[(start + k) % n]],
-        holder=x.holder.tolist(), ever_full=[bool(v) for v in x.ever_full.reshape(-1)], bids=x.bids.tolist(),
-        blue_offer=[m for m in range(A.NUM_BLUE) if x.blue_offer[m]], blue_holder=x.blue_holder.tolist(),
+        gold=x.gold.tolist(),
+        pool=x.pool.tolist(),
+        held=x.held.tolist(),
+        board=x.board.reshape(-1).tolist(),
+        hands=x.hands.reshape(-1).tolist(),
+        passed=[bool(v) for v in x.passed],
+        columns=columns,
+        deduct=x.deduct.tolist(),
+        pending=[(start + k) % n for k in range(n) if x.pending[(start + k) % n]],
+        holder=x.holder.tolist(),
+        ever_full=[bool(v) for v in x.ever_full.reshape(-1)],
+        bids=x.bids.tolist(),
+        blue_offer=[m for m in range(A.NUM_BLUE) if x.blue_offer[m]],
+        blue_holder=x.blue_holder.tolist(),
         choosers=[int(c) for c in x.choosers if c >= 0],
-    )  # fmt: skip
+    )

@@ -38,7 +38,15 @@ class State(_PgxState):
         return ENV_ID
 
     def to_svg(self, *, color_theme: str | None = None, scale: float | None = None) -> str:
-        raise NotImplementedError("no SVG view of the quarry game's JAX state: convert it with state_to_rules")
+        """SVG of the game (the project's renderer, spectator view, the default component
+        table); of the first game for a batched state."""
+        from maya_envs.jax.maya_quarry.convert import state_to_rules
+        from maya_envs.maya_quarry.render_image import render_svg
+
+        single = self if self.rewards.ndim == 1 else jax.tree_util.tree_map(lambda v: v[0], self)
+        advanced = single.legal_action_mask.shape[-1] == A.NUM_ACTIONS_ADVANCED
+        rules = MayaQuarryRules(num_players=int(single.rewards.shape[0]), variant="advanced" if advanced else "basic")
+        return str(render_svg(rules, state_to_rules(single)))
 
 
 jax.tree_util.register_pytree_node(
@@ -62,8 +70,9 @@ class MayaQuarry(pgx.core.Env):
         ConfigError: an unknown option, a bad value or a bad component table (the rules' messages).
     """
 
-    def __init__(self, config: MayaQuarryConfig | Mapping[str, Any] | None = None, observe_on_step: bool = True,
-                 **options: Any) -> None:  # fmt: skip
+    def __init__(
+        self, config: MayaQuarryConfig | Mapping[str, Any] | None = None, observe_on_step: bool = True, **options: Any
+    ) -> None:
         super().__init__()
         self.rules = MayaQuarryRules(config, **options)
         self.config = self.rules.config
@@ -129,21 +138,47 @@ class MayaQuarry(pgx.core.Env):
             start = i32(cfg.first_start_player)
         none = i32(-1)
         x = Game(
-            round=i32(0), phase=i32(Phase.SETUP), start=start, turn=start, actor=start,
-            gold=jnp.full(n, t.starting_gold, jnp.int32), pool=jnp.full(n, t.blocks - t.starting, jnp.int32),
-            held=jnp.full(n, t.starting, jnp.int32), board=jnp.zeros((t.num_pyramids, A.MAX_LEVELS, n), jnp.int32),
-            hands=jnp.tile(jnp.asarray(CARD_COUNTS), (n, 1)), passed=jnp.zeros(n, bool),
-            col_seat=jnp.full((nq, t.slots), -1, jnp.int32), col_card=jnp.full((nq, t.slots), -1, jnp.int32),
-            resolving=i32(nq), deduct=jnp.zeros(n, jnp.int32), pending=jnp.zeros(n, bool), protect_q=none,
-            protect_seat=none, holder=jnp.full(7, -1, jnp.int32),
-            ever_full=jnp.zeros((t.num_pyramids, A.MAX_LEVELS), bool), reloc_src=none, double_left=i32(0),
-            bids=jnp.full(n, -1, jnp.int32), blue_offer=jnp.zeros(A.NUM_BLUE, bool),
-            blue_holder=jnp.full(A.NUM_BLUE, -1, jnp.int32), choosers=jnp.full(n, -1, jnp.int32), plus2_q=none,
-            plus2_seat=none, joker_seat=none, joker_as=none, joker_protect_q=none,
-        )  # fmt: skip
+            round=i32(0),
+            phase=i32(Phase.SETUP),
+            start=start,
+            turn=start,
+            actor=start,
+            gold=jnp.full(n, t.starting_gold, jnp.int32),
+            pool=jnp.full(n, t.blocks - t.starting, jnp.int32),
+            held=jnp.full(n, t.starting, jnp.int32),
+            board=jnp.zeros((t.num_pyramids, A.MAX_LEVELS, n), jnp.int32),
+            hands=jnp.tile(jnp.asarray(CARD_COUNTS), (n, 1)),
+            passed=jnp.zeros(n, bool),
+            col_seat=jnp.full((nq, t.slots), -1, jnp.int32),
+            col_card=jnp.full((nq, t.slots), -1, jnp.int32),
+            resolving=i32(nq),
+            deduct=jnp.zeros(n, jnp.int32),
+            pending=jnp.zeros(n, bool),
+            protect_q=none,
+            protect_seat=none,
+            holder=jnp.full(7, -1, jnp.int32),
+            ever_full=jnp.zeros((t.num_pyramids, A.MAX_LEVELS), bool),
+            reloc_src=none,
+            double_left=i32(0),
+            bids=jnp.full(n, -1, jnp.int32),
+            blue_offer=jnp.zeros(A.NUM_BLUE, bool),
+            blue_holder=jnp.full(A.NUM_BLUE, -1, jnp.int32),
+            choosers=jnp.full(n, -1, jnp.int32),
+            plus2_q=none,
+            plus2_seat=none,
+            joker_seat=none,
+            joker_as=none,
+            joker_protect_q=none,
+        )
         if t.starting == 0:
             x = flow.begin_round(t, x, 0, k_round)
-        x, legal = flow.settle(t, x, k_round)
+        if t.num_pyramids == 1 and t.starting > 0 and cfg.skip_forced:
+            # the one shape whose first decision can be forced: a first setup block with one
+            # pyramid (workers, bids and several pyramids always offer a choice); checked
+            # statically because the loop is most of init's compile time
+            x, legal = flow.settle(t, x, k_round)
+        else:
+            legal = flow.mask(t, x)
         return self._wrap(x, legal, None, start)
 
     def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
@@ -168,7 +203,7 @@ class MayaQuarry(pgx.core.Env):
         in_range = (action >= 0) & (action < t.num_actions)
         illegal = ~done & ~(in_range & state.legal_action_mask[jnp.clip(action, 0, t.num_actions - 1)])
         x = state._x
-        moved, legal = flow.settle(t, flow.decide(t, x, jnp.clip(action, 0, t.num_actions - 1), key), key)
+        moved, legal = flow.settle(t, x, key, jnp.where(done | illegal, -1, action))
         new = select(done | illegal, x, moved)
         new = new._replace(phase=jnp.where(illegal, Phase.OVER, new.phase).astype(jnp.int32))
         out = self._wrap(new, legal, x, state.current_player, state._step_count + (~done).astype(jnp.int32))
@@ -184,8 +219,14 @@ class MayaQuarry(pgx.core.Env):
     def _observe(self, state: State, player_id: jax.Array) -> jax.Array:
         return self._encode(state._x, player_id)
 
-    def _wrap(self, x: Game, legal: jax.Array, before: Game | None, last_player: jax.Array,
-              step_count: jax.Array | None = None) -> State:  # fmt: skip
+    def _wrap(
+        self,
+        x: Game,
+        legal: jax.Array,
+        before: Game | None,
+        last_player: jax.Array,
+        step_count: jax.Array | None = None,
+    ) -> State:
         """The Pgx state of game ``x``: mask, flags, rewards when it just ended; the current
         player is the actor, or ``last_player`` once nobody acts."""
         over = x.phase == Phase.OVER

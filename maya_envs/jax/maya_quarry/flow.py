@@ -94,7 +94,9 @@ def distribute(t: Tables, x: Game, q: jax.Array) -> tuple[Game, jax.Array]:
     final = view["score"] - x.deduct
     ranked = view["scored"] & (final > 0)
     first = view["first"]
-    beats = ranked[:, None] & ((final[:, None] > final[None, :]) | ((final[:, None] == final[None, :]) & (first[:, None] < first[None, :])))
+    beats = ranked[:, None] & (
+        (final[:, None] > final[None, :]) | ((final[:, None] == final[None, :]) & (first[:, None] < first[None, :]))
+    )
     rank = beats.sum(axis=0)
     want = jnp.asarray(t.ranks)[q][jnp.clip(rank, 0, t.n - 1)]
     got = jnp.minimum(want, x.pool)
@@ -181,11 +183,15 @@ def mask(t: Tables, x: Game) -> jax.Array:
     places = B.placements(t, x, seat)
     setup = (x.board[:, 0, seat] == 0) & ~B.full(t, x.board)[:, 0]
     level0 = jnp.arange(LEVELS) == 0
-    place = jnp.where(phase == P_.SETUP, setup[:, None] & level0[None, :], places & ((phase == P_.BUILD) | (phase == P_.DOUBLE)))
+    place = jnp.where(
+        phase == P_.SETUP, setup[:, None] & level0[None, :], places & ((phase == P_.BUILD) | (phase == P_.DOUBLE))
+    )
     any_place, held, building = places.any(), x.held[seat], phase == P_.BUILD
     free_double = (x.holder[C.FREE_DOUBLE] == seat) | ((x.joker_seat == seat) & (x.joker_as == C.FREE_DOUBLE))
     free_pass = (x.holder[C.FREE_PASS] == seat) | ((x.joker_seat == seat) & (x.joker_as == C.FREE_PASS))
-    passes = jnp.stack([any_place & (held >= 3), any_place & (held >= 2) & free_double, any_place, free_pass, ~any_place])
+    passes = jnp.stack(
+        [any_place & (held >= 3), any_place & (held >= 2) & free_double, any_place, free_pass, ~any_place]
+    )
     parts = [
         workers,
         (phase == P_.WORKERS)[None],
@@ -206,8 +212,14 @@ def mask(t: Tables, x: Game) -> jax.Array:
         blue = x.blue_offer & (x.blue_holder < 0) & (phase == P_.BLUE_CHOICE)
         plus2 = plus2_quarries(t, x) & (phase == P_.PLUS2_CHOICE)
         joker = joker_usable(t, x, seat) & (phase == P_.JOKER_CHOICE)
-        parts += [bids, blue, _pad(plus2, A.MAX_QUARRIES), (phase == P_.PLUS2_CHOICE)[None], joker,
-                  (phase == P_.JOKER_CHOICE)[None]]  # fmt: skip
+        parts += [
+            bids,
+            blue,
+            _pad(plus2, A.MAX_QUARRIES),
+            (phase == P_.PLUS2_CHOICE)[None],
+            joker,
+            (phase == P_.JOKER_CHOICE)[None],
+        ]
     return jnp.concatenate(parts)
 
 
@@ -219,12 +231,21 @@ def begin_round(t: Tables, x: Game, round_index: jax.Array, key: jax.Array | Non
     the advanced variant's auction, its ``n - 1`` blue markers drawn from ``key``."""
     n, nq = t.n, t.num_quarries
     x = x._replace(
-        round=i32(round_index), phase=i32(P_.WORKERS), hands=jnp.tile(jnp.asarray(CARD_COUNTS), (n, 1)),
-        passed=jnp.zeros(n, bool), col_seat=jnp.full((nq, t.slots), -1, jnp.int32),
-        col_card=jnp.full((nq, t.slots), -1, jnp.int32), resolving=i32(nq), deduct=jnp.zeros(n, jnp.int32),
-        pending=jnp.zeros(n, bool), protect_q=i32(-1), protect_seat=i32(-1), holder=jnp.full(7, -1, jnp.int32),
-        turn=x.start, actor=x.start,
-    )  # fmt: skip
+        round=i32(round_index),
+        phase=i32(P_.WORKERS),
+        hands=jnp.tile(jnp.asarray(CARD_COUNTS), (n, 1)),
+        passed=jnp.zeros(n, bool),
+        col_seat=jnp.full((nq, t.slots), -1, jnp.int32),
+        col_card=jnp.full((nq, t.slots), -1, jnp.int32),
+        resolving=i32(nq),
+        deduct=jnp.zeros(n, jnp.int32),
+        pending=jnp.zeros(n, bool),
+        protect_q=i32(-1),
+        protect_seat=i32(-1),
+        holder=jnp.full(7, -1, jnp.int32),
+        turn=x.start,
+        actor=x.start,
+    )
     if not t.advanced:
         return x
     if n - 1 >= A.NUM_BLUE:
@@ -238,10 +259,17 @@ def begin_round(t: Tables, x: Game, round_index: jax.Array, key: jax.Array | Non
         offer = jnp.zeros(A.NUM_BLUE, bool).at[drawn].set(True)
     none = i32(-1)
     return x._replace(
-        bids=jnp.full(n, -1, jnp.int32), blue_holder=jnp.full(A.NUM_BLUE, -1, jnp.int32),
-        choosers=jnp.full(n, -1, jnp.int32), plus2_q=none, plus2_seat=none, joker_seat=none, joker_as=none,
-        joker_protect_q=none, blue_offer=offer, phase=i32(P_.BID),
-    )  # fmt: skip
+        bids=jnp.full(n, -1, jnp.int32),
+        blue_holder=jnp.full(A.NUM_BLUE, -1, jnp.int32),
+        choosers=jnp.full(n, -1, jnp.int32),
+        plus2_q=none,
+        plus2_seat=none,
+        joker_seat=none,
+        joker_as=none,
+        joker_protect_q=none,
+        blue_offer=offer,
+        phase=i32(P_.BID),
+    )
 
 
 def begin_placement(x: Game) -> Game:
@@ -253,8 +281,9 @@ def after_plus2(t: Tables, x: Game) -> Game:
     if not t.advanced:
         return x._replace(phase=i32(REVEAL))
     seat = x.blue_holder[C.BLUE_JOKER]
-    return x._replace(phase=jnp.where(seat >= 0, P_.JOKER_CHOICE, REVEAL).astype(jnp.int32),
-                      actor=jnp.where(seat >= 0, seat, x.actor))  # fmt: skip
+    return x._replace(
+        phase=jnp.where(seat >= 0, P_.JOKER_CHOICE, REVEAL).astype(jnp.int32), actor=jnp.where(seat >= 0, seat, x.actor)
+    )
 
 
 def end_placement(t: Tables, x: Game) -> Game:
@@ -293,17 +322,27 @@ def reveal(t: Tables, x: Game, key: jax.Array | None) -> Game:
     none = i32(-1)
     joker_protect = x.joker_as == C.PROTECT
     done = x._replace(
-        resolving=none, protect_q=none, protect_seat=none, plus2_q=none, plus2_seat=none, joker_protect_q=none,
-        joker_as=jnp.where(joker_protect, -1, x.joker_as), joker_seat=jnp.where(joker_protect, -1, x.joker_seat),
-    )  # fmt: skip
+        resolving=none,
+        protect_q=none,
+        protect_seat=none,
+        plus2_q=none,
+        plus2_seat=none,
+        joker_protect_q=none,
+        joker_as=jnp.where(joker_protect, -1, x.joker_as),
+        joker_seat=jnp.where(joker_protect, -1, x.joker_seat),
+    )
     done = begin_building(t, transport(t, done), key)
     q = jnp.maximum(q, 0)
     view = quarry_view(t, x, q)
     targets = minus3_targets(t, x, q)
     pending = view["minus3"] & (targets.sum() - targets > 0)
     chooser = first_from(t, x.start, pending)
-    going = x._replace(resolving=q, pending=pending, phase=jnp.where(pending.any(), P_.MINUS3, FINISH).astype(jnp.int32),
-                       actor=jnp.where(pending.any(), chooser, x.actor))  # fmt: skip
+    going = x._replace(
+        resolving=q,
+        pending=pending,
+        phase=jnp.where(pending.any(), P_.MINUS3, FINISH).astype(jnp.int32),
+        actor=jnp.where(pending.any(), chooser, x.actor),
+    )
     return select(waiting.any(), going, done)
 
 
@@ -328,8 +367,9 @@ def finish(t: Tables, x: Game) -> Game:
     kept = won & ~jnp.isin(marker, jnp.array([C.PROTECT, C.RELOCATE, C.FREE_BLOCK, C.FIRST_PLAYER]))
     holder = jnp.where(kept & (jnp.arange(7) == marker), winner, x.holder)
     decides = won & (follow >= 0)
-    return x._replace(holder=holder, actor=jnp.where(won, winner, x.actor),
-                      phase=jnp.where(decides, follow, REVEAL).astype(jnp.int32))  # fmt: skip
+    return x._replace(
+        holder=holder, actor=jnp.where(won, winner, x.actor), phase=jnp.where(decides, follow, REVEAL).astype(jnp.int32)
+    )
 
 
 # -- one decision ---------------------------------------------------------------------------------------
@@ -365,8 +405,10 @@ def _minus3(t, x, seat, a, key):
     hit = (a != A.MINUS3_NONE) & (_ids(t) == target)
     pending = x.pending.at[seat].set(False)
     x = x._replace(deduct=x.deduct + MINUS3_POINTS * hit, pending=pending)
-    return x._replace(phase=jnp.where(pending.any(), P_.MINUS3, FINISH).astype(jnp.int32),
-                      actor=jnp.where(pending.any(), first_from(t, x.start, pending), x.actor))  # fmt: skip
+    return x._replace(
+        phase=jnp.where(pending.any(), P_.MINUS3, FINISH).astype(jnp.int32),
+        actor=jnp.where(pending.any(), first_from(t, x.start, pending), x.actor),
+    )
 
 
 def _protect(t, x, seat, a, key):
@@ -382,8 +424,10 @@ def _protect(t, x, seat, a, key):
 
 def _relocate_src(t, x, seat, a, key):
     decline = a == A.RELOCATE_DECLINE
-    return x._replace(reloc_src=jnp.where(decline, x.reloc_src, a - A.RELOCATE_SRC_BASE).astype(jnp.int32),
-                      phase=jnp.where(decline, REVEAL, P_.RELOCATE_DST).astype(jnp.int32))  # fmt: skip
+    return x._replace(
+        reloc_src=jnp.where(decline, x.reloc_src, a - A.RELOCATE_SRC_BASE).astype(jnp.int32),
+        phase=jnp.where(decline, REVEAL, P_.RELOCATE_DST).astype(jnp.int32),
+    )
 
 
 def _relocate_dst(t, x, seat, a, key):
@@ -427,16 +471,23 @@ def _build(t, x, seat, a, key):
     doubling = x.phase == P_.DOUBLE
     left = x.double_left - 1
     stay = doubling & (left > 0) & (placed.held[seat] > 0) & B.placements(t, placed, seat).any()
-    placed = placed._replace(double_left=jnp.where(stay, left, jnp.where(doubling, 0, x.double_left)),
-                             phase=jnp.where(stay, P_.DOUBLE, P_.BUILD).astype(jnp.int32))  # fmt: skip
+    placed = placed._replace(
+        double_left=jnp.where(stay, left, jnp.where(doubling, 0, x.double_left)),
+        phase=jnp.where(stay, P_.DOUBLE, P_.BUILD).astype(jnp.int32),
+    )
     pay = (a == A.DOUBLE_PAY) | (a == A.PASS_PAY) | (a == A.FORCED_PASS)
-    other = x._replace(held=x.held.at[seat].add(-pay.astype(jnp.int32)), pool=x.pool.at[seat].add(pay.astype(jnp.int32)),
-                       gold=x.gold.at[seat].add((a == A.FORCED_PASS).astype(jnp.int32)))  # fmt: skip
+    other = x._replace(
+        held=x.held.at[seat].add(-pay.astype(jnp.int32)),
+        pool=x.pool.at[seat].add(pay.astype(jnp.int32)),
+        gold=x.gold.at[seat].add((a == A.FORCED_PASS).astype(jnp.int32)),
+    )
     other = _spend(other, seat, C.FREE_DOUBLE, a == A.DOUBLE_FREE)
     other = _spend(other, seat, C.FREE_PASS, a == A.PASS_FREE)
     double = (a == A.DOUBLE_PAY) | (a == A.DOUBLE_FREE)
-    other = other._replace(double_left=jnp.where(double, 2, other.double_left).astype(jnp.int32),
-                           phase=jnp.where(double, P_.DOUBLE, P_.BUILD).astype(jnp.int32))  # fmt: skip
+    other = other._replace(
+        double_left=jnp.where(double, 2, other.double_left).astype(jnp.int32),
+        phase=jnp.where(double, P_.DOUBLE, P_.BUILD).astype(jnp.int32),
+    )
     x = select(placing, placed, other)
     turn_ends = jnp.where(placing, ~stay, ~double)
     return select(turn_ends, _next_or(t, x, x.held > 0, end_building(t, x, key)), x)
@@ -452,7 +503,9 @@ def _bid(t, x, seat, a, key):
     wins = (bids > 0) & (_ids(t) != last)
     queue = _compact(order, wins[order])
     resolved = x._replace(gold=x.gold - jnp.where(wins, bids, 0), choosers=queue)
-    resolved = select(queue[0] >= 0, resolved._replace(phase=i32(P_.BLUE_CHOICE), actor=queue[0]), begin_placement(resolved))
+    resolved = select(
+        queue[0] >= 0, resolved._replace(phase=i32(P_.BLUE_CHOICE), actor=queue[0]), begin_placement(resolved)
+    )
     return _next_or(t, x, bids < 0, resolved)
 
 
@@ -484,18 +537,33 @@ def _joker(t, x, seat, a, key):
     green = jnp.asarray(np.array(A.JOKER_GREEN, np.int32))[jnp.clip(a - A.JOKER_BASE, 0, len(A.JOKER_GREEN) - 1)]
     acts_now = (green == C.RELOCATE) | (green == C.FREE_BLOCK)  # its decisions follow; the joker is spent
     keeps = ~decline & ~acts_now
-    phase = jnp.select([decline, green == C.PROTECT, green == C.RELOCATE, green == C.FREE_BLOCK],
-                       [REVEAL, P_.PROTECT_CHOICE, P_.RELOCATE_SRC, P_.FREE_BLOCK_CHOICE], REVEAL)  # fmt: skip
-    return x._replace(joker_seat=jnp.where(keeps, seat, x.joker_seat).astype(jnp.int32),
-                      joker_as=jnp.where(keeps, green, x.joker_as).astype(jnp.int32), phase=phase.astype(jnp.int32))  # fmt: skip
+    phase = jnp.select(
+        [decline, green == C.PROTECT, green == C.RELOCATE, green == C.FREE_BLOCK],
+        [REVEAL, P_.PROTECT_CHOICE, P_.RELOCATE_SRC, P_.FREE_BLOCK_CHOICE],
+        REVEAL,
+    )
+    return x._replace(
+        joker_seat=jnp.where(keeps, seat, x.joker_seat).astype(jnp.int32),
+        joker_as=jnp.where(keeps, green, x.joker_as).astype(jnp.int32),
+        phase=phase.astype(jnp.int32),
+    )
 
 
 DECISIONS = {
-    P_.SETUP: _setup, P_.WORKERS: _workers, P_.MINUS3: _minus3, P_.PROTECT_CHOICE: _protect,
-    P_.RELOCATE_SRC: _relocate_src, P_.RELOCATE_DST: _relocate_dst, P_.FREE_BLOCK_CHOICE: _free_block,
-    P_.APPOINT: _appoint, P_.BUILD: _build, P_.BID: _bid, P_.BLUE_CHOICE: _blue, P_.PLUS2_CHOICE: _plus2,
+    P_.SETUP: _setup,
+    P_.WORKERS: _workers,
+    P_.MINUS3: _minus3,
+    P_.PROTECT_CHOICE: _protect,
+    P_.RELOCATE_SRC: _relocate_src,
+    P_.RELOCATE_DST: _relocate_dst,
+    P_.FREE_BLOCK_CHOICE: _free_block,
+    P_.APPOINT: _appoint,
+    P_.BUILD: _build,
+    P_.BID: _bid,
+    P_.BLUE_CHOICE: _blue,
+    P_.PLUS2_CHOICE: _plus2,
     P_.JOKER_CHOICE: _joker,
-}  # fmt: skip
+}
 """Phase -> ``(tables, game, seat, action, key) -> game`` (DOUBLE is :func:`_build`'s)."""
 
 
@@ -511,21 +579,24 @@ def decide(t: Tables, x: Game, action: jax.Array, key: jax.Array | None) -> Game
     return out
 
 
-def settle(t: Tables, x: Game, key: jax.Array | None) -> tuple[Game, jax.Array]:
-    """The steps nobody decides (:data:`REVEAL`, :data:`FINISH`) and, with ``skip_forced``, every
-    decision with one legal action (rules ``_settle``); returns the game and its mask."""
+def settle(t: Tables, x: Game, key: jax.Array | None, action: jax.Array | int = -1) -> tuple[Game, jax.Array]:
+    """Take ``action`` (a legal id; -1: none), then the steps nobody decides (:data:`REVEAL`,
+    :data:`FINISH`) and, with ``skip_forced``, every decision with one legal action (rules
+    ``apply_action`` and ``_settle``); returns the game and its mask. One loop holds the
+    decision and what follows it, so :func:`decide` is traced once."""
 
     def going(carry):
-        x, legal = carry
-        auto = (x.phase == REVEAL) | (x.phase == FINISH)
+        x, legal, todo = carry
+        auto = (x.phase == REVEAL) | (x.phase == FINISH) | (todo >= 0)
         if not t.cfg.skip_forced:
             return auto
         return auto | (legal.sum() == 1)
 
     def body(carry):
-        x, legal = carry
-        forced = decide(t, x, jnp.argmax(legal).astype(jnp.int32), key)
-        y = select(x.phase == REVEAL, reveal(t, x, key), select(x.phase == FINISH, finish(t, x), forced))
-        return y, mask(t, y)
+        x, legal, todo = carry
+        chosen = decide(t, x, jnp.where(todo >= 0, todo, jnp.argmax(legal)).astype(jnp.int32), key)
+        y = select(x.phase == REVEAL, reveal(t, x, key), select(x.phase == FINISH, finish(t, x), chosen))
+        return y, mask(t, y), i32(-1)
 
-    return jax.lax.while_loop(going, body, (x, mask(t, x)))
+    x, legal, _ = jax.lax.while_loop(going, body, (x, mask(t, x), i32(action)))
+    return x, legal

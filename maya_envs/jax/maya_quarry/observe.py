@@ -116,8 +116,9 @@ class Encoder:
         counts = x.board[:, :, rel]  # (P, 4, n) in relative seats
         full = exists & (x.board.sum(-1) >= jnp.asarray(t.spaces))
         share = jnp.take_along_axis(jnp.asarray(self.per_level), jnp.clip(counts, 0, _MAX_SPACES), axis=2)
-        rows = jnp.concatenate([jnp.zeros((t.num_pyramids, LEVELS, 4)), full[..., None], (exists & x.ever_full)[..., None],
-                                share], axis=-1)  # fmt: skip
+        rows = jnp.concatenate(
+            [jnp.zeros((t.num_pyramids, LEVELS, 4)), full[..., None], (exists & x.ever_full)[..., None], share], axis=-1
+        )
         return rows[:, :height]
 
     def _relocation(self, x: Game) -> jax.Array:
@@ -133,9 +134,19 @@ class Encoder:
         bid_seen = made[rel] & (x.phase != Phase.BID)  # sealed until every bid is in
         choosing = (x.choosers[None, :] == rel[:, None]).any(axis=1)
         blue = x.blue_holder[None, :] == rel[:, None]
-        joker = jax.vmap(lambda other: hot(x.joker_as, len(C.MARKERS), (x.joker_seat == other) & (x.joker_as >= 0)))(rel)
-        seats = jnp.concatenate([made[rel][:, None], (ratio(x.bids[rel], A.MAX_BID, A.MAX_BID) * bid_seen)[:, None],
-                                 choosing[:, None], blue, joker], axis=1)  # fmt: skip
+        joker = jax.vmap(lambda other: hot(x.joker_as, len(C.MARKERS), (x.joker_seat == other) & (x.joker_as >= 0)))(
+            rel
+        )
+        seats = jnp.concatenate(
+            [
+                made[rel][:, None],
+                (ratio(x.bids[rel], A.MAX_BID, A.MAX_BID) * bid_seen)[:, None],
+                choosing[:, None],
+                blue,
+                joker,
+            ],
+            axis=1,
+        )
         open_offer = (x.phase == Phase.BID) | (x.phase == Phase.BLUE_CHOICE)
         on = x.plus2_q >= 0
         return [

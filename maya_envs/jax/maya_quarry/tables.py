@@ -99,7 +99,7 @@ class Tables:
 
     def __init__(self, rules: MayaQuarryRules) -> None:
         self.rules = rules
-        self.cfg = cfg = rules.config
+        self.cfg = rules.config
         comp = rules.components
         self.n = n = rules.num_players
         self.num_quarries = len(comp.quarries)
