@@ -16,6 +16,7 @@ from maya_envs.games import find_game
 ENGINES: dict[str, str] = {
     "maya2012": "maya_envs.jax.maya2012:Maya2012",
     "yaxha": "maya_envs.jax.yaxha:Yaxha",
+    "maya_quarry": "maya_envs.jax.maya_quarry:MayaQuarry",
 }
 """Game key -> ``"module:class"`` of its JAX engine (a ``pgx.Env`` taking the game's options as
 keywords and ``observe_on_step``); a game without a JAX engine has no entry."""

@@ -11,7 +11,6 @@ handed the same outcomes through :class:`~maya_envs.core.chance.OutcomeScript`.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal, get_args
 
 import numpy as np
 import pytest
@@ -27,6 +26,7 @@ from maya_envs.maya_quarry import actions as A  # noqa: E402
 from maya_envs.maya_quarry.determinize import determinize  # noqa: E402
 from maya_envs.maya_quarry.observation import MayaQuarryObserver  # noqa: E402
 from maya_envs.maya_quarry.rules import Phase, auction, quarry, scoring  # noqa: E402
+from tests.jax.pgx_referee import run_api_test  # noqa: E402
 
 CONFIGS = {
     "3p basic": {"num_players": 3},
@@ -353,13 +353,13 @@ def test_an_illegal_or_out_of_range_id_ends_the_game_on_the_position_before():
 @pytest.mark.parametrize(
     "num_players", [3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)]
 )
-def test_pgx_api_test_passes(num_players, monkeypatch):
-    """Pgx's own referee (``pgx.api_test``, single and batched random games), with the two
-    adjustments of the Maya (2012) engine's test: our env id joins Pgx's list of its games, and
-    its random mover draws along the last axis (jax 0.10 rejects its ``axis=1`` on one game)."""
-    import pgx._src.api_test as referee
+def test_pgx_api_test_passes(num_players):
+    """Pgx's own referee (``pgx.api_test``, single and batched random games of the advanced
+    variant), through the project's patched referee (``tests/jax/pgx_referee.py``)."""
+    run_api_test(MayaQuarry(num_players=num_players, variant="advanced"), num=1)
 
-    monkeypatch.setattr(referee, "EnvId", Literal[(*get_args(referee.EnvId), "maya_quarry")])
-    draw = jax.jit(lambda key, mask: jax.random.categorical(key, jnp.log(mask.astype(jnp.float32)), axis=-1))
-    monkeypatch.setattr(referee, "act_randomly", draw)
-    pgx.api_test(MayaQuarry(num_players=num_players, variant="advanced"), num=1)
+
+def test_the_engine_is_written_for_the_game_tables_version():
+    from maya_envs.games import GAMES
+
+    assert MayaQuarry().version == f"v{GAMES['maya_quarry'].version}"

@@ -45,7 +45,8 @@ Equality               :func:`state_from_rules` / :func:`state_to_rules` convert
                        the JAX draw) the two engines give the same states, masks, every
                        seat's observations, rewards and endings
                        (``tests/jax/test_maya_quarry.py``)
-Version                written for ``maya_quarry_v1``
+Version                ``MayaQuarry.version``: the game table's version of the rules this
+                       engine repeats (a test compares them)
 =====================  ===============================================================
 
 Modules: :mod:`.tables` (the config's constants and the :class:`~.tables.Game` arrays),

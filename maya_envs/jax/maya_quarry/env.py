@@ -11,11 +11,11 @@ import jax.numpy as jnp
 import numpy as np
 import pgx.core
 
-from maya_envs.jax.maya2012 import State as _PgxState
 from maya_envs.jax.maya2012 import _integer
 from maya_envs.jax.maya_quarry import flow
 from maya_envs.jax.maya_quarry.observe import Encoder
 from maya_envs.jax.maya_quarry.tables import CARD_COUNTS, Game, Tables, i32, select
+from maya_envs.jax.pgx_state import GameState, register_state
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules import MayaQuarryConfig, MayaQuarryRules, Phase
 
@@ -23,15 +23,11 @@ ENV_ID = "maya_quarry"
 """``state.env_id`` and ``MayaQuarry.id`` (not one of Pgx's own ``pgx.EnvId`` games)."""
 
 
-class State(_PgxState):
+@register_state
+class State(GameState):
     """Pgx state of one quarry game (a pytree; batch it with ``jax.vmap``): Pgx's public fields
     and the :class:`~.tables.Game` in ``_x``. Built by :meth:`MayaQuarry.init` or
     :func:`~maya_envs.jax.maya_quarry.convert.state_from_rules`."""
-
-    def replace(self, **changes: Any) -> State:
-        values = {name: getattr(self, name) for name in self._FIELDS}
-        values.update(changes)
-        return State(**values)
 
     @property
     def env_id(self) -> str:
@@ -43,17 +39,10 @@ class State(_PgxState):
         from maya_envs.jax.maya_quarry.convert import state_to_rules
         from maya_envs.maya_quarry.render_image import render_svg
 
-        single = self if self.rewards.ndim == 1 else jax.tree_util.tree_map(lambda v: v[0], self)
+        single = self.first()
         advanced = single.legal_action_mask.shape[-1] == A.NUM_ACTIONS_ADVANCED
         rules = MayaQuarryRules(num_players=int(single.rewards.shape[0]), variant="advanced" if advanced else "basic")
         return str(render_svg(rules, state_to_rules(single)))
-
-
-jax.tree_util.register_pytree_node(
-    State,
-    lambda s: (tuple(getattr(s, name) for name in State._FIELDS), None),
-    lambda _, children: State(*children),
-)
 
 
 class MayaQuarry(pgx.core.Env):
@@ -88,7 +77,7 @@ class MayaQuarry(pgx.core.Env):
 
     @property
     def version(self) -> str:
-        return "v1"  # the version of the rules this engine was written for (tests/jax compare them)
+        return "v1"  # the rules version this engine repeats; tests/jax compares it with the game table's
 
     @property
     def num_players(self) -> int:
@@ -203,7 +192,7 @@ class MayaQuarry(pgx.core.Env):
         in_range = (action >= 0) & (action < t.num_actions)
         illegal = ~done & ~(in_range & state.legal_action_mask[jnp.clip(action, 0, t.num_actions - 1)])
         x = state._x
-        moved, legal = flow.settle(t, x, key, jnp.where(done | illegal, -1, action))
+        moved, legal = flow.settle(t, x, key, jnp.where(done | illegal, -1, action), state.legal_action_mask)
         new = select(done | illegal, x, moved)
         new = new._replace(phase=jnp.where(illegal, Phase.OVER, new.phase).astype(jnp.int32))
         out = self._wrap(new, legal, x, state.current_player, state._step_count + (~done).astype(jnp.int32))

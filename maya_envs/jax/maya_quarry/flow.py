@@ -579,24 +579,38 @@ def decide(t: Tables, x: Game, action: jax.Array, key: jax.Array | None) -> Game
     return out
 
 
-def settle(t: Tables, x: Game, key: jax.Array | None, action: jax.Array | int = -1) -> tuple[Game, jax.Array]:
-    """Take ``action`` (a legal id; -1: none), then the steps nobody decides (:data:`REVEAL`,
-    :data:`FINISH`) and, with ``skip_forced``, every decision with one legal action (rules
-    ``apply_action`` and ``_settle``); returns the game and its mask. One loop holds the
-    decision and what follows it, so :func:`decide` is traced once."""
+def run_auto(t: Tables, x: Game, key: jax.Array | None) -> Game:
+    """The steps nobody decides (:data:`REVEAL`, :data:`FINISH`: a quarry's reveal, its -3
+    choosers, distribution and marker, then transport, scoring and the next round) until a
+    seat must decide. Its own loop: under ``vmap`` a loop runs as often as its busiest game,
+    and at a round's end that is about two passes per quarry, which here cost only the reveal
+    and the distribution, not a decision and a mask."""
+    return jax.lax.while_loop(
+        lambda x: (x.phase == REVEAL) | (x.phase == FINISH),
+        lambda x: select(x.phase == REVEAL, reveal(t, x, key), finish(t, x)),
+        x,
+    )
+
+
+def settle(
+    t: Tables, x: Game, key: jax.Array | None, action: jax.Array | int = -1, legal: jax.Array | None = None
+) -> tuple[Game, jax.Array]:
+    """Take ``action`` (a legal id; -1: none), then :func:`run_auto` and, with ``skip_forced``,
+    every decision with one legal action the same way (rules ``apply_action`` and
+    ``_settle``); returns the game and its mask. ``legal``: ``x``'s mask, if known."""
 
     def going(carry):
-        x, legal, todo = carry
-        auto = (x.phase == REVEAL) | (x.phase == FINISH) | (todo >= 0)
+        _x, legal, todo = carry
         if not t.cfg.skip_forced:
-            return auto
-        return auto | (legal.sum() == 1)
+            return todo >= 0
+        return (todo >= 0) | (legal.sum() == 1)
 
     def body(carry):
         x, legal, todo = carry
-        chosen = decide(t, x, jnp.where(todo >= 0, todo, jnp.argmax(legal)).astype(jnp.int32), key)
-        y = select(x.phase == REVEAL, reveal(t, x, key), select(x.phase == FINISH, finish(t, x), chosen))
-        return y, mask(t, y), i32(-1)
+        x = decide(t, x, jnp.where(todo >= 0, todo, jnp.argmax(legal)).astype(jnp.int32), key)
+        x = run_auto(t, x, key)
+        return x, mask(t, x), i32(-1)
 
-    x, legal, _ = jax.lax.while_loop(going, body, (x, mask(t, x), i32(action)))
+    legal = mask(t, x) if legal is None else legal
+    x, legal, _ = jax.lax.while_loop(going, body, (x, legal, i32(action)))
     return x, legal
