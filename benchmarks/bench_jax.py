@@ -98,7 +98,7 @@ def _random_actions(uniform, mask):
 def make_chunk(env, batch: int, chunk: int, reset):
     """A jitted ``(state, key, extra) -> (state, key, live steps)``: ``chunk`` random steps of every
     game, then ``reset(keys, extra)`` states in the finished rows."""
-    step = jax.vmap(env.step)
+    step = getattr(env, "step_batch", None) or jax.vmap(env.step)  # an engine's batched step where it has one
 
     def run(state, key, extra):
         # the chunk's random numbers drawn at once (one generator call, not one per step)

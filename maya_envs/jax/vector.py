@@ -143,7 +143,8 @@ class JaxVectorEnv:
 
     def _step_batch(self, state: Any, key: jax.Array, starts: Any, actions: jax.Array):
         key, k_step, k_new = jax.random.split(key, 3)
-        state = jax.vmap(self.engine.step)(state, actions, jax.random.split(k_step, self.num_envs))
+        step = getattr(self.engine, "step_batch", None) or jax.vmap(self.engine.step)  # the engine's batched step
+        state = step(state, actions, jax.random.split(k_step, self.num_envs))
         ended = state.terminated | state.truncated
         fresh = self._new_games(k_new, starts)
         merged = jax.tree_util.tree_map(

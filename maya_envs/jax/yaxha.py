@@ -322,6 +322,45 @@ class Yaxha(pgx.core.Env):
             action: ``int32`` action id.
             key: unused (the bag's order was drawn by ``init``); accepted for Pgx's API.
         """
+        out, ended = self._advance(state, action)
+        scores = _when(ended, lambda: self._returns(out._x), jnp.zeros(self._n, jnp.float32))
+        return out.replace(rewards=out.rewards + scores)  # zero where a game ends: exact
+
+    def step_batch(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+        """``jax.vmap(self.step)`` over a batch (leading axis ``B`` on every field), the same
+        results, faster: the end-of-game scores are computed only for the games that end on
+        this step, gathered ``B // 32`` (at least 8) at a time. Under ``vmap`` :meth:`step`
+        scores the whole batch on every step where any game ends (at batch 1024 nearly all of
+        them), most of a step's time.
+
+        Args:
+            state: a batched state of this env.
+            action: ``(B,) int32`` action ids.
+            key: unused, as in :meth:`step`.
+        """
+        out, ended = jax.vmap(self._advance)(state, jnp.asarray(action, jnp.int32))
+        return out.replace(rewards=out.rewards + self._ended_returns(out._x, ended))
+
+    def _ended_returns(self, x: Game, ended: jax.Array) -> jax.Array:
+        """``(B, N) float32``: rules ``returns`` of the rows of the batched game ``x`` where
+        ``ended`` (``(B,) bool``), zeros elsewhere; a loop over groups of the ended rows."""
+        batch = ended.shape[0]
+        group = min(batch, max(8, batch // 32))
+
+        def score_group(carry):
+            rewards, left = carry
+            rows = jnp.nonzero(left, size=group, fill_value=batch)[0]  # batch: no row (dropped)
+            sub = jax.tree_util.tree_map(lambda v: v[jnp.minimum(rows, batch - 1)], x)
+            rewards = rewards.at[rows].set(jax.vmap(self._returns)(sub), mode="drop")
+            return rewards, left.at[rows].set(False, mode="drop")
+
+        zeros = jnp.zeros((batch, self._n), jnp.float32)
+        rewards, _ = jax.lax.while_loop(lambda c: jnp.any(c[1]), score_group, (zeros, ended))
+        return rewards
+
+    def _advance(self, state: State, action: jax.Array) -> tuple[State, jax.Array]:
+        """:meth:`step` without the end-of-game scores: the next state (rewards only the
+        illegal-action penalty) and whether the game ended on this step, ``() bool``."""
         action = jnp.asarray(action, jnp.int32)
         done = state.terminated | state.truncated
         in_range = (action >= 0) & (action < self._num_actions)
@@ -336,10 +375,8 @@ class Yaxha(pgx.core.Env):
         new = jax.lax.optimization_barrier(new)
         terminated = new.phase == OVER
         ended = terminated & ~done & ~illegal
-        zeros = jnp.zeros(self._n, jnp.float32)
-        rewards = _when(ended, lambda: self._returns(new), zeros)
         seats = jnp.arange(self._n)
-        rewards = jnp.where(illegal, jnp.where(seats == state.current_player, -1.0, 0.0), rewards)
+        rewards = jnp.where(illegal & (seats == state.current_player), -1.0, 0.0)
         out = State(
             current_player=self._current_player(new),
             observation=state.observation,
@@ -352,7 +389,7 @@ class Yaxha(pgx.core.Env):
         )
         if self.observe_on_step:
             out = out.replace(observation=self.observe(out))
-        return out
+        return out, ended
 
     def _step(self, state: State, action: jax.Array, key: jax.Array | None) -> State:
         """Pgx's ``_step`` (unused by :meth:`step`, which does its work with selects)."""
