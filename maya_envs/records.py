@@ -54,8 +54,8 @@ from pettingzoo.utils.wrappers import BaseWrapper
 
 from maya_envs.aec_base import GameAECEnv, check_action_id
 from maya_envs.core.checks import is_number
-from maya_envs.core.errors import listed, plain_words, shorten
-from maya_envs.core.rng import seed_hides_draws
+from maya_envs.core.errors import ConfigError, listed, plain_words, shorten
+from maya_envs.core.rng import MAX_SEED, check_seed, seed_hides_draws  # noqa: F401 (MAX_SEED: documented here)
 from maya_envs.games import GAMES, find_game, renamed_note
 
 RECORD_FORMAT = "maya_envs.record/1"
@@ -252,8 +252,6 @@ MAX_RECORD_BYTES = 16 * 2**20
 before it is parsed, so a huge upload or file costs bounded work."""
 MAX_LINE_CHARS = 64 * 2**10
 """Longest line parsed (64 KiB: a header with a whole quarry component table is about 3 KiB)."""
-MAX_SEED = 2**128 - 1
-"""Largest ``seed`` a record may name (any non-negative int up to 128 bits seeds numpy)."""
 HEADER_KEYS = {
     "format": str, "game": str, "title": str, "version": int, "num_players": int, "config": dict,
     "seed": int, "package_version": str,
@@ -355,10 +353,10 @@ def check_header(header: Any, config_check: Callable[[Any], Any] | None = None) 
     if header["game"] not in known:
         note = renamed_note(header["game"])
         raise RecordError(f"line 1: unknown game {header['game']!r}{note}; known: {known}", line=1, key="game")
-    if not 0 <= header["seed"] <= MAX_SEED:
-        raise RecordError(
-            f"line 1: header field 'seed' must be an int in 0..2**128-1, got {header['seed']!r}", line=1, key="seed"
-        )
+    try:
+        check_seed(header["seed"], "header field 'seed'")
+    except ConfigError as error:
+        raise RecordError(f"line 1: {error}", line=1, key="seed") from None
     config = header["config"]
     env_keys = sorted(set(config) & set(ENV_KEYWORDS))
     if env_keys:

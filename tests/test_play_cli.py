@@ -118,7 +118,7 @@ def test_replay_rejects_a_corrupted_record(tmp_path):
 
 def test_bad_seed_and_bad_fps_are_usage_errors_naming_the_value(tmp_path):
     result = run("play", ["--seed", "-4"])
-    assert result.returncode == 2 and "--seed -4; allowed: a non-negative int" in result.stderr
+    assert result.returncode == 2 and "--seed: seed -4; allowed: an int in 0..2**128-1" in result.stderr
     result = run("replay", [str(tmp_path / "none.jsonl"), "--fps", "0"])
     assert result.returncode == 2 and "--fps '0'; allowed: a number in (0, 1000]" in result.stderr
 

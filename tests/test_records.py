@@ -310,10 +310,10 @@ _REMOVE = object()
 MALFORMED = {
     # name: (edit of the good lines, or bytes of a whole file; the line named; a message part)
     "not UTF-8": (lambda lines: "\n".join(lines[:3]).encode() + b'\n{"agent": "\xff"}\n', 4, "not UTF-8"),
-    "seed -1": (_header_edit(seed=-1), 1, "header field 'seed' must be an int in 0..2**128-1, got -1"),
+    "seed -1": (_header_edit(seed=-1), 1, "header field 'seed' -1; allowed: an int in 0..2**128-1"),
     "seed text": (_header_edit(seed="7"), 1, "header field 'seed' must be an int, got '7'"),
     "seed float": (_header_edit(seed=7.0), 1, "header field 'seed' must be an int, got 7.0"),
-    "seed huge": (_header_edit(seed=2**130), 1, "header field 'seed' must be an int in 0..2**128-1"),
+    "seed huge": (_header_edit(seed=2**130), 1, "; allowed: an int in 0..2**128-1"),
     "no title": (_header_edit(title=_REMOVE), 1, "header field 'title' missing"),
     "no package_version": (_header_edit(package_version=_REMOVE), 1, "header field 'package_version' missing"),
     "unknown header field": (_header_edit(comment="x"), 1, r"unknown header field(s) ['comment']"),

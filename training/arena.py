@@ -32,7 +32,7 @@ from typing import Any
 
 import maya_envs  # noqa: F401  (registers the ids)
 from maya_envs.cli import description
-from maya_envs.cli.args import output_folder
+from maya_envs.cli.args import output_folder, seed_arg
 from maya_envs.core.errors import ConfigError, shorten
 from maya_envs.evaluation import play_arena, resolve_agent, seating_plan
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=400, help="games (rounded up to whole design blocks)")
     parser.add_argument("--no-round", action="store_true", help="play exactly --games (maybe unbalanced)")
     parser.add_argument("--design", choices=["latin", "permutations"], default="latin")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_arg, default=0)
     parser.add_argument(
         "--out", type=Path, help="output folder (default: runs/arena__<env>__<time>); its arena.* files are replaced"
     )

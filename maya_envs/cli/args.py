@@ -11,10 +11,13 @@ lowered, and the command says so.
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 from pathlib import Path
 
-from maya_envs.core.errors import shorten
+from maya_envs.core.errors import ConfigError, shorten
+from maya_envs.core.rng import MAX_SEED, check_seed
 
 
 def _shown(path: Path) -> str:
@@ -88,6 +91,22 @@ def output_file(path: str | Path, option: str = "--out") -> Path:
         raise ValueError(f"{option} {_shown(path)}: no permission to replace this file")
     _check_parents(path, option)
     return path
+
+
+def seed_arg(text: str) -> int:
+    """An argparse ``type`` for ``--seed``: decimal digits naming an int in ``0..MAX_SEED``
+    (:func:`maya_envs.core.rng.check_seed`, the bound records, pages and resets share).
+
+    Raises:
+        argparse.ArgumentTypeError: anything else, naming the text (shortened) and what is
+            allowed; only the digits of a seed in range are converted (no unbounded ``int()``).
+    """
+    digits = len(str(MAX_SEED)) + 1  # one more, so that a seed just above the bound is converted and named
+    value = int(text) if re.fullmatch(rf"\s*[+-]?[0-9]{{1,{digits}}}\s*", text) else text
+    try:
+        return check_seed(value, "seed")
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def usable_cores() -> int:

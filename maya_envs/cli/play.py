@@ -41,10 +41,10 @@ import sys
 from typing import Any, TextIO
 
 from maya_envs.cli import description
-from maya_envs.cli.args import output_file
+from maya_envs.cli.args import output_file, seed_arg
 from maya_envs.core.errors import did_you_mean, shorten
 from maya_envs.core.paths import claim_new, timestamp
-from maya_envs.core.rng import draw_seed, seed_hides_draws
+from maya_envs.core.rng import check_seed, draw_seed, offset_seed, seed_hides_draws
 from maya_envs.games import DEFAULT_GAME, find_game, game_names, game_of_rules
 from maya_envs.notation import describe_action, describe_end, read_move, why_illegal
 from maya_envs.players import HUMAN, bot_syntax, names_checkpoint, one_torch_thread
@@ -177,9 +177,7 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
     options = dict(args.option)
     if args.players is not None:
         options["num_players"] = args.players
-    seed = args.seed if args.seed is not None else draw_seed()
-    if seed < 0:
-        raise ValueError(f"--seed {seed}; allowed: a non-negative int")
+    seed = check_seed(args.seed, "--seed") if args.seed is not None else draw_seed()
     stamp = f"{game}-{timestamp()}"
     if args.record:  # before the game: a hidden-information record is written only at its end
         output_file(args.record, "--record")
@@ -197,7 +195,9 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
         raise ValueError(f"{len(seats)} seats given for a {n}-player game{hint}")
     seats += ["heuristic"] * (n - len(seats))
     shape = raw.spec_card.observation_shape
-    players = {f"player_{s}": load_seat(spec, raw.rules, seed + 1 + s, shape) for s, spec in enumerate(seats)}
+    players = {
+        f"player_{s}": load_seat(spec, raw.rules, offset_seed(seed, 1 + s), shape) for s, spec in enumerate(seats)
+    }
     if not args.record:  # claimed only now, so a refused command line leaves no file
         env.record_path = str(claim_new("maya-records", stamp, suffix=".jsonl"))
     env.reset(seed=seed)
@@ -248,7 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"comma-separated, in seat order: {SEAT_KINDS}; missing seats are heuristic (default: human, then "
         "heuristic)",
     )
-    parser.add_argument("--seed", type=int, help="the game's seed (default: drawn in secret, shown at the end; it is recorded)")
+    parser.add_argument(
+        "--seed", type=seed_arg, help="the game's seed (default: drawn in secret, shown at the end; it is recorded)"
+    )
     parser.add_argument(
         "--record", help="record file, replaced if it exists (default: a new maya-records/<game>-<time>.jsonl)"
     )

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.cli import description
-from maya_envs.cli.args import capped_workers, output_file, output_folder
+from maya_envs.cli.args import capped_workers, output_file, output_folder, seed_arg
 from maya_envs.cli.play import parse_option
 from maya_envs.games import DEFAULT_GAME, find_game, game_names
 from maya_envs.players import player_syntax
@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "a checkpoint .zip")  # fmt: skip
     parser.add_argument("--rotate", action="store_true", help="game i shifts the lineup by i seats")
     parser.add_argument("--games", type=_positive, default=None, help="games per run (default 200; --readme: 1000)")
-    parser.add_argument("--seed", type=_non_negative, default=0)
+    parser.add_argument("--seed", type=seed_arg, default=0)
     parser.add_argument("--workers", type=_positive, default=1,
                         help="worker processes (same figures as 1; at most the games and the cores)")  # fmt: skip
     parser.add_argument("--compare", type=parse_option, action="append", default=[], metavar="KEY=VALUE",

@@ -42,6 +42,7 @@ from typing import Any
 
 from maya_envs.bot_kinds import BOT_KINDS
 from maya_envs.core.errors import shorten
+from maya_envs.core.rng import check_seed
 from maya_envs.players import HUMAN
 
 CHECKPOINT_PREFIX = "checkpoint:"
@@ -131,8 +132,9 @@ def nesting(value: Any) -> int:
 
 
 def page_seed(value: Any) -> int | None:
-    """A seed as a page (or a record) gives it: ``None``, an int or a string of digits, at most
-    :data:`MAX_SEED_DIGITS` digits (kept exact: no float on the way).
+    """A seed as a page (or a record) gives it: ``None``, an int or a string of digits, in
+    ``0..MAX_SEED`` (:func:`maya_envs.core.rng.check_seed`, the bound every command and record
+    shares; kept exact: no float on the way).
 
     Raises:
         ValueError: anything else (the message names the value and what is allowed).
@@ -140,12 +142,7 @@ def page_seed(value: Any) -> int | None:
     if value is None:
         return None
     seed = small_int(value, MAX_SEED_DIGITS)
-    if seed is None or not 0 <= seed < 10**MAX_SEED_DIGITS:
-        raise ValueError(
-            f"seed {shorten(value)}; allowed: a non-negative integer of at most {MAX_SEED_DIGITS} digits "
-            "(a number or a string of digits)"
-        )
-    return seed
+    return check_seed(value if seed is None else seed, "seed")
 
 
 def page_options(options: Any, components: Mapping[str, Any], where: str = "options") -> dict[str, Any]:

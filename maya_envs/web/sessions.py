@@ -18,7 +18,7 @@ from typing import Any
 from maya_envs.captions import move_caption, result_line
 from maya_envs.core.checks import is_int
 from maya_envs.core.errors import IllegalActionError, plain_words, shorten
-from maya_envs.core.rng import draw_seed, seed_hides_draws
+from maya_envs.core.rng import draw_seed, offset_seed, seed_hides_draws
 from maya_envs.games import game_names, game_of_rules
 from maya_envs.notation import describe_action
 from maya_envs.players import HUMAN
@@ -94,7 +94,7 @@ class LiveGame(Item):
         agent_rules = cancellable(env.rules, self.closed)
         shape = env.spec_card.observation_shape
         self.players = [
-            build_seat(spec, agent_rules, self.seed + 1 + s, checkpoints or {}, shape)
+            build_seat(spec, agent_rules, offset_seed(self.seed, 1 + s), checkpoints or {}, shape)
             for s, spec in enumerate(self.seats)
         ]
         env.reset(seed=self.seed)

@@ -51,7 +51,7 @@ import numpy as np
 from maya_envs.aec_base import RulesAECEnv
 from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import ConfigError, ResetNeededError, shorten
-from maya_envs.core.rng import spawn_seed
+from maya_envs.core.rng import check_seed, spawn_seed
 from maya_envs.games import find_game
 from maya_envs.wrappers.opponents import make_opponent
 from maya_envs.wrappers.shaping import load_potential
@@ -128,7 +128,7 @@ class SingleAgentEnv(gym.Env):
     # -- gymnasium API ----------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_seed(seed))  # the bound every seed shares
         rng = self.np_random
         env = self.aec_env
         for _ in range(MAX_GAMES_WITHOUT_LEARNER):  # play on until the learner decides

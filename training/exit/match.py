@@ -37,7 +37,7 @@ import numpy as np
 
 from maya_envs.bot_kinds import bot_syntax
 from maya_envs.bots.guided import LEAVES
-from maya_envs.cli.args import capped_workers, output_file
+from maya_envs.cli.args import capped_workers, output_file, seed_arg
 from training.exit.gating import fair_share, match_lineups, score_match
 
 
@@ -217,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the search's other az: options (m=8 memo=20000 reuse=1 c_scale=0.2 ...; see the az: syntax)",
     )
     parser.add_argument("--pair", action="store_true", help="team games: the network plays a whole team")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_arg, default=0)
     parser.add_argument("--out", type=Path, help="write the rows as JSON here (replaced if it exists)")
     args = parser.parse_args(argv)
     try:  # before the games: a result that cannot be written wastes them
