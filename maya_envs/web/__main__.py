@@ -137,6 +137,14 @@ def main(argv: list[str] | None = None) -> int:
             f"maya-web binds to {args.host}: anyone who can reach port {args.port} can start games here",
             stacklevel=1,
         )
+    from maya_envs.web.seats import check_checkpoint_file
+
+    for name, path in args.checkpoint:
+        try:  # before serving: a file no seat can load is the operator's mistake, not a page's 400
+            check_checkpoint_file(path)
+        except ValueError as error:
+            print(f"maya-web: --checkpoint {name}: {error}", file=sys.stderr)
+            return 2
     hosts = (args.host, *args.allow_host)
     app = create_app(dict(args.checkpoint), args.max_games, args.idle_minutes, dict(args.components), hosts)
     server = make_server(args.host, args.port, app, threaded=True)

@@ -31,6 +31,29 @@ def _hide_path(text: str, path: str, name: str) -> str:
     return text
 
 
+def check_checkpoint_file(path: str | Path) -> None:
+    """Read the ``--checkpoint`` file ``path`` with the reader a seat of it will use, at start,
+    so that a file no seat could load is refused before the server answers a page: a ``.pt``
+    through :func:`maya_envs.nn.model.load_network` (weights only), anything else through
+    :func:`maya_envs.players.load_checkpoint` (a MaskablePPO zip read as data, unpickling
+    nothing). About a CPU second per file; what is read is dropped (a seat rebuilds it).
+
+    Raises:
+        ValueError: the file cannot be read as its kind of model (the reader's reason, which
+            names the file), or the extra the reader needs is missing.
+    """
+    from maya_envs.players import load_model_file
+
+    if Path(path).suffix != ".pt":
+        load_model_file(Path(path))
+        return
+    try:
+        from maya_envs.nn.model import load_network
+    except ImportError as error:
+        raise ValueError(f"a .pt network needs torch ({error})") from None
+    load_network(path)
+
+
 def build_seat(
     spec: str,
     rules,
