@@ -66,3 +66,34 @@ def test_plain_yaml_reads_what_safe_load_reads():
 def test_every_shipped_trainer_config_loads_and_is_written_back_without_aliases(name):
     written = yaml.safe_dump(load_config(name).to_dict(), sort_keys=False)  # as a run's config.yaml
     assert load_yaml(written, name) == yaml.safe_load(written)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "lines"),
+    [
+        ("total_timesteps: 1\nn_envs: 2\ntotal_timesteps: 2\n", "'total_timesteps'", (3, 1)),
+        ("exit:\n  actors: 1\n  games: 4\n  actors: 2\n", "'actors'", (4, 2)),
+        ("opponents: {random: 1, random: 2}\n", "'random'", (1, 1)),
+        ("1: a\n1: b\n", "1", (2, 1)),
+    ],
+)
+def test_a_key_written_twice_in_one_mapping_is_refused_naming_key_and_lines(text, key, lines):
+    with pytest.raises(ConfigError) as caught:
+        load_yaml(text, "config 'x.yaml'")
+    line, first = lines
+    assert str(caught.value) == (
+        f"config 'x.yaml': line {line}: key {key} is written twice (first on line {first}); "
+        "allowed: each key once in a mapping"
+    )
+
+
+def test_the_same_key_in_different_mappings_is_no_duplicate():
+    text = "a: {x: 1}\nb: {x: 2}\nc: [{x: 1}, {x: 2}]\n"
+    assert load_yaml(text, "t") == yaml.safe_load(text)
+
+
+def test_a_duplicate_key_in_a_config_file_is_refused_by_the_trainer(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("total_timesteps: 1\ntotal_timesteps: 2\n")
+    with pytest.raises(ConfigError, match="line 2: key 'total_timesteps' is written twice"):
+        load_config(path)
