@@ -12,10 +12,13 @@ from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import ConfigError, shorten
 
 
-def check_int(key: str, value: Any, minimum: int) -> None:
-    """Raise unless ``value`` is an int (not a bool) >= ``minimum``."""
-    if not is_int(value, numpy=False) or value < minimum:
+def check_int(key: str, value: Any, minimum: int, maximum: int | None = None) -> None:
+    """Raise unless ``value`` is an int (not a bool) in ``minimum..maximum`` (``None``: no upper
+    bound)."""
+    if not is_int(value, numpy=False) or value < minimum or (maximum is not None and value > maximum):
         allowed = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+        if maximum is not None:
+            allowed += f", at most {maximum:_}"
         raise ConfigError(f"{key}={shorten(value)}; allowed: {allowed}")
 
 

@@ -144,7 +144,7 @@ class TrainConfig:
         self.env_id = resolve_env_id(self.env_id)
         positive = ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs")
         for name in positive:
-            check_int(name, getattr(self, name), minimum=1)
+            check_int(name, getattr(self, name), minimum=1, maximum=LIMITS[name])
         check_choice("policy", self.policy, ("mlp", "action_features", "action_scoring"))
         check_choice("vec_env", self.vec_env, ("dummy", "subproc"))
         check_choice("learner_seat", self.learner_seat, ("random", "first", "second"))
@@ -166,9 +166,13 @@ class TrainConfig:
         if not (
             isinstance(self.net_arch, list)
             and self.net_arch
-            and all(is_int(n, numpy=False) and n > 0 for n in self.net_arch)
+            and len(self.net_arch) <= MAX_NET_DEPTH
+            and all(is_int(n, numpy=False) and 0 < n <= MAX_NET_WIDTH for n in self.net_arch)
         ):
-            raise ConfigError(f"net_arch={shorten(self.net_arch)}; allowed: a non-empty list of positive ints")
+            raise ConfigError(
+                f"net_arch={shorten(self.net_arch)}; allowed: a non-empty list of positive ints "
+                f"(at most {MAX_NET_DEPTH} of them, each at most {MAX_NET_WIDTH})"
+            )
         if not isinstance(self.device, str) or self.device.split(":")[0] not in ("cpu", "cuda", "mps", "auto"):
             raise ConfigError(f"device={shorten(self.device)}; allowed: 'cpu', 'cuda', 'cuda:N', 'mps', 'auto'")
         if not isinstance(self.game_options, dict):
@@ -180,14 +184,14 @@ class TrainConfig:
                 raise ConfigError(f"{name}={shorten(getattr(self, name))}; allowed: a number in (0, 1]")
         check_number("reward_shaping", self.reward_shaping)
         for name in ("seed", "eval_games", "checkpoint_every", "eval_every", "torch_threads"):
-            check_int(name, getattr(self, name), minimum=0)
-        check_int("eval_curve_games", self.eval_curve_games, minimum=1)
+            check_int(name, getattr(self, name), minimum=0, maximum=LIMITS[name])
+        check_int("eval_curve_games", self.eval_curve_games, minimum=1, maximum=LIMITS["eval_curve_games"])
         sp = self.self_play
         if not isinstance(sp, SelfPlayConfig):
             raise ConfigError(f"self_play={shorten(sp)}; allowed: a mapping with keys {_field_names(SelfPlayConfig)}")
         check_bool("self_play.enabled", sp.enabled)
         for name in ("snapshot_every", "pool_size"):
-            check_int(f"self_play.{name}", getattr(sp, name), minimum=1)
+            check_int(f"self_play.{name}", getattr(sp, name), minimum=1, maximum=LIMITS[f"self_play.{name}"])
         check_number("self_play.snapshot_weight", sp.snapshot_weight)
 
     def to_dict(self) -> dict[str, Any]:
@@ -198,6 +202,20 @@ class TrainConfig:
             return {key: value for key, value in data.items() if key not in PPO_ONLY_KEYS}
         data.pop("exit")
         return data
+
+
+LIMITS = {
+    "total_timesteps": 10**12, "n_envs": 1024, "n_steps": 2**16, "batch_size": 2**20, "n_epochs": 1000,
+    "eval_games": 10**6, "eval_curve_games": 10**6, "checkpoint_every": 10**12, "eval_every": 10**12,
+    "torch_threads": 256, "seed": 2**32 - 1, "self_play.snapshot_every": 10**12, "self_play.pool_size": 1024,
+}  # fmt: skip
+"""Upper bounds of the :class:`TrainConfig` ints, far above any run of this project (the shipped
+configs use ``n_envs`` 8, ``eval_games`` 400): a typo such as ``n_envs: 100000`` (as many
+processes with ``vec_env: subproc``, and a rollout buffer ``n_envs * n_steps`` long) is refused
+by ``--dry-run`` instead of exhausting the machine. ``seed`` is 32 bits because SB3's
+``set_random_seed`` seeds numpy's legacy generator, which takes no more."""
+MAX_NET_WIDTH, MAX_NET_DEPTH = 4096, 16
+"""Largest layer width and layer count of ``net_arch`` (memory grows with width squared)."""
 
 
 PPO_ONLY_KEYS = (

@@ -40,6 +40,18 @@ every seat), ``heuristic`` / ``random`` (one network seat, the other seats that 
 ``older`` (one network seat, the others an older kept network, with search)."""
 
 
+EXIT_LIMITS = {
+    "iterations": 10**5, "actors": 256, "games_per_iteration": 10**6, "games_in_flight": 4096,
+    "simulations": 10**5, "eval_simulations": 10**5, "sample_moves": 10**4, "imitation_games": 10**6,
+    "imitation_epochs": 1000, "replay_iterations": 1000, "hidden": 4096, "gate_games": 10**6,
+    "window_games": 10**7, "max_reuse": 1000, "holdout_checks": 1000,
+}  # fmt: skip
+"""Upper bounds of the ``exit.*`` ints, far above any run of this project (the shipped configs
+use 2 actors, 50 games in flight, 32 simulations): ``exit.actors`` starts that many processes,
+``games_in_flight`` and ``hidden`` size memory, the game and simulation counts size the work, so
+a typo is refused by ``--dry-run`` instead of exhausting the machine."""
+
+
 @dataclass
 class ExitConfig:
     """The ``exit`` block (``algo: exit``): expert iteration (:mod:`training.exit`). Each
@@ -196,10 +208,10 @@ class ExitConfig:
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the ``exit.<key>`` and what is allowed."""
         for name in ("iterations", "sample_moves", "gate_games", "eval_simulations", "imitation_games"):
-            check_int(f"exit.{name}", getattr(self, name), minimum=0)
+            check_int(f"exit.{name}", getattr(self, name), minimum=0, maximum=EXIT_LIMITS[name])
         for name in ("actors", "games_per_iteration", "games_in_flight", "simulations", "replay_iterations",
                      "hidden", "imitation_epochs"):  # fmt: skip
-            check_int(f"exit.{name}", getattr(self, name), minimum=1)
+            check_int(f"exit.{name}", getattr(self, name), minimum=1, maximum=EXIT_LIMITS[name])
         if self.imitation_games == 0 and self.imitation != "none":  # iteration 0 would learn from no game
             raise ConfigError(
                 f"exit.imitation_games=0 with exit.imitation={shorten(self.imitation)}; allowed: an int >= 1, "
@@ -216,9 +228,9 @@ class ExitConfig:
                 f"exit.value_target_hook={self.value_target_hook} + exit.value_target_q={self.value_target_q} "
                 "is above 1; allowed: weights summing to at most 1 (the rest is the final result's)"
             )
-        check_int("exit.window_games", self.window_games, minimum=0)
-        check_int("exit.max_reuse", self.max_reuse, minimum=1)
-        check_int("exit.holdout_checks", self.holdout_checks, minimum=1)
+        check_int("exit.window_games", self.window_games, minimum=0, maximum=EXIT_LIMITS["window_games"])
+        check_int("exit.max_reuse", self.max_reuse, minimum=1, maximum=EXIT_LIMITS["max_reuse"])
+        check_int("exit.holdout_checks", self.holdout_checks, minimum=1, maximum=EXIT_LIMITS["holdout_checks"])
         check_number("exit.holdout_fraction", self.holdout_fraction, 0, 0.5)
         check_choice("exit.holdout_stop", self.holdout_stop, HOLDOUT_STOPS, quote=False)
         check_bool("exit.id_bias", self.id_bias)
