@@ -4,7 +4,9 @@ where the outputs go (``--out``, ``--record``) and how many processes play (``--
 
 A command that plays for minutes and then cannot write its result has wasted the minutes: the
 output checks find a path that can never be written (a folder where a file is wanted, a file
-where a folder is wanted, a file on the way, a folder without write permission) at the start.
+where a folder is wanted, a file on the way, a folder no file can be created in) at the start,
+by creating and removing a file there (``os.access`` answers yes to root even on ``/proc`` or a
+read-only mount).
 A worker count above the games or the cores starts processes that have nothing to do, so it is
 lowered, and the command says so.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from maya_envs.core.errors import ConfigError, shorten
@@ -43,9 +46,20 @@ def _check_parents(path: Path, option: str) -> None:
             raise ValueError(
                 f"{option} {_shown(path)}: {_shown(parent)} on its way is a file; allowed: a path under folders"
             )
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise ValueError(f"{option} {_shown(path)}: no permission to write into {_shown(parent)}")
+        _check_writable_folder(parent, option, path)
         return
+
+
+def _check_writable_folder(folder: Path, option: str, path: Path) -> None:
+    """Create and remove a file in ``folder``: the one check that is right for every user and
+    file system. ``os.access`` says yes to root everywhere, also on ``/proc`` and on read-only
+    mounts, where the write fails only after the work was done."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".maya-write-check-"):
+            pass
+    except OSError as error:
+        where = "" if folder == path else f" into {_shown(folder)}"
+        raise ValueError(f"{option} {_shown(path)}: cannot write{where} ({error.strerror or error})") from None
 
 
 def output_folder(path: str | Path, option: str = "--out") -> Path:
@@ -56,16 +70,16 @@ def output_folder(path: str | Path, option: str = "--out") -> Path:
 
     Raises:
         ValueError: ``path`` is an existing file (or other non-folder), a file is on its way,
-            the system refuses the name (too long ...), or the folder (or the nearest existing
-            one above it) may not be written; the message names ``option`` and the path
+            the system refuses the name (too long ...), or no file can be created in the
+            folder (or the nearest existing one above it); the message names ``option`` and the path
             (shortened) and what is allowed.
     """
     path = Path(path)
     kind = _kind(path, option, path)
     if kind == "file":
         raise ValueError(f"{option} {_shown(path)} is a file; allowed: a folder (new or existing) for the outputs")
-    if kind == "folder" and not os.access(path, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {_shown(path)}: no permission to write into this folder")
+    if kind == "folder":
+        _check_writable_folder(path, option, path)
     if kind is None:
         _check_parents(path, option)
     return path
@@ -87,8 +101,11 @@ def output_file(path: str | Path, option: str = "--out") -> Path:
     kind = _kind(path, option, path)
     if kind == "folder":
         raise ValueError(f"{option} {_shown(path)} is a folder; allowed: a file name (new, or a file to replace)")
-    if kind == "file" and not os.access(path, os.W_OK):
-        raise ValueError(f"{option} {_shown(path)}: no permission to replace this file")
+    if kind == "file":
+        try:  # opened to append, not truncated, nor waiting on a pipe: the file is left as it is
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK))
+        except OSError as error:
+            raise ValueError(f"{option} {_shown(path)}: cannot replace this file ({error.strerror or error})") from None
     _check_parents(path, option)
     return path
 
