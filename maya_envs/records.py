@@ -10,7 +10,9 @@ then one line per action taken in the game, in order::
 
     {"agent": "player_0", "action": 12, "notation": "swap t0-t3 @L2"}
 
-and, once the game is over, an optional last line with the outcome::
+and, once the game is over, a last line with the outcome (required then: a record whose replay
+ends the game without it is refused; an unfinished game, abandoned or still being played, has
+none)::
 
     {"end": {"rewards": {"player_0": 1.0, ...}, "terminated": true, "truncated": false}}
 
@@ -471,7 +473,8 @@ def iter_replay(record: Record, **env_kwargs: Any) -> Iterator[Any]:
         RecordError: a header :func:`check_header` refuses, another version or player count,
             more moves than the game's ``max_game_length``, a move that is out of turn,
             illegal, or whose notation does not match its id (the line number is named), or
-            an end line that the replay does not reach, whose rewards or ``terminated`` /
+            no end line although the replay ends the game (a finished game's end line was
+            removed), or an end line that the replay does not reach, whose rewards or ``terminated`` /
             ``truncated`` flags differ from the replay's, or whose illegal action is out of
             turn, out of range or legal.
     """
@@ -513,6 +516,13 @@ def iter_replay(record: Record, **env_kwargs: Any) -> Iterator[Any]:
         yield env
     if record.end is not None:
         _check_end_reached(raw, record.end, last)
+    elif _over(raw):  # the outcome is checked only on an end line: without one it would go unchecked
+        raise RecordError(
+            f"line {last}: the replayed game is over and the record has no end line; a finished game's record "
+            'ends with {"end": {...}} (only an unfinished game has none)',
+            line=last,
+            key="end",
+        )
 
 
 def _over(raw) -> bool:
