@@ -136,7 +136,9 @@ class RulesParallelEnv(ParallelEnv):
             if self.aec_env.illegal_action == "raise":
                 raise IllegalActionError(message)
             warnings.warn(message + "; the game ends with the illegal-action penalty", stacklevel=2)
-            return self._end_illegally(message, [agent for agent, _ in offenders], agents)
+            ended = self._end_illegally(message, [agent for agent, _ in offenders], agents)
+            self._end_the_record(chosen, [agent for agent, _ in offenders])
+            return ended
         aec = self.aec_env
         rewards = dict.fromkeys(agents, 0.0)
         for agent, action in chosen:
@@ -213,6 +215,30 @@ class RulesParallelEnv(ParallelEnv):
             dict.fromkeys(agents, False),
             {a: copy.deepcopy(info) for a in agents},
         )
+
+    def _end_the_record(self, chosen: list[tuple[str, int]], bad: list[str]) -> None:
+        """Play a recorded game's illegal ending into the AEC env as the AEC env itself ends one,
+        so that its :class:`~maya_envs.records.RecordingWrapper` writes an end line that replays
+        to the same end: the commits before the offender's, then the offender's illegal id.
+
+        Only where the AEC env records and one acting agent offended: that is the same ending
+        (its team penalised, the others 0). Several offenders at once, or an idle agent's id,
+        have no AEC equivalent (the first illegal action would end the game alone): such a
+        record keeps the moves before the step and no end line, and loads as an unfinished game
+        (documented in ``docs/security_inputs.md``).
+        """
+        aec = self.aec_env
+        acting = [agent for agent, _ in chosen]
+        if getattr(aec, "record", None) is None or len(bad) != 1 or bad[0] not in acting:
+            return
+        with warnings.catch_warnings():  # the step already warned once, in the Parallel env's words
+            warnings.simplefilter("ignore")
+            for agent, action in chosen:
+                if aec.agent_selection != agent:
+                    return
+                aec.step(action)
+                if agent == bad[0]:
+                    return
 
     def render(self) -> str | None:
         """The AEC env's ``render``.

@@ -165,6 +165,51 @@ def test_a_parallel_env_records_through_its_aec_env(tmp_path):
     assert replayed[-1] == states[-1] and load_record(path).end is not None
 
 
+def _parallel_game_ended_illegally(path, offenders: int, seed: int):
+    """A recorded Parallel game whose step ``seed % 3 + 1`` has ``offenders`` acting agents
+    (the last ones in acting order) choose an illegal id; returns the env's last rewards (the
+    env closed, so a held record is written)."""
+    env = RulesParallelEnv(record_env(PARALLEL.key, path, num_players=3))
+    observations, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for step in range(seed % 3 + 2):
+        acting = env.acting_agents()
+        actions = {a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in acting}
+        if step == seed % 3 + 1:
+            for agent in acting[len(acting) - offenders:]:
+                actions[agent] = int(np.flatnonzero(observations[agent]["action_mask"] == 0)[0])
+            with pytest.warns(UserWarning, match="illegal"):
+                observations, rewards, terminations, *_ = env.step(actions)
+            assert all(terminations.values())
+            env.close()
+            return rewards
+        observations, *_ = env.step(actions)
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_parallel_game_ended_by_one_illegal_action_records_and_replays_its_end(tmp_path, seed):
+    """One acting agent's illegal id (the last in acting order, so the others' commits come
+    first) ends the record as the AEC env ends it: an end line naming it, the same rewards."""
+    path = tmp_path / "par.jsonl"
+    rewards = _parallel_game_ended_illegally(path, offenders=1, seed=seed)
+    record = load_record(path)
+    assert record.end is not None and record.end["terminated"] and "illegal" in record.end
+    assert record.end["rewards"] == rewards and sorted(rewards.values())[0] < 0
+    replay(path)
+
+
+def test_a_parallel_game_ended_by_several_illegal_actions_keeps_no_end_line(tmp_path):
+    """Two offenders in one step have no AEC equivalent: the record, written when the env
+    closes, stops before the step (the decision documented in docs/security_inputs.md) and
+    still loads and replays."""
+    path = tmp_path / "par.jsonl"
+    rewards = _parallel_game_ended_illegally(path, offenders=2, seed=1)
+    assert sum(value < 0 for value in rewards.values()) == 2
+    assert load_record(path).end is None
+    replay(path)
+
+
 @pytest.fixture
 def good_lines(tmp_path) -> list[str]:
     path = tmp_path / "good.jsonl"
