@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from maya_envs.core.checks import is_int, is_number
+from maya_envs.torch_errors import torch_load_reason
 
 CONVERT = "python -m maya_envs.sb3_zip OLD.zip NEW.zip"
 """Rewrites a MaskablePPO zip this module refuses (it unpickles the old file: a file you trust)."""
@@ -80,14 +81,20 @@ _CLASS_NAME = re.compile(r"<function (\w+)\.__init__ at ")
 
 class UnreadableModel(ValueError):
     """A model file this module will not rebuild without unpickling; the message says why and
-    how to convert it."""
+    how to convert it (a step that trusts the file: for the one who named it on a command line).
+
+    Attributes:
+        reason: the message without the conversion command, what a web page is told.
+    """
+
+    reason: str = ""
 
 
 def _refuse(path: Path, why: str) -> UnreadableModel:
-    return UnreadableModel(
-        f"{str(path)!r} is not read: {why}. maya-envs reads model files as data and never unpickles them; "
-        f"if you trust this file, convert it once: {CONVERT}"
-    )
+    reason = f"{str(path)!r} is not read: {why}. maya-envs reads model files as data and never unpickles them"
+    error = UnreadableModel(f"{reason}; if you trust this file, convert it once: {CONVERT}")
+    error.reason = reason
+    return error
 
 
 def read_data(path: str | Path) -> dict[str, Any]:
@@ -270,7 +277,7 @@ def read_weights(path: str | Path, device: str = "cpu") -> dict[str, Any]:
             try:
                 loaded = torch.load(io.BytesIO(archive.read(member)), map_location=device, weights_only=True)
             except Exception as error:  # torch raises UnpicklingError, RuntimeError, ... for a crafted file
-                raise _refuse(path, f"{member} holds more than tensors ({str(error).splitlines()[0][:200]})") from None
+                raise _refuse(path, f"{member} holds more than tensors ({torch_load_reason(error)})") from None
             if member == "pytorch_variables.pth":
                 if loaded:
                     raise _refuse(path, "pytorch_variables.pth is not empty (MaskablePPO has none)")

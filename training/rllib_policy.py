@@ -29,6 +29,7 @@ from torch import nn
 from maya_envs.core.checks import is_int, is_number
 from maya_envs.core.errors import shorten
 from maya_envs.sb3_zip import UnreadableModel
+from maya_envs.torch_errors import torch_load_reason
 from training.rllib_agent import METADATA_FILE
 
 FORMAT = "maya_envs.rllib_export/1"
@@ -184,8 +185,7 @@ def load_net(checkpoint: Path, module_id: str, spec: dict[str, Any]) -> MaskedPo
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, EOFError) as error:
-        first_line = str(error).splitlines()[0][:200]
-        raise refusal(checkpoint, f"{path.name!r} holds more than tensors ({first_line})") from None
+        raise refusal(checkpoint, f"{path.name!r} holds more than tensors ({torch_load_reason(error)})") from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise refusal(checkpoint, f"{path.name!r} is not a dict of tensors")
     net = MaskedPolicyNet(spec)

@@ -60,6 +60,7 @@ import torch
 from torch import nn
 
 from maya_envs.core.checks import is_int
+from maya_envs.torch_errors import torch_load_reason
 
 FORMAT = "maya_envs.network"
 VERSION = 1
@@ -239,7 +240,8 @@ def load_network(path: str | Path, device: str = "cpu") -> tuple[PolicyValueNet,
     try:
         data = torch.load(path, map_location=device, weights_only=True)
     except Exception as error:  # an SB3 .zip, a pickle, a truncated file ...
-        raise ValueError(f"{str(path)!r} is not a maya_envs network checkpoint ({error})") from error
+        reason = torch_load_reason(error)
+        raise ValueError(f"{str(path)!r} is not a maya_envs network checkpoint ({reason})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{str(path)!r} is not a maya_envs network checkpoint (no format {FORMAT!r})")
     if data.get("version") != VERSION:

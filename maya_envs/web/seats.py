@@ -77,8 +77,9 @@ def build_seat(
         try:
             # a Path: the operator's file as it is, even named like a bot (maya_envs.players)
             return make_opponent(Path(path), rules, seed, observation_shape, files=True)
-        except (ValueError, ImportError) as error:
-            raise ValueError(_hide_path(str(error), path, spec)) from None
+        except (ValueError, ImportError) as error:  # a page never gets the trust-requiring conversion hint
+            words = getattr(error, "reason", "") or str(error)
+            raise ValueError(_hide_path(words, path, spec)) from None
     try:
         return make_opponent(spec, rules, seed, observation_shape)
     except ImportError as error:  # a network or baseline seat without the train extra

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from maya_envs.torch_errors import torch_load_reason
+
 FORMAT = "maya_envs.exit_checkpoint/2"
 OLD_FORMAT = "maya_envs.exit_checkpoint/1"
 NUMPY = "__numpy__"
@@ -100,7 +102,7 @@ def load_checkpoint(path: Path) -> dict[str, Any]:
     except (pickle.UnpicklingError, RuntimeError, OSError, EOFError) as error:
         raise ValueError(
             f"{str(path)!r} is not an expert-iteration checkpoint of format {FORMAT} (it holds more than tensors "
-            f"and plain data, so it is not read: {str(error).splitlines()[0][:200]}); a checkpoint you wrote "
+            f"and plain data, so it is not read: {torch_load_reason(error)}); a checkpoint you wrote "
             f"yourself with an older maya-envs converts with: {CONVERT}"
         ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
