@@ -54,3 +54,10 @@ def test_net_arch_is_bounded_in_width_and_depth(arch, tmp_path):
         ConfigError, match=rf"^net_arch=.*\(at most {MAX_NET_DEPTH} of them, each at most {MAX_NET_WIDTH}\)$"
     ):
         _config("net_arch", arch, tmp_path)
+
+
+def test_a_refit_seed_is_bounded_as_the_config_seed_before_any_run_is_read(tmp_path):
+    from training.exit.refit import refit
+
+    with pytest.raises(ConfigError, match=rf"^seed={LIMITS['seed'] + 1}; allowed: an int >= 0, at most 4_294_967_295$"):
+        refit(tmp_path / "no_run", [1, LIMITS["seed"] + 1])

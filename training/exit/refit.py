@@ -31,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 
-from maya_envs.core.checks import is_int
 from maya_envs.core.errors import shorten
 from training.exit.data import Positions
 
@@ -82,18 +81,19 @@ def refit(run_dir: Path, seeds: list[int], overrides: Sequence[str] = (), tag: s
     Raises:
         FileNotFoundError: ``run_dir`` lacks ``config.yaml`` or ``checkpoint.pt``.
         ValueError: not an expert-iteration run stopped after iteration 0; a seed that is not an
-            int >= 0; an override of another key, or a bad value (the config's own error);
-            overrides without a tag, a tag without overrides, or a tag that is not a plain name.
+            int in ``0..2**32-1`` (a training config's seed); an override of another key, or a
+            bad value (the config's own error); overrides without a tag, a tag without
+            overrides, or a tag that is not a plain name.
     """
-    from training.config import load_config
+    from training.checks import check_int
+    from training.config import LIMITS, load_config
     from training.config_names import split_override
     from training.exit.checkpoint import load_checkpoint
     from training.exit.loop import ExitTrainer
     from training.exit.play import Played
 
-    for seed in seeds:
-        if not is_int(seed, numpy=False) or seed < 0:
-            raise ValueError(f"seed={shorten(seed)}; allowed: an int >= 0")
+    for seed in seeds:  # a training config's seed, bounded as the config bounds it
+        check_int("seed", seed, minimum=0, maximum=LIMITS["seed"])
     overrides = list(overrides)
     for item in overrides:
         key, _ = split_override(item)
