@@ -11,20 +11,7 @@ from maya_envs.cli import play as play_cli
 from maya_envs.cli import replay as replay_cli
 from maya_envs.cli.args import capped_workers, output_file, output_folder
 from maya_envs.stats import cli as stats_cli
-
-
-def never(*_args, **_kwargs):
-    raise AssertionError("the command started its work before refusing its arguments")
-
-
-def refused(main, argv, capsys, *parts: str) -> str:
-    """``main(argv)`` exits with status 2 and a message holding every one of ``parts``."""
-    with pytest.raises(SystemExit) as caught:
-        main(argv)
-    assert caught.value.code == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err and all(part in err for part in parts), err
-    return err
+from tests.helpers.cli import never, refused
 
 
 def test_output_checks_name_the_path_and_what_is_allowed(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 from maya_envs.cli import play as play_cli
 from maya_envs.cli import replay as replay_cli
 from maya_envs.cli.args import output_file, output_folder
-from tests.test_cli_args import never, refused
+from tests.helpers.cli import never, refused
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
 
