@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,13 @@ TUTORIALS = sorted((ROOT / "docs" / "tutorials").glob("*.py"))
 
 #: The package's optional parts and the modules their extras install.
 OPTIONAL_PARTS = {"maya_envs.jax": ("jax", "pgx"), "maya_envs.openspiel": ("pyspiel",)}
+
+#: What a tutorial's tiny run must print. The JAX self-play example's evaluation plays one whole
+#: game in each of its 4 rows, the policy on both seats (it once counted only the games that
+#: ended within 16 steps: none).
+EXPECTED_OUTPUT = {
+    "jax_selfplay_ppo": r"in 4 games \(seat 0 [0-2]/2, seat 1 [0-2]/2\); win rate [\d.]+%, 95% Wilson \[",
+}
 
 
 def _needs(script: Path) -> set[str]:
@@ -55,4 +63,5 @@ def test_tutorial_runs_at_tiny_scale(script, tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip(), "the tutorial printed nothing"
+    assert re.search(EXPECTED_OUTPUT.get(script.stem, ""), done.stdout), done.stdout[-3000:]
     assert not any(tmp_path.iterdir()), "a tutorial wrote files"
