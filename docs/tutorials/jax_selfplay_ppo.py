@@ -28,7 +28,6 @@ torch.manual_seed(0)
 # A network this small gains nothing from more threads, and torch's threads spin against
 # JAX's: on 2 busy cores an update took 3-7 CPU s with 2 threads, 0.25 s with one.
 torch.set_num_threads(1)
-rng = np.random.default_rng(0)
 
 env = JaxVectorEnv("maya2012", GAMES, output="torch", num_players=2)
 n_seats, n_actions, obs_size = env.num_players, env.num_actions, env.observation_shape[0]
