@@ -10,13 +10,15 @@ import pytest
 
 from maya_envs.cli import replay
 from maya_envs.cli.play import main as play_main
+from maya_envs.games import DEFAULT_GAME
 from maya_envs.records import RecordError, load_record
 
 
 @pytest.fixture(scope="module")
 def finished_lines(tmp_path_factory) -> list[str]:
     path = tmp_path_factory.mktemp("rec") / "g.jsonl"
-    assert play_main(["--game", "maya2012", "--seats", "random,random", "--seed", "3", "--record", str(path)]) == 0
+    seats = ",".join(["random"] * min(DEFAULT_GAME.player_counts))
+    assert play_main(["--game", DEFAULT_GAME.key, "--seats", seats, "--seed", "3", "--record", str(path)]) == 0
     lines = path.read_text().splitlines()
     assert '"end"' in lines[-1]
     return lines

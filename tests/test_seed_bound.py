@@ -14,7 +14,7 @@ from maya_envs.cli import replay
 from maya_envs.cli.play import main as play_main
 from maya_envs.core.errors import ConfigError
 from maya_envs.core.rng import MAX_SEED, check_seed, make_rng, offset_seed
-from maya_envs.games import GAMES
+from maya_envs.games import DEFAULT_GAME
 from maya_envs.records import load_record
 from maya_envs.web.policy import page_seed
 
@@ -43,7 +43,7 @@ def test_make_rng_and_every_reset_share_the_bound():
     assert make_rng(MAX_SEED).integers(10) == np.random.default_rng(MAX_SEED).integers(10)  # valid seeds unchanged
     with pytest.raises(ConfigError, match=ALLOWED.replace("*", r"\*").replace(".", r"\.")):
         make_rng(TOO_BIG)
-    env = GAMES["maya2012"].make_aec_env()
+    env = DEFAULT_GAME.make_aec_env()
     env.reset(seed=MAX_SEED)
     with pytest.raises(ConfigError):
         env.reset(seed=TOO_BIG)
@@ -54,7 +54,7 @@ def test_the_single_agent_gym_reset_shares_the_bound():
 
     import maya_envs  # noqa: F401  (registers the ids)
 
-    env = gym.make(GAMES["maya2012"].gym_id)
+    env = gym.make(DEFAULT_GAME.gym_id)
     env.reset(seed=MAX_SEED)
     with pytest.raises(ConfigError):
         env.reset(seed=TOO_BIG)
@@ -95,7 +95,7 @@ def test_a_seat_seed_derived_from_the_largest_seed_wraps_to_a_valid_seed():
 
 def test_maya_play_with_the_largest_seed_writes_a_record_that_maya_replay_replays(tmp_path):
     path = tmp_path / "big.jsonl"
-    argv = ["--game", "maya2012", "--seats", "random,random", "--seed", str(MAX_SEED), "--record", str(path)]
+    argv = ["--game", DEFAULT_GAME.key, "--seats", ",".join(["random"] * min(DEFAULT_GAME.player_counts)), "--seed", str(MAX_SEED), "--record", str(path)]
     assert play_main(argv) == 0
     assert load_record(path).header["seed"] == MAX_SEED
     assert replay.main([str(path), "--no-pause"], stdin=io.StringIO(), out=io.StringIO()) == 0

@@ -36,7 +36,7 @@ class State(GameState):
     def to_svg(self, *, color_theme: str | None = None, scale: float | None = None) -> str:
         """SVG of the game (the project's renderer, spectator view, the default component
         table); of the first game for a batched state."""
-        from maya_envs.jax.maya_quarry.convert import state_to_rules
+        from maya_envs.jax.maya_quarry.rules_state import state_to_rules
         from maya_envs.maya_quarry.render_image import render_svg
 
         single = self.first()
