@@ -95,7 +95,8 @@ def test_a_seat_seed_derived_from_the_largest_seed_wraps_to_a_valid_seed():
 
 def test_maya_play_with_the_largest_seed_writes_a_record_that_maya_replay_replays(tmp_path):
     path = tmp_path / "big.jsonl"
-    argv = ["--game", DEFAULT_GAME.key, "--seats", ",".join(["random"] * min(DEFAULT_GAME.player_counts)), "--seed", str(MAX_SEED), "--record", str(path)]
+    seats = ",".join(["random"] * min(DEFAULT_GAME.player_counts))
+    argv = ["--game", DEFAULT_GAME.key, "--seats", seats, "--seed", str(MAX_SEED), "--record", str(path)]
     assert play_main(argv) == 0
     assert load_record(path).header["seed"] == MAX_SEED
     assert replay.main([str(path), "--no-pause"], stdin=io.StringIO(), out=io.StringIO()) == 0
