@@ -20,6 +20,7 @@ OPTIONAL_PAGES = {
         ("Security and trust", "security.md"),
         ("Security: the web app", "security_web.md"),
         ("Security: inputs", "security_inputs.md"),
+        ("Input limits", "input_limits.md"),
     ),
 }
 
