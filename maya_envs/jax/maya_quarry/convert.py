@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from maya_envs.jax.maya_quarry.env import MayaQuarry, State
-from maya_envs.jax.maya_quarry.rules_state import state_to_rules
+from maya_envs.jax.maya_quarry.rules_state import SCALAR_FIELDS, state_to_rules
 from maya_envs.jax.maya_quarry.tables import Game
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules import MayaQuarryState
@@ -24,26 +24,7 @@ def game_from_rules(env: MayaQuarry, s: MayaQuarryState) -> Game:
             col_seat[q, i], col_card[q, i] = seat, card
     choosers = np.full(n, -1, np.int32)
     choosers[: len(s.choosers)] = s.choosers
-    ints = {
-        name: jnp.int32(getattr(s, name))
-        for name in (
-            "round",
-            "phase",
-            "start",
-            "turn",
-            "actor",
-            "resolving",
-            "protect_q",
-            "protect_seat",
-            "reloc_src",
-            "double_left",
-            "plus2_q",
-            "plus2_seat",
-            "joker_seat",
-            "joker_as",
-            "joker_protect_q",
-        )
-    }
+    ints = {name: jnp.int32(getattr(s, name)) for name in SCALAR_FIELDS}
     return Game(
         **ints,
         gold=jnp.asarray(s.gold, jnp.int32),

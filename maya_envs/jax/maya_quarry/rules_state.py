@@ -10,6 +10,12 @@ from maya_envs.jax.pgx_state import GameState
 from maya_envs.maya_quarry import actions as A
 from maya_envs.maya_quarry.rules import MayaQuarryState
 
+SCALAR_FIELDS = (
+    "round", "phase", "start", "turn", "actor", "resolving", "protect_q", "protect_seat", "reloc_src",
+    "double_left", "plus2_q", "plus2_seat", "joker_seat", "joker_as", "joker_protect_q",
+)  # fmt: skip
+"""The rules state's int fields that the JAX state holds as scalars of the same name (both ways)."""
+
 
 def state_to_rules(state: GameState, row: int | None = None) -> MayaQuarryState:
     """The rules state of one Pgx state, or of game ``row`` of a batched one (fetch a batch once
@@ -23,26 +29,7 @@ def state_to_rules(state: GameState, row: int | None = None) -> MayaQuarryState:
         [(int(a), int(c)) for a, c in zip(seats, cards, strict=True) if a >= 0]
         for seats, cards in zip(x.col_seat, x.col_card, strict=True)
     ]
-    ints = {
-        name: int(getattr(x, name))
-        for name in (
-            "round",
-            "phase",
-            "start",
-            "turn",
-            "actor",
-            "resolving",
-            "protect_q",
-            "protect_seat",
-            "reloc_src",
-            "double_left",
-            "plus2_q",
-            "plus2_seat",
-            "joker_seat",
-            "joker_as",
-            "joker_protect_q",
-        )
-    }
+    ints = {name: int(getattr(x, name)) for name in SCALAR_FIELDS}
     return MayaQuarryState(
         num_players=n,
         **ints,
