@@ -62,8 +62,10 @@ def _hand_made_export(checkpoint: Path) -> dict:
 
 @pytest.fixture
 def no_ray(monkeypatch):
-    """Ray cannot be imported, where it is installed too."""
-    monkeypatch.setitem(sys.modules, "ray", None)
+    """Ray cannot be imported, where it is installed too: ``ray`` and every ``ray.*`` module an
+    earlier test imported (a cached submodule would still import) are blocked."""
+    for name in [name for name in sys.modules if name == "ray" or name.startswith("ray.")] + ["ray"]:
+        monkeypatch.setitem(sys.modules, name, None)
 
 
 def test_a_ray_checkpoint_without_its_export_is_refused_before_any_pickle(tmp_path, no_ray):
