@@ -12,13 +12,16 @@ import importlib
 import numpy as np
 import pytest
 
+# before any import of maya_envs.openspiel (import sorting keeps imports below a statement apart)
+pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'maya-envs[openspiel]'")
+
 import maya_envs.openspiel  # noqa: E402,F401  (registers the games)
 from maya_envs.bots.base import make_bot  # noqa: E402
 from maya_envs.core.chance import OutcomeRecorder  # noqa: E402
 from maya_envs.core.errors import ConfigError, IllegalActionError  # noqa: E402
 from maya_envs.games import GAMES  # noqa: E402
 from maya_envs.openspiel import ismcts_resampler  # noqa: E402
-from tests.helpers.openspiel import (  # first: skips without OpenSpiel
+from tests.helpers.openspiel import (  # noqa: E402
     SPIEL_NAMES,
     chance_step,
     our_bot,
